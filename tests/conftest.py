@@ -1,0 +1,39 @@
+"""Shared test fixtures: where the shared corpora live, and hypothesis profiles.
+
+Tests that need ``../shared/corpora`` use the ``shared`` fixture (or ``require_shared``), which skips
+cleanly when the data is absent. Peer libraries (``tokenizers``, ``tiktoken``) are imported with
+``pytest.importorskip`` so a missing extra skips instead of failing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("TOOLKIT_SHARED", ROOT.parent / "shared")).resolve()
+CORPORA = SHARED / "corpora"
+
+settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("slow", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=50, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def shared_path(relative: str) -> Path:
+    """Path of a file under ``../shared/corpora``; skips the test when it is missing."""
+    path = CORPORA / relative
+    if not path.exists():
+        pytest.skip(f"shared corpus file {relative} is absent ({CORPORA})")
+    return path
+
+
+@pytest.fixture
+def corpora() -> Path:
+    """The ``../shared/corpora`` folder; skips when absent."""
+    if not CORPORA.is_dir():
+        pytest.skip(f"shared corpora folder is absent ({CORPORA})")
+    return CORPORA

@@ -1,0 +1,42 @@
+"""tokenizer-toolkit: a pure-Python, pluggable, multi-algorithm tokenizer toolkit.
+
+The core package: the component interfaces, the :class:`Tokenizer` pipeline, :class:`Encoding`,
+normalizers, post-processors, decoders, serialization and the component registry. Algorithms live in
+the ``algorithms`` package and pre-tokenizers in ``pretokenizers``; both are found via the registry.
+
+>>> from toolkit import Tokenizer
+>>> from algorithms import BPE
+>>> Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")])).encode("ab").tokens
+['ab']
+"""
+
+from toolkit.encoding import Encoding
+from toolkit.errors import (
+    ConfigError,
+    CorpusError,
+    InputError,
+    RegistryError,
+    SerializationError,
+    ToolkitError,
+    TrainingError,
+    VocabularyError,
+)
+from toolkit.registry import register
+from toolkit.tokenizer import StreamDecoder, Tokenizer
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Tokenizer",
+    "Encoding",
+    "StreamDecoder",
+    "register",
+    "ToolkitError",
+    "ConfigError",
+    "SerializationError",
+    "RegistryError",
+    "VocabularyError",
+    "InputError",
+    "TrainingError",
+    "CorpusError",
+]

@@ -1,0 +1,77 @@
+"""The GPT-2 byte ↔ unicode table: the printable string form of byte-level tokens.
+
+Byte-level tokenizers work on UTF-8 bytes, but vocabularies are stored as strings. GPT-2 maps each of
+the 256 bytes to one printable character: printable Latin-1 bytes map to themselves, the others
+(space, control characters...) to characters from U+0100 on, so a space becomes ``Ġ`` and a newline
+``Ċ``. This module owns that table and the fast conversions built on it.
+
+>>> BYTE_TO_CHAR[ord(" ")], to_byte_level("hé !")
+('Ġ', 'hÃ©Ġ!')
+>>> from_byte_level("hÃ©Ġ!")
+b'h\\xc3\\xa9 !'
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BYTE_TO_CHAR",
+    "CHAR_TO_BYTE",
+    "alphabet",
+    "to_byte_level",
+    "from_byte_level",
+    "bytes_to_byte_level",
+    "is_byte_level",
+]
+
+
+def _bytes_to_unicode() -> list[str]:
+    printable = (
+        list(range(ord("!"), ord("~") + 1))
+        + list(range(ord("¡"), ord("¬") + 1))
+        + list(range(ord("®"), ord("ÿ") + 1))
+    )
+    table: dict[int, str] = {b: chr(b) for b in printable}
+    n = 0
+    for b in range(256):
+        if b not in table:
+            table[b] = chr(256 + n)
+            n += 1
+    return [table[b] for b in range(256)]
+
+
+#: ``BYTE_TO_CHAR[b]`` is the character standing for byte ``b``.
+BYTE_TO_CHAR: list[str] = _bytes_to_unicode()
+#: The inverse table: character → byte value.
+CHAR_TO_BYTE: dict[str, int] = {c: b for b, c in enumerate(BYTE_TO_CHAR)}
+
+# str.translate tables: latin-1 code point (= byte value) → byte-level character, and back.
+_LATIN1_TO_BL = {b: c for b, c in enumerate(BYTE_TO_CHAR) if chr(b) != c}
+_BL_TO_LATIN1 = {ord(c): b for b, c in enumerate(BYTE_TO_CHAR) if chr(b) != c}
+
+
+def alphabet() -> list[str]:
+    """The 256 byte-level characters, in byte order."""
+    return list(BYTE_TO_CHAR)
+
+
+def bytes_to_byte_level(data: bytes) -> str:
+    """Byte-level string of raw bytes: one character per byte."""
+    return data.decode("latin-1").translate(_LATIN1_TO_BL)
+
+
+def to_byte_level(text: str) -> str:
+    """Byte-level string of the UTF-8 encoding of ``text`` (lone surrogates are encoded as-is)."""
+    return text.encode("utf-8", "surrogatepass").decode("latin-1").translate(_LATIN1_TO_BL)
+
+
+def from_byte_level(text: str) -> bytes:
+    """The bytes a byte-level string stands for; raises ``ValueError`` for a foreign character."""
+    try:
+        return text.translate(_BL_TO_LATIN1).encode("latin-1")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{text[exc.start]!r} is not a byte-level character") from None
+
+
+def is_byte_level(text: str) -> bool:
+    """True when every character of ``text`` is one of the 256 byte-level characters."""
+    return all(c in CHAR_TO_BYTE for c in text)

@@ -1,0 +1,51 @@
+"""The toolkit's one exception hierarchy.
+
+Every error the toolkit raises on purpose is a :class:`ToolkitError`, so callers can catch one class.
+Subclasses say which kind of thing was wrong; the message names the problem and, where there is one,
+the fix. ``ValueError`` is a base too, so code that already catches ``ValueError`` keeps working.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ToolkitError",
+    "ConfigError",
+    "SerializationError",
+    "RegistryError",
+    "VocabularyError",
+    "InputError",
+    "TrainingError",
+    "CorpusError",
+]
+
+
+class ToolkitError(ValueError):
+    """Base class of every error raised on purpose by the toolkit."""
+
+
+class ConfigError(ToolkitError):
+    """A component option or a training configuration is invalid (wrong value, unknown key...)."""
+
+
+class SerializationError(ToolkitError):
+    """A tokenizer file cannot be read or written: malformed JSON, missing or wrong fields, newer version."""
+
+
+class RegistryError(ToolkitError):
+    """A component type is unknown, or a plugin tried to register a name that is already taken."""
+
+
+class VocabularyError(ToolkitError):
+    """A vocabulary or merge list is inconsistent (missing ``[UNK]``, duplicate ids, unknown merge parts...)."""
+
+
+class InputError(ToolkitError):
+    """Text or ids given to encode/decode cannot be processed (lone surrogates, unknown ids...)."""
+
+
+class TrainingError(ToolkitError):
+    """Training cannot run or cannot produce the requested model (empty corpus, vocab too small...)."""
+
+
+class CorpusError(ToolkitError):
+    """A corpus source cannot be read: missing file, invalid UTF-8, unreadable mid-way."""

@@ -1,0 +1,315 @@
+"""The six component interfaces and the serialization contract they share.
+
+A tokenizer pipeline reads top to bottom::
+
+    text ──Normalizer──▶ NormalizedString ──PreTokenizer──▶ [Piece] ──Model──▶ ids ──PostProcessor──▶ Encoding
+    ids ──Model (id → token)──▶ tokens ──Decoder──▶ text
+
+and a :class:`Trainer` turns word counts into a :class:`Model`. Each interface is a small abstract
+class with one job. Every concrete component is registered under a ``"type"`` name (see
+:mod:`toolkit.registry`) and serializes as ``{"type": name, **params}``; its options are described by
+a pydantic ``Params`` model, which validates user-supplied JSON and configs in full.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from toolkit.alignment import NormalizedString, Piece
+from toolkit.encoding import Encoding
+from toolkit.errors import ConfigError, ToolkitError
+from toolkit.registry import lookup
+
+__all__ = [
+    "Component",
+    "Params",
+    "Normalizer",
+    "PreTokenizer",
+    "Model",
+    "Trainer",
+    "PostProcessor",
+    "Decoder",
+    "ProgressCallback",
+    "build",
+    "validate_params",
+]
+
+#: ``progress(stage, done, total)``: trainers call it as they go; the CLI turns it into a progress bar.
+ProgressCallback = Callable[[str, int, int], None]
+
+
+class Params(BaseModel):
+    """Base of every component's options model: unknown keys are errors, values are validated strictly."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+
+def format_validation_error(exc: ValidationError, where: str) -> str:
+    """One line per bad field, each with its dotted path: ``model.vocab.foo: Input should be ...``."""
+    lines = []
+    for err in exc.errors():
+        path = ".".join(str(p) for p in err["loc"])
+        full = f"{where}.{path}" if path else where
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown option (check the spelling; see the component's docstring for its options)"
+        elif err["type"] == "missing":
+            msg = "required option is missing"
+        lines.append(f"{full}: {msg}")
+    return "; ".join(lines)
+
+
+def validate_params(params_model: type[Params], data: Mapping[str, Any], *, where: str) -> dict[str, Any]:
+    """Validate ``data`` against ``params_model``; return the validated options as keyword arguments.
+
+    Raises :class:`ConfigError` naming every bad field with its path.
+    """
+    try:
+        validated = params_model.model_validate(dict(data))
+    except ValidationError as exc:
+        raise ConfigError(format_validation_error(exc, where)) from None
+    return {name: getattr(validated, name) for name in data}
+
+
+def build(kind: str, data: Any, *, validate: bool = True, where: str | None = None) -> Any:
+    """Build a component of ``kind`` from its ``{"type": ..., **params}`` dict via the registry.
+
+    >>> build("normalizer", {"type": "Lowercase"}).normalize_str("ABC")
+    'abc'
+    """
+    where = where or kind
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{where}: must be an object with a \"type\" field, got {type(data).__name__}")
+    if "type" not in data:
+        raise ConfigError(f"{where}.type: required field is missing")
+    cls = lookup(kind, data["type"])
+    try:
+        return cls.from_dict(data, validate=validate, where=where)
+    except ToolkitError:
+        raise
+    except (TypeError, ValueError, KeyError) as exc:
+        raise ConfigError(f"{where}: invalid {kind} {data['type']!r}: {exc}") from exc
+
+
+class Component(ABC):
+    """Base of all components: the ``type`` tag, options (``params``) and JSON (de)serialization.
+
+    Subclasses declare their options as a nested ``Params`` model, take them as keyword arguments and
+    store each one as an attribute of the same name; ``params()``, ``to_dict()``, ``from_dict()``,
+    equality and ``repr`` then come for free. Components with nested components or large tables
+    override ``to_dict``/``from_dict``.
+    """
+
+    kind: ClassVar[str] = ""
+    type_name: ClassVar[str] = ""
+
+    class Params(Params):
+        pass
+
+    def params(self) -> dict[str, Any]:
+        """The options that rebuild this component, as JSON-compatible values."""
+        return {name: getattr(self, name) for name in type(self).Params.model_fields}
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"type": name, **params}``; the inverse of :meth:`from_dict`."""
+        if not self.type_name:
+            raise ConfigError(
+                f"{type(self).__name__} is not registered; decorate it with @toolkit.registry.register(...)"
+            )
+        return {"type": self.type_name, **self.params()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> Any:
+        """Build from :meth:`to_dict` output. ``validate=False`` trusts the data (files we wrote)."""
+        options = {k: v for k, v in data.items() if k != "type"}
+        if validate:
+            options = validate_params(cls.Params, options, where=where or f"{cls.kind} {cls.type_name!r}")
+        return cls(**options)
+
+    def __eq__(self, other: object) -> bool:
+        if type(self) is not type(other):
+            return NotImplemented
+        return _canonical(self.to_dict()) == _canonical(other.to_dict())  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        try:
+            items = self.params()
+        except Exception:  # repr must never fail
+            items = {}
+        shown = ", ".join(f"{k}={_short(v)}" for k, v in items.items())
+        return f"{type(self).__name__}({shown})"
+
+
+def _canonical(d: Any) -> str:
+    return json.dumps(d, sort_keys=True, ensure_ascii=False, default=repr)
+
+
+def _short(v: Any) -> str:
+    if isinstance(v, (dict, list, tuple)) and len(v) > 8:
+        return f"<{type(v).__name__} of {len(v)}>"
+    return repr(v)
+
+
+class Normalizer(Component):
+    """Rewrites text before splitting (Unicode forms, case, accents), keeping the alignment."""
+
+    kind = "normalizer"
+
+    @abstractmethod
+    def normalize(self, text: NormalizedString) -> NormalizedString:
+        """Return the normalized string, each character aligned to its original span."""
+
+    def normalize_str(self, text: str) -> str:
+        """Fast path without alignment; the same text as :meth:`normalize` produces.
+
+        >>> from toolkit.normalizers import Lowercase
+        >>> Lowercase().normalize_str("HeLLo")
+        'hello'
+        """
+        return self.normalize(NormalizedString(text)).normalized
+
+
+class PreTokenizer(Component):
+    """Cuts normalized text into pieces ("words"); the model encodes each piece on its own."""
+
+    kind = "pre_tokenizer"
+
+    @abstractmethod
+    def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
+        """Split (and possibly transform) each piece; spans stay spans of the normalized string."""
+
+    def split_text(self, text: str) -> list[str]:
+        """Fast path: only the piece strings, no spans. Never yields empty strings."""
+        return [p.text for p in self.pre_tokenize([Piece(text, 0, len(text))]) if p.text]
+
+    def pre_tokenize_str(self, text: str) -> list[tuple[str, tuple[int, int]]]:
+        """Debugging helper: ``[(piece, (start, end)), ...]`` with spans into ``text``.
+
+        >>> from pretokenizers import Whitespace
+        >>> Whitespace().pre_tokenize_str("Hi, you")
+        [('Hi', (0, 2)), (',', (2, 3)), ('you', (4, 7))]
+        """
+        return [(p.text, (p.start, p.end)) for p in self.pre_tokenize([Piece(text, 0, len(text))]) if p.text]
+
+
+class Model(Component):
+    """Maps one piece to token ids (and back): the vocabulary and the algorithm that uses it.
+
+    Subclasses implement :meth:`tokenize` (ids with character spans inside the piece),
+    :meth:`_encode_piece` (ids only) and the vocabulary look-ups. :meth:`encode_piece` adds a bounded
+    per-piece cache: repeated words cost one dict look-up. The cache is safe to share between threads
+    because each dict operation is atomic and a full cache is simply cleared.
+    """
+
+    kind = "model"
+    #: Largest number of pieces kept in the per-piece cache before it is cleared.
+    cache_capacity: int = 100_000
+
+    def __init__(self) -> None:
+        self._cache: dict[str, tuple[int, ...]] = {}
+        #: Special tokens of this model and their ids; part of the vocabulary.
+        self.special_tokens: dict[str, int] = {}
+
+    @abstractmethod
+    def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
+        """``[(id, start, end), ...]``: the tokens of ``piece``, spans are character indices in it."""
+
+    @abstractmethod
+    def _encode_piece(self, piece: str) -> tuple[int, ...]:
+        """The ids of ``piece``, uncached; equal to the ids of :meth:`tokenize`."""
+
+    def encode_piece(self, piece: str) -> tuple[int, ...]:
+        """The ids of ``piece``, through the per-piece cache."""
+        ids = self._cache.get(piece)
+        if ids is None:
+            ids = self._encode_piece(piece)
+            if len(self._cache) >= self.cache_capacity:
+                self._cache.clear()
+            self._cache[piece] = ids
+        return ids
+
+    def clear_cache(self) -> None:
+        """Forget cached pieces (needed after changing the vocabulary in place)."""
+        self._cache.clear()
+
+    @abstractmethod
+    def get_vocab(self) -> dict[str, int]:
+        """Token string → id, special tokens included."""
+
+    @property
+    def vocab_size(self) -> int:
+        """Number of ids: ``max id + 1`` (ids are dense for trained models)."""
+        return len(self.get_vocab())
+
+    @abstractmethod
+    def token_to_id(self, token: str) -> int | None:
+        """The id of ``token`` or ``None``."""
+
+    @abstractmethod
+    def id_to_token(self, token_id: int) -> str | None:
+        """The token string of ``token_id`` or ``None``."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_cache"] = {}  # worker processes start with an empty cache
+        return state
+
+
+class Trainer(Component):
+    """Learns a model from word counts: a pure function ``Mapping[str, int] -> Model``."""
+
+    kind = "trainer"
+
+    @abstractmethod
+    def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> Model:
+        """Return a new model trained on ``word_counts`` (piece → frequency).
+
+        ``model`` is an optional template: encoding options it carries (``unk_token``...) are kept.
+        The counts are not modified.
+        """
+
+
+class PostProcessor(Component):
+    """Adds special tokens around encoded sequences (``[CLS] A [SEP] B [SEP]``) and sets type ids."""
+
+    kind = "post_processor"
+
+    @abstractmethod
+    def process(self, encoding: Encoding, pair: Encoding | None = None, *, add_special_tokens: bool = True) -> Encoding:
+        """Return the final encoding of a single sequence or a pair."""
+
+    def process_ids(self, ids: list[int], *, add_special_tokens: bool = True) -> list[int]:
+        """Fast path for a single sequence of ids; the ids :meth:`process` would produce."""
+        enc = Encoding(ids, [""] * len(ids), [(0, 0)] * len(ids))
+        return self.process(enc, add_special_tokens=add_special_tokens).ids
+
+    def added_tokens(self, *, is_pair: bool) -> int:
+        """How many special tokens :meth:`process` adds."""
+        a = Encoding([0], [""], [(0, 0)])
+        return len(self.process(a, a if is_pair else None)) - (2 if is_pair else 1)
+
+
+class Decoder(Component):
+    """Turns token strings back into text (joins ``##`` pieces, maps bytes back, restores spaces)."""
+
+    kind = "decoder"
+
+    @abstractmethod
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        """Transform the token strings; chained decoders feed each other's output (HF semantics)."""
+
+    def decode(self, tokens: Sequence[str]) -> str:
+        """The decoded text.
+
+        >>> from toolkit.decoders import WordPiece
+        >>> WordPiece().decode(["hug", "##s", "!"])
+        'hugs!'
+        """
+        return "".join(self.decode_chain(list(tokens)))

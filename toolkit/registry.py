@@ -1,0 +1,149 @@
+"""The component registry: maps each JSON ``"type"`` tag of each kind to its class.
+
+A tokenizer file stores every component as ``{"type": "<name>", ...options}``. Loading looks the name up
+here, under the component's kind (``"normalizer"``, ``"pre_tokenizer"``, ``"model"``, ``"trainer"``,
+``"post_processor"``, ``"decoder"``), so the same name may exist once per kind (``ByteLevel`` is both a
+pre-tokenizer and a decoder, as in Hugging Face ``tokenizers``).
+
+Built-in components register when their module is imported; the registry imports the built-in modules
+on the first look-up, so ``toolkit`` never imports ``algorithms`` or ``pretokenizers`` at start-up.
+Third-party packages register with :func:`register` and, to be found without an explicit import,
+declare an entry point in the group ``tokenizer_toolkit.components`` whose value is the module (or
+class) to import.
+
+Example::
+
+    from toolkit.registry import register
+    from toolkit.interfaces import Normalizer
+
+    @register("Shout")
+    class Shout(Normalizer):
+        def normalize_str(self, text: str) -> str:
+            return text.upper()
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable, Iterator
+from importlib.metadata import entry_points
+from typing import Any, TypeVar
+
+from toolkit.errors import RegistryError
+
+__all__ = ["register", "lookup", "registered", "ENTRY_POINT_GROUP", "KINDS"]
+
+ENTRY_POINT_GROUP = "tokenizer_toolkit.components"
+KINDS = ("normalizer", "pre_tokenizer", "model", "trainer", "post_processor", "decoder")
+
+# Modules whose import registers the built-in components.
+_BUILTIN_MODULES = (
+    "toolkit.normalizers",
+    "toolkit.processors",
+    "toolkit.decoders",
+    "pretokenizers",
+    "algorithms",
+)
+
+_registry: dict[str, dict[str, type]] = {kind: {} for kind in KINDS}
+_lock = threading.RLock()
+_discovered = False
+
+C = TypeVar("C", bound=type)
+
+
+def register(type_name: str | None = None, *, kind: str | None = None) -> Callable[[C], C]:
+    """Class decorator: register a component class under its kind and ``type_name``.
+
+    ``kind`` defaults to the ``kind`` class attribute inherited from the interface (``Normalizer``...);
+    ``type_name`` defaults to the class name. Registering a name twice for one kind is an error.
+
+    >>> from toolkit.interfaces import Decoder
+    >>> @register("Upper")
+    ... class Upper(Decoder):
+    ...     def decode_chain(self, tokens): return [t.upper() for t in tokens]
+    """
+
+    def decorate(cls: C) -> C:
+        k = kind or getattr(cls, "kind", None)
+        if k not in _registry:
+            raise RegistryError(
+                f"cannot register {cls.__name__}: kind {k!r} is not one of {', '.join(KINDS)}; "
+                "subclass one of the interfaces in toolkit.interfaces"
+            )
+        name = type_name or cls.__name__
+        with _lock:
+            existing = _registry[k].get(name)
+            if existing is not None and existing is not cls:
+                if _same_class(existing, cls):
+                    # The same module imported twice (e.g. under __main__ and its package name).
+                    pass
+                else:
+                    raise RegistryError(
+                        f"{k} type {name!r} is already registered by {existing.__module__}."
+                        f"{existing.__qualname__}; choose another name for {cls.__module__}.{cls.__qualname__}"
+                    )
+            _registry[k][name] = cls
+        cls.type_name = name  # type: ignore[attr-defined]
+        return cls
+
+    return decorate
+
+
+def _same_class(a: type, b: type) -> bool:
+    return a.__qualname__ == b.__qualname__ and a.__module__ == b.__module__
+
+
+def _discover() -> None:
+    """Import built-in modules and entry-point plugins once, so their classes register."""
+    global _discovered
+    if _discovered:
+        return
+    with _lock:
+        if _discovered:
+            return
+        _discovered = True
+        for module in _BUILTIN_MODULES:
+            importlib.import_module(module)
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            try:
+                ep.load()
+            except Exception as exc:  # a broken plugin must not break loading of built-ins
+                raise RegistryError(
+                    f"plugin entry point {ep.name!r} ({ep.value}) in group {ENTRY_POINT_GROUP!r} "
+                    f"failed to import: {exc}"
+                ) from exc
+
+
+def lookup(kind: str, type_name: Any) -> type:
+    """Return the class registered as ``type_name`` for ``kind``, or raise :class:`RegistryError`.
+
+    >>> lookup("normalizer", "Lowercase").__name__
+    'Lowercase'
+    """
+    if kind not in _registry:
+        raise RegistryError(f"unknown component kind {kind!r}; expected one of {', '.join(KINDS)}")
+    if not isinstance(type_name, str):
+        raise RegistryError(f"{kind}.type: must be a string naming a component, got {type_name!r}")
+    cls = _registry[kind].get(type_name)
+    if cls is None:
+        _discover()
+        cls = _registry[kind].get(type_name)
+    if cls is None:
+        known = ", ".join(sorted(_registry[kind])) or "none"
+        raise RegistryError(
+            f"{kind}.type: unknown {kind} type {type_name!r}; known types: {known}. "
+            f"A plugin must be imported or declare an entry point in {ENTRY_POINT_GROUP!r}"
+        )
+    return cls
+
+
+def registered(kind: str | None = None) -> Iterator[tuple[str, str, type]]:
+    """Yield ``(kind, type_name, class)`` for every registered component (built-ins included)."""
+    _discover()
+    with _lock:
+        items = [(k, n, c) for k, names in _registry.items() for n, c in names.items()]
+    for k, n, c in sorted(items, key=lambda t: (t[0], t[1])):
+        if kind is None or k == kind:
+            yield k, n, c

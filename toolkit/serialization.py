@@ -1,0 +1,120 @@
+"""The tokenizer file format: one versioned JSON document, and atomic writes.
+
+Layout (``version`` 1)::
+
+    {
+      "format": "tokenizer-toolkit",
+      "version": 1,
+      "normalizer": {"type": ...} | null,
+      "pre_tokenizer": {"type": ...} | null,
+      "model": {"type": ...},
+      "post_processor": {"type": ...} | null,
+      "decoder": {"type": ...} | null,
+      "metadata": {...}
+    }
+
+Every component carries its ``"type"`` tag and is rebuilt through :mod:`toolkit.registry`. Reading
+validates fully unless the caller marks the document as trusted; every problem is a
+:class:`~toolkit.errors.SerializationError` naming the field. Files are written to a temporary file in
+the same folder and renamed over the target, so a crash never leaves a half-written file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from toolkit.errors import SerializationError, ToolkitError
+from toolkit.interfaces import build
+
+__all__ = ["FORMAT", "VERSION", "PIPELINE_FIELDS", "parse_json", "check_document", "build_components", "atomic_write_text"]
+
+FORMAT = "tokenizer-toolkit"
+VERSION = 1
+PIPELINE_FIELDS = ("normalizer", "pre_tokenizer", "model", "post_processor", "decoder")
+
+
+def parse_json(text: str, *, source: str = "<string>") -> Any:
+    """Parse JSON text; malformed or truncated JSON is a :class:`SerializationError` with its position."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SerializationError(
+            f"{source}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
+            "the file may be truncated or not a tokenizer file"
+        ) from None
+    except RecursionError:
+        raise SerializationError(f"{source}: JSON nested too deeply to be a tokenizer file") from None
+
+
+def check_document(data: Any, *, source: str = "<string>") -> dict[str, Any]:
+    """Check the envelope of a parsed document: format name, version, field types."""
+    if not isinstance(data, dict):
+        raise SerializationError(f"{source}: the document must be a JSON object, got {type(data).__name__}")
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        hint = " (this looks like a Hugging Face tokenizer.json: use Tokenizer.from_hf_json)" if "added_tokens" in data else ""
+        raise SerializationError(f"{source}: format: expected {FORMAT!r}, got {fmt!r}{hint}")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SerializationError(f"{source}: version: must be an integer, got {version!r}")
+    if version > VERSION:
+        raise SerializationError(
+            f"{source}: version: file format version {version} is newer than this toolkit supports "
+            f"({VERSION}); upgrade tokenizer-toolkit to read it"
+        )
+    if version < 1:
+        raise SerializationError(f"{source}: version: must be >= 1, got {version}")
+    unknown = set(data) - {"format", "version", "metadata", *PIPELINE_FIELDS}
+    if unknown:
+        raise SerializationError(f"{source}: unknown top-level field(s): {', '.join(sorted(unknown))}")
+    if "model" not in data or data["model"] is None:
+        raise SerializationError(f"{source}: model: required field is missing")
+    meta = data.get("metadata", {})
+    if not isinstance(meta, dict):
+        raise SerializationError(f"{source}: metadata: must be an object, got {type(meta).__name__}")
+    return data
+
+
+def build_components(data: dict[str, Any], *, validate: bool, source: str = "<string>") -> dict[str, Any]:
+    """Build the pipeline components of a parsed document through the registry."""
+    out: dict[str, Any] = {}
+    for kind in PIPELINE_FIELDS:
+        spec = data.get(kind)
+        if spec is None:
+            out[kind] = None
+            continue
+        try:
+            out[kind] = build(kind, spec, validate=validate)
+        except SerializationError:
+            raise
+        except ToolkitError as exc:
+            raise SerializationError(f"{source}: {exc}") from None
+    return out
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same folder and an atomic rename.
+
+    If anything fails, the previous file (if any) is untouched and no temporary file is left.
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise SerializationError(f"cannot write {target}: folder {folder} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
