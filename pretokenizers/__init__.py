@@ -1,0 +1,52 @@
+"""Pre-tokenizers: cut (normalized) text into the pieces a model encodes one by one.
+
+Every class follows Hugging Face ``tokenizers.pre_tokenizers`` where the name is the same, keeps
+offsets (each piece knows the span of text it came from) and serializes to JSON through the
+component registry.
+
+===================  ==========================================================================
+:class:`ByteLevel`   GPT-2: split with :data:`GPT2_PATTERN`, spell pieces in the byte alphabet (Ġ)
+:class:`Split`       any regex (or literal) with a delimiter behaviour; lossless unless "removed"
+:class:`Whitespace`  ``\\w+|[^\\w\\s]+``: words and symbol runs, whitespace dropped
+:class:`WhitespaceSplit`  runs of non-whitespace
+:class:`BertPreTokenizer`  whitespace dropped, each punctuation character alone
+:class:`Punctuation`  punctuation characters as delimiters, with a behaviour
+:class:`Digits`      numbers apart (runs, or each digit alone)
+:class:`Metaspace`   SentencePiece style: spaces become ``▁`` and start pieces
+:class:`Sequence`    several pre-tokenizers in a row
+===================  ==========================================================================
+
+The split patterns of OpenAI's encodings are :data:`GPT2_PATTERN`, :data:`CL100K_PATTERN` and
+:data:`O200K_PATTERN` (exactly tiktoken's strings).
+
+>>> from pretokenizers import Split, CL100K_PATTERN
+>>> Split(CL100K_PATTERN).split_text("I'm 12345 years old")
+['I', "'m", ' ', '123', '45', ' years', ' old']
+"""
+
+from pretokenizers.bert import BertPreTokenizer
+from pretokenizers.bytelevel import ByteLevel
+from pretokenizers.digits import Digits
+from pretokenizers.metaspace import Metaspace
+from pretokenizers.patterns import CHAT_PATTERN, CL100K_PATTERN, GPT2_PATTERN, HF_GPT2_PATTERN, O200K_PATTERN
+from pretokenizers.punctuation import Punctuation
+from pretokenizers.sequence import Sequence
+from pretokenizers.split import Split
+from pretokenizers.whitespace import Whitespace, WhitespaceSplit
+
+__all__ = [
+    "ByteLevel",
+    "Split",
+    "Whitespace",
+    "WhitespaceSplit",
+    "BertPreTokenizer",
+    "Punctuation",
+    "Digits",
+    "Metaspace",
+    "Sequence",
+    "GPT2_PATTERN",
+    "CL100K_PATTERN",
+    "O200K_PATTERN",
+    "HF_GPT2_PATTERN",
+    "CHAT_PATTERN",
+]

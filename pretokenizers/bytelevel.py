@@ -1,0 +1,131 @@
+"""The GPT-2 byte-level pre-tokenizer: split with the GPT-2 pattern, then spell every piece in bytes.
+
+Each piece is encoded to UTF-8 and every byte is written as its printable stand-in from the GPT-2
+table (:mod:`toolkit.bytelevel`): a space becomes ``Ġ``, a newline ``Ċ``, ``é`` (two bytes) becomes
+``Ã©``. A byte-level BPE model then only ever sees 256 base symbols, so no text is unknown. Each
+byte-level character stays aligned to the character it came from, so offsets still point into the
+text.
+
+>>> ByteLevel().split_text("Hello my friend, héllo")
+['Hello', 'Ġmy', 'Ġfriend', ',', 'ĠhÃ©llo']
+"""
+
+from __future__ import annotations
+
+import regex
+
+from toolkit.alignment import Piece
+from toolkit.bytelevel import BYTE_TO_CHAR, to_byte_level
+from toolkit.interfaces import Params, PreTokenizer
+from toolkit.registry import register
+
+from pretokenizers._pieces import one_to_one, split_pieces, with_prefix
+from pretokenizers.patterns import GPT2_PATTERN
+from pretokenizers.split import apply_behavior, find_spans, segments
+
+__all__ = ["ByteLevel"]
+
+_GPT2_RE = regex.compile(GPT2_PATTERN)
+_CACHE_LIMIT = 100_000
+
+
+class _CharToByteLevel(dict[str, str]):
+    """``table[c]``: the byte-level spelling of one character (computed once per character)."""
+
+    def __missing__(self, c: str) -> str:
+        value = to_byte_level(c)
+        if len(self) < _CACHE_LIMIT:
+            self[c] = value
+        return value
+
+
+_CHAR_TO_BL = _CharToByteLevel()
+
+
+def _byte_level_piece(piece: Piece) -> Piece:
+    """The piece spelled in the byte-level alphabet, each character aligned to its source character."""
+    text = piece.text
+    bl = to_byte_level(text)
+    if len(bl) == len(text):  # only one-byte characters: a character-for-character rewrite
+        return one_to_one(piece, bl)
+    return piece.map_chars(_CHAR_TO_BL.__getitem__)
+
+
+@register("ByteLevel")
+class ByteLevel(PreTokenizer):
+    """GPT-2 pre-tokenization: the GPT-2 split pattern, then the byte → character table (``Ġ``).
+
+    Options (Hugging Face semantics):
+
+    * ``add_prefix_space``: put a space in front of each input piece that does not start with one,
+      so the first word is spelled like the others (``Ġhello``). The added space stands for the empty
+      span at the start of the piece.
+    * ``use_regex``: split with :data:`~pretokenizers.GPT2_PATTERN` (words with their leading space,
+      digit runs, symbol runs, spaces). ``False`` keeps each input piece whole (use it after a
+      :class:`~pretokenizers.Split` with another pattern, e.g. cl100k's).
+    * ``trim_offsets``: accepted so a Hugging Face ``tokenizer.json`` ``ByteLevel`` block loads as is;
+      it has no effect on pre-tokenization (HF only uses it in its ``ByteLevel`` post-processor).
+
+    >>> ByteLevel(add_prefix_space=True).pre_tokenize_str("Hi  there")
+    [('ĠHi', (0, 2)), ('Ġ', (2, 3)), ('Ġthere', (3, 9))]
+    >>> len(ByteLevel.alphabet())
+    256
+    """
+
+    class Params(Params):
+        add_prefix_space: bool = False
+        use_regex: bool = True
+        trim_offsets: bool = True
+
+    def __init__(self, *, add_prefix_space: bool = False, use_regex: bool = True, trim_offsets: bool = True) -> None:
+        self.add_prefix_space = bool(add_prefix_space)
+        self.use_regex = bool(use_regex)
+        self.trim_offsets = bool(trim_offsets)
+        self._cache: dict[str, str] = {}
+
+    @staticmethod
+    def alphabet() -> list[str]:
+        """The 256 byte-level characters, in byte order (``initial_alphabet`` for trainers)."""
+        return list(BYTE_TO_CHAR)
+
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        if not self.use_regex:
+            return [(0, len(text))]
+        return apply_behavior(segments(find_spans(_GPT2_RE, text), len(text)), "isolated")
+
+    def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
+        out: list[Piece] = []
+        for piece in pieces:
+            if not piece.text:
+                continue
+            if self.add_prefix_space and not piece.text.startswith(" "):
+                piece = with_prefix(piece, " ")
+            for sub in split_pieces([piece], self._spans):
+                out.append(_byte_level_piece(sub))
+        return out
+
+    def split_text(self, text: str) -> list[str]:
+        if not text:
+            return []
+        if self.add_prefix_space and text[0] != " ":
+            text = " " + text
+        if not self.use_regex:
+            return [to_byte_level(text)]
+        cache = self._cache
+        get = cache.get
+        out = []
+        append = out.append
+        for piece in _GPT2_RE.findall(text):
+            bl = get(piece)
+            if bl is None:
+                bl = to_byte_level(piece)
+                if len(cache) >= _CACHE_LIMIT:
+                    cache.clear()
+                cache[piece] = bl
+            append(bl)
+        return out
+
+    def __getstate__(self) -> dict[str, object]:
+        state = self.__dict__.copy()
+        state["_cache"] = {}
+        return state

@@ -1,0 +1,82 @@
+"""The :class:`Sequence` pre-tokenizer: apply several pre-tokenizers one after the other.
+
+>>> from pretokenizers import Digits, WhitespaceSplit
+>>> Sequence([WhitespaceSplit(), Digits(individual_digits=True)]).split_text("room 42b")
+['room', '4', '2', 'b']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from toolkit.alignment import Piece
+from toolkit.errors import ConfigError
+from toolkit.interfaces import Params, PreTokenizer, build, validate_params
+from toolkit.registry import register
+
+__all__ = ["Sequence"]
+
+
+@register("Sequence")
+class Sequence(PreTokenizer):
+    """Chain pre-tokenizers: each one splits (and may rewrite) the pieces of the one before.
+
+    Serializes as ``{"type": "Sequence", "pretokenizers": [...]}`` (the Hugging Face layout).
+
+    >>> from pretokenizers import ByteLevel, Punctuation
+    >>> Sequence([Punctuation(), ByteLevel(use_regex=False)]).split_text("hi, you")
+    ['hi', ',', 'Ġyou']
+    """
+
+    class Params(Params):
+        pretokenizers: list[dict[str, Any]]
+
+    def __init__(self, pretokenizers: Iterable[PreTokenizer]) -> None:
+        if isinstance(pretokenizers, PreTokenizer) or not isinstance(pretokenizers, Iterable):
+            raise ConfigError("Sequence takes a list of pre-tokenizers, e.g. Sequence([WhitespaceSplit(), Digits()])")
+        children = list(pretokenizers)
+        for i, child in enumerate(children):
+            if not isinstance(child, PreTokenizer):
+                raise ConfigError(f"Sequence pretokenizers[{i}] must be a PreTokenizer, got {type(child).__name__}")
+        self.pretokenizers: list[PreTokenizer] = children
+
+    @property
+    def _position_sensitive(self) -> bool:
+        return any(getattr(child, "_position_sensitive", False) for child in self.pretokenizers)
+
+    def params(self) -> dict[str, Any]:
+        return {"pretokenizers": [child.to_dict() for child in self.pretokenizers]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> Sequence:
+        where = where or f"{cls.kind} {cls.type_name!r}"
+        options = {k: v for k, v in data.items() if k != "type"}
+        if validate:
+            validate_params(cls.Params, options, where=where)
+        children = options["pretokenizers"]
+        return cls(
+            build("pre_tokenizer", child, validate=validate, where=f"{where}.pretokenizers[{i}]")
+            for i, child in enumerate(children)
+        )
+
+    def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
+        for child in self.pretokenizers:
+            pieces = child.pre_tokenize(pieces)
+        return [p for p in pieces if p.text]
+
+    def split_text(self, text: str) -> list[str]:
+        children = self.pretokenizers
+        if not children:
+            return [text] if text else []
+        if any(getattr(child, "_position_sensitive", False) for child in children[1:]):
+            # A later child needs the pieces' offsets (Metaspace "first"): use the full path.
+            return super().split_text(text)
+        pieces = children[0].split_text(text)
+        for child in children[1:]:
+            split = child.split_text
+            out: list[str] = []
+            for piece in pieces:
+                out += split(piece)
+            pieces = out
+        return pieces
