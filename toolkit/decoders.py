@@ -1,0 +1,365 @@
+"""Decoders: turn the token strings of a sequence of ids back into text.
+
+This module owns the built-in decoders: ``ByteLevel`` (byte-level alphabet → UTF-8 text),
+``WordPiece`` (``##`` continuations and punctuation cleanup), ``Metaspace`` (``▁`` → space),
+``BPEDecoder`` (end-of-word suffix → space), ``ByteFallback`` (``<0x41>`` byte tokens), ``Fuse``,
+``Strip``, ``Replace`` and ``Sequence``.
+
+Every decoder implements :meth:`~toolkit.interfaces.Decoder.decode_chain` with Hugging Face's
+semantics: it receives the list of token strings and returns a list of strings, so decoders chain in a
+``Sequence`` exactly as in ``tokenizers``; :meth:`~toolkit.interfaces.Decoder.decode` joins the result.
+
+>>> Sequence([Replace("▁", " "), ByteFallback(), Fuse(), Strip(left=1)]).decode(["▁Hi", "▁", "<0x21>"])
+'Hi !'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, StrictBool, StrictStr, field_validator
+
+from toolkit.bytelevel import CHAR_TO_BYTE, from_byte_level
+from toolkit.interfaces import Decoder, Params
+from toolkit.normalizers import (
+    Regex,
+    build_children,
+    check_options,
+    container_from_dict,
+    parse_pattern,
+    pattern_to_json,
+    replace_all,
+)
+from toolkit.registry import register
+
+__all__ = [
+    "ByteLevel",
+    "WordPiece",
+    "Metaspace",
+    "BPEDecoder",
+    "ByteFallback",
+    "Fuse",
+    "Strip",
+    "Replace",
+    "Sequence",
+]
+
+NonNegativeInt = Annotated[int, Field(strict=True, ge=0)]
+
+
+def _one_char(value: str) -> str:
+    if len(value) != 1:
+        raise ValueError(f"must be exactly one character, got {value!r}")
+    return value
+
+
+@register("ByteLevel", kind="decoder")
+class ByteLevel(Decoder):
+    """Maps byte-level characters (``Ġ`` for a space...) back to bytes and decodes them as UTF-8.
+
+    Invalid UTF-8 becomes U+FFFD. A token holding a character outside the byte-level alphabet
+    contributes its own UTF-8 bytes instead (as Hugging Face does for added tokens).
+
+    >>> ByteLevel().decode(["Hello", "Ġw", "Ã¶rld", "<|end|>"])
+    'Hello wörld<|end|>'
+    """
+
+    class Params(Params):
+        """No options."""
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        try:
+            data = from_byte_level("".join(tokens))
+        except ValueError:  # some token is not in the byte-level alphabet: decide token by token
+            table = CHAR_TO_BYTE
+            parts = []
+            for token in tokens:
+                if all(c in table for c in token):
+                    parts.append(from_byte_level(token))
+                else:
+                    parts.append(token.encode("utf-8", "surrogatepass"))
+            data = b"".join(parts)
+        return [data.decode("utf-8", "replace")]
+
+
+# Hugging Face's cleanup of tokenization artifacts, applied in this order to each token.
+_CLEANUP = (
+    (" .", "."),
+    (" ?", "?"),
+    (" !", "!"),
+    (" ,", ","),
+    (" ' ", "'"),
+    (" n't", "n't"),
+    (" 'm", "'m"),
+    (" do not", " don't"),
+    (" 's", "'s"),
+    (" 've", "'ve"),
+    (" 're", "'re"),
+)
+
+
+def cleanup(text: str) -> str:
+    """Remove spaces before punctuation and in English contractions (``" n't"`` → ``"n't"``...).
+
+    >>> cleanup("i do not know , he 's sure .")
+    "i don't know, he's sure."
+    """
+    for old, new in _CLEANUP:
+        text = text.replace(old, new)
+    return text
+
+
+@register("WordPiece", kind="decoder")
+class WordPiece(Decoder):
+    """Joins WordPiece tokens: ``##``-prefixed tokens glue to the previous one, others get a space.
+
+    The first token is kept as it is. With ``cleanup`` each token is cleaned as in Hugging Face
+    (spaces before ``. ? ! ,`` and in contractions removed), token by token.
+
+    >>> WordPiece().decode(["un", "##aff", "##able", "!", "it", "'s"])
+    "unaffable! it's"
+    """
+
+    class Params(Params):
+        prefix: StrictStr = "##"
+        cleanup: StrictBool = True
+
+    def __init__(self, *, prefix: str = "##", cleanup: bool = True) -> None:
+        opts = check_options(self, prefix=prefix, cleanup=cleanup)
+        self.prefix: str = opts["prefix"]
+        self.cleanup: bool = opts["cleanup"]
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        prefix, n = self.prefix, len(self.prefix)
+        out = []
+        for i, token in enumerate(tokens):
+            if i:
+                token = token[n:] if token.startswith(prefix) else " " + token
+            out.append(cleanup(token) if self.cleanup else token)
+        return out
+
+
+@register("Metaspace", kind="decoder")
+class Metaspace(Decoder):
+    """Turns the ``▁`` replacement character back into spaces (SentencePiece style).
+
+    Unless ``prepend_scheme`` is ``"never"``, the replacement characters of the first token are
+    dropped (they stand for the space the pre-tokenizer prepended), as Hugging Face does. ``split``
+    only matters to the pre-tokenizer; it is kept for the same JSON.
+
+    >>> Metaspace().decode(["▁Hey", "▁friend", "!"]), Metaspace(prepend_scheme="never").decode(["▁Hey"])
+    ('Hey friend!', ' Hey')
+    """
+
+    class Params(Params):
+        replacement: StrictStr = "▁"
+        prepend_scheme: Literal["always", "first", "never"] = "always"
+        split: StrictBool = True
+
+        _one = field_validator("replacement")(_one_char)
+
+    def __init__(
+        self,
+        *,
+        replacement: str = "▁",
+        prepend_scheme: Literal["always", "first", "never"] = "always",
+        split: bool = True,
+    ) -> None:
+        opts = check_options(self, replacement=replacement, prepend_scheme=prepend_scheme, split=split)
+        self.replacement: str = opts["replacement"]
+        self.prepend_scheme: str = opts["prepend_scheme"]
+        self.split: bool = opts["split"]
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        rep = self.replacement
+        drop_first = self.prepend_scheme != "never"
+        return [t.replace(rep, "" if i == 0 and drop_first else " ") for i, t in enumerate(tokens)]
+
+
+@register("BPEDecoder", kind="decoder")
+class BPEDecoder(Decoder):
+    """For BPE models with an end-of-word ``suffix``: the suffix becomes a space (nothing at the end).
+
+    >>> BPEDecoder(suffix="</w>").decode(["hug</w>", "gi", "ng</w>", "!</w>"])
+    'hug ging !'
+    """
+
+    class Params(Params):
+        suffix: StrictStr = "</w>"
+
+    def __init__(self, *, suffix: str = "</w>") -> None:
+        self.suffix: str = check_options(self, suffix=suffix)["suffix"]
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        last = len(tokens) - 1
+        return [t.replace(self.suffix, "" if i == last else " ") for i, t in enumerate(tokens)]
+
+
+_BYTE_TOKEN = re.compile(rb"<0x(\+?[0-9A-Fa-f]{1,2})>")
+
+
+def _byte_of(token: str) -> int | None:
+    """The byte of a ``<0xHH>`` token (6 UTF-8 bytes long, as Hugging Face checks), else ``None``."""
+    if len(token) > 6 or not token.startswith("<0x"):
+        return None
+    m = _BYTE_TOKEN.fullmatch(token.encode("utf-8", "surrogatepass"))
+    if m is None or len(m.group()) != 6:
+        return None
+    return int(m.group(1), 16)
+
+
+@register("ByteFallback", kind="decoder")
+class ByteFallback(Decoder):
+    """Turns runs of byte tokens (``<0xE2>``...) into text; an invalid run gives one U+FFFD per byte.
+
+    >>> ByteFallback().decode(["a", "<0xE2>", "<0x82>", "<0xAC>", "b", "<0xE2>", "<0x82>"])
+    'a€b��'
+    """
+
+    class Params(Params):
+        """No options."""
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        out: list[str] = []
+        pending = bytearray()
+
+        def flush() -> None:
+            try:
+                out.append(pending.decode("utf-8"))
+            except UnicodeDecodeError:
+                out.extend(["\ufffd"] * len(pending))
+            pending.clear()
+
+        for token in tokens:
+            byte = _byte_of(token)
+            if byte is not None:
+                pending.append(byte)
+                continue
+            if pending:
+                flush()
+            out.append(token)
+        if pending:
+            flush()
+        return out
+
+
+@register("Fuse", kind="decoder")
+class Fuse(Decoder):
+    """Joins all tokens into one string (so later decoders see whole text).
+
+    >>> Fuse().decode_chain(["a", "b", "c"])
+    ['abc']
+    """
+
+    class Params(Params):
+        """No options."""
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        return ["".join(tokens)]
+
+
+@register("Strip", kind="decoder")
+class Strip(Decoder):
+    """Removes up to ``left`` leading and ``right`` trailing ``content`` characters from each token.
+
+    >>> Strip(content=" ", left=1).decode([" Hello", " world"])
+    'Helloworld'
+    """
+
+    class Params(Params):
+        content: StrictStr = " "
+        left: NonNegativeInt = 0
+        right: NonNegativeInt = 0
+
+        _one = field_validator("content")(_one_char)
+
+    def __init__(self, *, content: str = " ", left: int = 0, right: int = 0) -> None:
+        opts = check_options(self, content=content, left=left, right=right)
+        self.content: str = opts["content"]
+        self.left: int = opts["left"]
+        self.right: int = opts["right"]
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        c = self.content
+        out = []
+        for token in tokens:
+            start = 0
+            while start < min(self.left, len(token)) and token[start] == c:
+                start += 1
+            end = len(token)
+            # Never strip from the right what was stripped from the left (Hugging Face's newer rule).
+            limit = max(len(token) - min(self.right, len(token) - start), start)
+            while end > limit and token[end - 1] == c:
+                end -= 1
+            out.append(token[start:end])
+        return out
+
+
+@register("Replace", kind="decoder")
+class Replace(Decoder):
+    """Replaces ``pattern`` by ``content`` in each token (same patterns as the ``Replace`` normalizer).
+
+    >>> Replace("▁", " ").decode(["▁Hi", "▁there"])
+    ' Hi there'
+    """
+
+    class Params(Params):
+        pattern: StrictStr | Regex | dict[str, Any]
+        content: StrictStr
+
+        @field_validator("pattern")
+        @classmethod
+        def _check_pattern(cls, value: Any) -> Any:
+            parse_pattern(value)
+            return value
+
+    def __init__(self, pattern: str | Regex | Mapping[str, str], content: str) -> None:
+        opts = check_options(self, pattern=pattern, content=content)
+        self.pattern: str | Regex = parse_pattern(opts["pattern"])
+        self.content: str = opts["content"]
+
+    def params(self) -> dict[str, Any]:
+        return {"pattern": pattern_to_json(self.pattern), "content": self.content}
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        return [replace_all(self.pattern, self.content, t) for t in tokens]
+
+
+@register("Sequence", kind="decoder")
+class Sequence(Decoder):
+    """Runs decoders one after the other, each on the previous one's output tokens.
+
+    >>> Sequence([Replace("▁", " "), Strip(left=1)]).decode(["▁Hi", "▁there"])
+    'Hithere'
+    """
+
+    class Params(Params):
+        decoders: list[Any]
+
+    def __init__(self, decoders: Iterable[Decoder | Mapping[str, Any]]) -> None:
+        self.decoders: list[Decoder] = build_children(
+            "decoder", decoders, "decoders", where=f"{self.kind} {self.type_name!r}"
+        )
+
+    def params(self) -> dict[str, Any]:
+        return {"decoders": [d.to_dict() for d in self.decoders]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> Sequence:
+        return container_from_dict(cls, data, "decoders", validate=validate, where=where)
+
+    def __len__(self) -> int:
+        return len(self.decoders)
+
+    def __getitem__(self, index: int) -> Decoder:
+        return self.decoders[index]
+
+    def __iter__(self) -> Iterator[Decoder]:
+        return iter(self.decoders)
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        for d in self.decoders:
+            tokens = d.decode_chain(tokens)
+        return tokens
