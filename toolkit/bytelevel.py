@@ -46,7 +46,10 @@ CHAR_TO_BYTE: dict[str, int] = {c: b for b, c in enumerate(BYTE_TO_CHAR)}
 
 # str.translate tables: latin-1 code point (= byte value) → byte-level character, and back.
 _LATIN1_TO_BL = {b: c for b, c in enumerate(BYTE_TO_CHAR) if chr(b) != c}
-_BL_TO_LATIN1 = {ord(c): b for b, c in enumerate(BYTE_TO_CHAR) if chr(b) != c}
+_BL_TO_LATIN1: dict[int, int | str] = {ord(c): b for b, c in enumerate(BYTE_TO_CHAR) if chr(b) != c}
+# Latin-1 characters that are not byte-level characters (space, newline...) must not pass through
+# as their own byte: map them out of the Latin-1 range so the encode step rejects them.
+_BL_TO_LATIN1.update({b: "\U0010ffff" for b in range(256) if BYTE_TO_CHAR[b] != chr(b) and chr(b) not in CHAR_TO_BYTE})
 
 
 def alphabet() -> list[str]:
@@ -65,7 +68,14 @@ def to_byte_level(text: str) -> str:
 
 
 def from_byte_level(text: str) -> bytes:
-    """The bytes a byte-level string stands for; raises ``ValueError`` for a foreign character."""
+    """The bytes a byte-level string stands for; raises ``ValueError`` for a foreign character.
+
+    >>> from_byte_level("Ġ")
+    b' '
+    >>> from_byte_level(" ")
+    Traceback (most recent call last):
+    ValueError: ' ' is not a byte-level character
+    """
     try:
         return text.translate(_BL_TO_LATIN1).encode("latin-1")
     except UnicodeEncodeError as exc:
