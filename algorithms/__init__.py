@@ -1,0 +1,21 @@
+"""The algorithms package: one module per tokenization algorithm, each with its Model and Trainer.
+
+- :mod:`algorithms.bpe` — character-level BPE (:class:`BPE`, :class:`BPETrainer`);
+- :mod:`algorithms.byte_level_bpe` — byte-level BPE (:class:`ByteLevelBPE`, :class:`ByteLevelBPETrainer`),
+  with merges mode (Hugging Face / GPT-2 files) and rank mode (tiktoken files);
+- :mod:`algorithms.wordpiece` — WordPiece (:class:`WordPiece`, :class:`WordPieceTrainer`).
+
+Shared internals: :mod:`algorithms._merges` (the incremental merge-learning engine),
+:mod:`algorithms._bpe_encode` (the merge-application core) and :mod:`algorithms._bpe_vocab`
+(vocabulary checks). Importing this package registers every class with :mod:`toolkit.registry`.
+
+>>> from algorithms import BPE
+>>> BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]).encode_piece("abb")
+(2, 1)
+"""
+
+from algorithms.bpe import BPE, BPETrainer
+from algorithms.byte_level_bpe import ByteLevelBPE, ByteLevelBPETrainer
+from algorithms.wordpiece import WordPiece, WordPieceTrainer
+
+__all__ = ["BPE", "BPETrainer", "ByteLevelBPE", "ByteLevelBPETrainer", "WordPiece", "WordPieceTrainer"]

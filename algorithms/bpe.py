@@ -1,0 +1,559 @@
+"""Character-level BPE: the :class:`BPE` model and the :class:`BPETrainer` (SPEC §4.2).
+
+This module owns character-level byte-pair encoding with Hugging Face ``models.BPE`` semantics:
+
+* a piece is split into characters (the first bare, the others with ``continuing_subword_prefix``
+  when set, the last with ``end_of_word_suffix`` when set);
+* a character missing from the vocabulary becomes ``unk_token`` on its own (consecutive ones are
+  fused with ``fuse_unk=True``), or its UTF-8 bytes as ``<0xNN>`` tokens with ``byte_fallback=True``;
+* merges are applied by rank, lowest first, leftmost first on equal rank, until none applies
+  (the shared core in :mod:`algorithms._bpe_encode`).
+
+The trainer turns word counts into such a model with Hugging Face ``BpeTrainer`` semantics (special
+tokens, then the alphabet sorted by code point, then merges learned by
+:func:`algorithms._merges.learn_merges`). With ``tie_break="ids"`` and the same pre-tokenization,
+alphabet and special tokens, its merges are identical to Hugging Face's.
+
+>>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+>>> model = BPETrainer(vocab_size=11, special_tokens=["[UNK]"]).train(counts)
+>>> model.merges
+[('u', 'g'), ('u', 'n'), ('h', 'ug')]
+>>> model = BPE(model.get_vocab(), model.merges, unk_token="[UNK]")
+>>> [model.id_to_token(i) for i in model.encode_piece("thug")]
+['[UNK]', 'hug']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from pydantic import Field
+
+from algorithms._bpe_encode import LONG_PIECE_THRESHOLD, merge_ids, merge_with_positions
+from algorithms._bpe_vocab import (
+    check_special_tokens,
+    check_vocab,
+    checked_word_counts,
+    merges_to_json,
+    ordered_vocab,
+    parse_merges,
+)
+from algorithms._merges import learn_merges
+from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
+from toolkit.interfaces import Model, Params, ProgressCallback, Trainer, validate_params
+from toolkit.registry import register
+
+__all__ = ["BPE", "BPETrainer", "TieBreak"]
+
+TieBreak = Literal["ids", "first_occurrence"]
+
+
+def _byte_fallback_token(byte: int) -> str:
+    # The sentencepiece / Hugging Face spelling: "<0x0A>".
+    return f"<0x{byte:02X}>"
+
+
+@register("BPE")
+class BPE(Model):
+    """Character-level BPE model (Hugging Face ``models.BPE`` semantics).
+
+    ``vocab`` maps token strings to ids; ``merges`` lists ``(left, right)`` pairs in rank order. The
+    merged token of ``(left, right)`` is ``left + right`` with ``continuing_subword_prefix`` removed
+    from ``right``; it must be in ``vocab``. ``special_tokens`` name vocabulary entries that the
+    tokenizer can emit for ``allowed_special`` text. ``ignore_merges=True`` returns a piece that is a
+    vocabulary entry as one token without merging (Hugging Face's option of the same name).
+
+    >>> bpe = BPE({"[UNK]": 0, "b": 1, "g": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="[UNK]")
+    >>> bpe.encode_piece("bug"), bpe.tokenize("mug")
+    ((1, 4), [(0, 0, 1), (4, 1, 3)])
+    """
+
+    class Params(Params):
+        unk_token: str | None = None
+        continuing_subword_prefix: str | None = None
+        end_of_word_suffix: str | None = None
+        special_tokens: list[str] = []
+        fuse_unk: bool = False
+        byte_fallback: bool = False
+        ignore_merges: bool = False
+
+    #: Pieces longer than this (in characters) use the O(n log n) long-piece merge.
+    long_piece_threshold: int = LONG_PIECE_THRESHOLD
+
+    def __init__(
+        self,
+        vocab: Mapping[str, int] | None = None,
+        merges: Sequence[tuple[str, str]] | None = None,
+        *,
+        unk_token: str | None = None,
+        continuing_subword_prefix: str | None = None,
+        end_of_word_suffix: str | None = None,
+        special_tokens: Sequence[str] = (),
+        fuse_unk: bool = False,
+        byte_fallback: bool = False,
+        ignore_merges: bool = False,
+    ) -> None:
+        super().__init__()
+        self._setup(
+            vocab, merges,
+            dict(unk_token=unk_token, continuing_subword_prefix=continuing_subword_prefix,
+                 end_of_word_suffix=end_of_word_suffix, special_tokens=special_tokens, fuse_unk=fuse_unk,
+                 byte_fallback=byte_fallback, ignore_merges=ignore_merges),
+            check=True, where="BPE",
+        )
+
+    # ------------------------------------------------------------------ construction
+    def _setup(
+        self, vocab: Any, merges: Any, options: Mapping[str, Any], *, check: bool, where: str
+    ) -> None:
+        """Store the options and build the look-up tables; ``check=False`` trusts the data."""
+        vocab = {} if vocab is None else vocab
+        if check:
+            for name in ("unk_token", "continuing_subword_prefix", "end_of_word_suffix"):
+                value = options[name]
+                if value is not None and not isinstance(value, str):
+                    raise ConfigError(f"{where}.{name}: must be a string or null, got {value!r}")
+            id_to_token = check_vocab(vocab, where=where)
+            merge_list = parse_merges(merges, where=where)
+        else:
+            id_to_token = {i: t for t, i in vocab.items()}
+            merge_list = [tuple(m) for m in merges or ()]  # type: ignore[misc]
+        self.vocab: dict[str, int] = ordered_vocab(vocab)
+        self.merges: list[tuple[str, str]] = merge_list  # type: ignore[assignment]
+        self.unk_token: str | None = options["unk_token"]
+        self.continuing_subword_prefix: str | None = options["continuing_subword_prefix"] or None
+        self.end_of_word_suffix: str | None = options["end_of_word_suffix"] or None
+        self.fuse_unk = bool(options["fuse_unk"])
+        self.byte_fallback = bool(options["byte_fallback"])
+        self.ignore_merges = bool(options["ignore_merges"])
+        self._id_to_token = id_to_token
+        self.special_tokens = check_special_tokens(options["special_tokens"], self.vocab, where=where)
+        # An empty vocabulary is an untrained template (BPE(unk_token="[UNK]")): the trainer adds it.
+        if self.unk_token is not None and self.unk_token not in self.vocab and self.vocab:
+            raise VocabularyError(
+                f"{where}.unk_token: {self.unk_token!r} is not in the vocabulary; add it (e.g. as a special "
+                "token of the trainer) or set unk_token=None"
+            )
+        self._unk_id = self.vocab.get(self.unk_token) if self.unk_token is not None else None
+        # Regular tokens only: ignore_merges must never turn ordinary text into a special token.
+        self._regular = {t: i for t, i in self.vocab.items() if t not in self.special_tokens}
+        self._build_pair_table(where=where)
+        self._fallback_ids = [self.vocab.get(_byte_fallback_token(b)) for b in range(256)] if self.byte_fallback else []
+        prefix = self.continuing_subword_prefix
+        # Continuation characters ("##a" -> "a"): looked up by the character alone on the hot path.
+        self._cont_ids = (
+            {t[len(prefix):]: i for t, i in self.vocab.items() if len(t) == len(prefix) + 1 and t.startswith(prefix)}
+            if prefix
+            else {}
+        )
+        self._plain = prefix is None and self.end_of_word_suffix is None
+
+    def _build_pair_table(self, *, where: str) -> None:
+        vocab = self.vocab
+        prefix = self.continuing_subword_prefix
+        pair_rank: dict[tuple[int, int], int] = {}
+        rank_id: list[int] = []
+        for rank, (left, right) in enumerate(self.merges):
+            left_id = vocab.get(left)
+            right_id = vocab.get(right)
+            if left_id is None or right_id is None:
+                missing = left if left_id is None else right
+                raise VocabularyError(
+                    f"{where}.merges[{rank}]: ({left!r}, {right!r}) uses {missing!r}, which is not in the vocabulary"
+                )
+            merged = left + (right[len(prefix):] if prefix and right.startswith(prefix) else right)
+            merged_id = vocab.get(merged)
+            if merged_id is None:
+                raise VocabularyError(
+                    f"{where}.merges[{rank}]: ({left!r}, {right!r}) produces {merged!r}, which is not in the vocabulary"
+                )
+            key = (left_id, right_id)
+            if key in pair_rank:
+                raise VocabularyError(
+                    f"{where}.merges[{rank}]: ({left!r}, {right!r}) is a duplicate of merges[{pair_rank[key]}]"
+                )
+            pair_rank[key] = rank
+            rank_id.append(merged_id)
+        self._pair_rank = pair_rank
+        self._rank_id = rank_id
+
+    # ------------------------------------------------------------------ serialization
+    def params(self) -> dict[str, Any]:
+        """All options, the vocabulary and the merges (the inverse of the constructor)."""
+        return {"vocab": dict(self.vocab), "merges": merges_to_json(self.merges), **self._options()}
+
+    def _options(self) -> dict[str, Any]:
+        return {
+            "unk_token": self.unk_token,
+            "continuing_subword_prefix": self.continuing_subword_prefix,
+            "end_of_word_suffix": self.end_of_word_suffix,
+            "special_tokens": list(self.special_tokens),
+            "fuse_unk": self.fuse_unk,
+            "byte_fallback": self.byte_fallback,
+            "ignore_merges": self.ignore_merges,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"type": "BPE", "vocab": {...}, "merges": [[l, r], ...], ...options}``, vocab ordered by id."""
+        return {"type": self.type_name, **self.params()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> BPE:
+        """Rebuild from :meth:`to_dict` output. ``validate=False`` trusts the data (files we wrote)."""
+        where = where or "model"
+        options = {k: v for k, v in data.items() if k not in ("type", "vocab", "merges")}
+        if validate:
+            options = validate_params(cls.Params, options, where=where)
+        full = {name: field.default for name, field in cls.Params.model_fields.items()}
+        full.update(options)
+        model = cls.__new__(cls)
+        Model.__init__(model)
+        model._setup(data.get("vocab"), data.get("merges"), full, check=validate, where=where)
+        return model
+
+    # ------------------------------------------------------------------ vocabulary
+    def get_vocab(self) -> dict[str, int]:
+        """Token string → id (a copy, ordered by id)."""
+        return dict(self.vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        """Number of tokens in the vocabulary."""
+        return len(self.vocab)
+
+    def token_to_id(self, token: str) -> int | None:
+        """The id of ``token`` or ``None``."""
+        return self.vocab.get(token)
+
+    def id_to_token(self, token_id: int) -> str | None:
+        """The token string of ``token_id`` or ``None``."""
+        return self._id_to_token.get(token_id)
+
+    # ------------------------------------------------------------------ encoding
+    def _initial(self, piece: str) -> tuple[list[int], list[int], list[int]] | None:
+        """Initial symbols ``(ids, starts, ends)`` (character spans), or ``None`` when every character
+        maps to exactly one vocabulary symbol (then ``ids`` come from :meth:`_initial_fast`)."""
+        ids: list[int] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        vocab_get = self.vocab.get
+        prefix = self.continuing_subword_prefix
+        suffix = self.end_of_word_suffix
+        last = len(piece) - 1
+        unk_id = self._unk_id
+        pending_unk: tuple[int, int] | None = None  # (start, end) of an unknown run not yet emitted
+        for i, c in enumerate(piece):
+            s = prefix + c if prefix is not None and i else c
+            if suffix is not None and i == last:
+                s += suffix
+            token_id = vocab_get(s)
+            fallback: list[int] | None = None
+            if token_id is None and self.byte_fallback:
+                fb = [self._fallback_ids[b] for b in c.encode("utf-8", "surrogatepass")]
+                if None not in fb:
+                    fallback = fb  # type: ignore[assignment]
+            if token_id is not None or fallback is not None:
+                if pending_unk is not None:
+                    ids.append(unk_id)  # type: ignore[arg-type]
+                    starts.append(pending_unk[0])
+                    ends.append(pending_unk[1])
+                    pending_unk = None
+                for t in (token_id,) if fallback is None else fallback:
+                    ids.append(t)  # type: ignore[arg-type]
+                    starts.append(i)
+                    ends.append(i + 1)
+                continue
+            if unk_id is None:
+                raise InputError(
+                    f"character {c!r} (U+{ord(c):04X}) at index {i} of {piece!r} is not in the BPE vocabulary and "
+                    "the model has no unk_token; set unk_token (BPETrainer(unk_token=...) or BPE(unk_token=...)), "
+                    "add the character with initial_alphabet, or use a byte-level model"
+                )
+            if pending_unk is not None and self.fuse_unk:
+                pending_unk = (pending_unk[0], i + 1)
+                continue
+            if pending_unk is not None:
+                ids.append(unk_id)
+                starts.append(pending_unk[0])
+                ends.append(pending_unk[1])
+            pending_unk = (i, i + 1)
+        if pending_unk is not None:
+            ids.append(unk_id)  # type: ignore[arg-type]
+            starts.append(pending_unk[0])
+            ends.append(pending_unk[1])
+        return ids, starts, ends
+
+    def _initial_fast(self, piece: str) -> list[int | None]:
+        """One id per character, ``None`` where the character needs unk/byte-fallback handling."""
+        if self._plain:
+            return [*map(self.vocab.get, piece)]
+        cont_get = self._cont_ids.get if self.continuing_subword_prefix is not None else self.vocab.get
+        ids = [self.vocab.get(piece[0]), *map(cont_get, piece[1:])]
+        suffix = self.end_of_word_suffix
+        if suffix is not None:
+            last = piece[-1]
+            if len(piece) > 1 and self.continuing_subword_prefix is not None:
+                last = self.continuing_subword_prefix + last
+            ids[-1] = self.vocab.get(last + suffix)
+        return ids
+
+    def _fill_unknown(self, piece: str, syms: list[int | None]) -> list[int] | None:
+        """Replace the ``None`` of :meth:`_initial_fast` by ``unk_token``, one per character.
+
+        Returns ``None`` when ``fuse_unk``/``byte_fallback`` change the number of symbols (then
+        :meth:`_initial` handles the piece).
+        """
+        if self.fuse_unk or self.byte_fallback:
+            return None
+        unk_id = self._unk_id
+        if unk_id is None:
+            self._initial(piece)  # raises the InputError naming the first unknown character
+        return [unk_id if s is None else s for s in syms]  # type: ignore[misc]
+
+    def _encode_piece(self, piece: str) -> tuple[int, ...]:
+        if not piece:
+            return ()
+        if self.ignore_merges:
+            whole = self._regular.get(piece)
+            if whole is not None:
+                return (whole,)
+        syms = self._initial_fast(piece)
+        if None in syms:
+            filled = self._fill_unknown(piece, syms)
+            syms = filled if filled is not None else self._initial(piece)[0]  # type: ignore[assignment,index]
+        return tuple(merge_ids(syms, self._pair_rank, self._rank_id, threshold=self.long_piece_threshold))  # type: ignore[arg-type]
+
+    def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
+        """``[(id, start, end), ...]`` with character spans inside ``piece``.
+
+        >>> BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]).tokenize("aba")
+        [(2, 0, 2), (0, 2, 3)]
+        """
+        if not piece:
+            return []
+        if self.ignore_merges:
+            whole = self._regular.get(piece)
+            if whole is not None:
+                return [(whole, 0, len(piece))]
+        syms = self._initial_fast(piece)
+        if None in syms:
+            syms = self._fill_unknown(piece, syms)  # type: ignore[assignment]
+        if syms is not None:
+            # One symbol per character: symbol k covers character k.
+            ids, pos = merge_with_positions(syms, self._pair_rank, self._rank_id, threshold=self.long_piece_threshold)  # type: ignore[arg-type]
+            bounds = pos[1:] + [len(piece)]
+            return list(zip(ids, pos, bounds))
+        syms, starts, ends = self._initial(piece)  # type: ignore[misc]
+        n = len(syms)  # the merge consumes syms
+        ids, pos = merge_with_positions(syms, self._pair_rank, self._rank_id, threshold=self.long_piece_threshold)
+        last = [p - 1 for p in pos[1:]] + [n - 1]
+        return [(t, starts[p], ends[q]) for t, p, q in zip(ids, pos, last)]
+
+
+@register("BPETrainer")
+class BPETrainer(Trainer):
+    """Learns a character-level :class:`BPE` model from word counts (Hugging Face ``BpeTrainer`` rules).
+
+    Base vocabulary: ``special_tokens`` in order (plus ``unk_token`` first when it is set and not
+    listed), then the alphabet (characters seen, plus ``initial_alphabet``; ``limit_alphabet`` keeps
+    the most frequent) sorted by code point, then the ``continuing_subword_prefix`` /
+    ``end_of_word_suffix`` variants met while splitting the words. Merges are then learned until the
+    vocabulary has ``vocab_size`` tokens or no pair occurs ``min_frequency`` times. The token of a
+    merge is ``left + right`` (``right`` without its continuing prefix); when that string already
+    exists its id is reused, as Hugging Face does. ``tie_break`` orders pairs of equal count:
+    ``"ids"`` (smallest ``(left_id, right_id)``, Hugging Face's rule) or ``"first_occurrence"``.
+
+    Options other than ``progress`` (a ``callback(stage, done, total)``) are serialized.
+
+    >>> trainer = BPETrainer(vocab_size=12, special_tokens=["[UNK]"])
+    >>> model = trainer.train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5})
+    >>> len(model.get_vocab()), model.merges
+    (12, [('u', 'g'), ('u', 'n'), ('h', 'ug'), ('p', 'un')])
+    """
+
+    class Params(Params):
+        vocab_size: int = Field(30000, ge=1)
+        min_frequency: int = Field(0, ge=0)
+        special_tokens: list[str] = []
+        limit_alphabet: int | None = Field(None, ge=0)
+        initial_alphabet: list[str] = []
+        continuing_subword_prefix: str | None = None
+        end_of_word_suffix: str | None = None
+        max_token_length: int | None = Field(None, ge=1)
+        tie_break: TieBreak = "ids"
+        unk_token: str | None = None
+
+    def __init__(
+        self,
+        *,
+        vocab_size: int = 30000,
+        min_frequency: int = 0,
+        special_tokens: Sequence[str] = (),
+        limit_alphabet: int | None = None,
+        initial_alphabet: Sequence[str] = (),
+        continuing_subword_prefix: str | None = None,
+        end_of_word_suffix: str | None = None,
+        max_token_length: int | None = None,
+        tie_break: TieBreak = "ids",
+        unk_token: str | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> None:
+        given = dict(
+            vocab_size=vocab_size, min_frequency=min_frequency, special_tokens=list(special_tokens),
+            limit_alphabet=limit_alphabet, initial_alphabet=list(initial_alphabet),
+            continuing_subword_prefix=continuing_subword_prefix, end_of_word_suffix=end_of_word_suffix,
+            max_token_length=max_token_length, tie_break=tie_break, unk_token=unk_token,
+        )
+        opts = validate_params(self.Params, given, where=type(self).__name__)
+        for c in opts["initial_alphabet"]:
+            if len(c) != 1:
+                raise ConfigError(
+                    f"{type(self).__name__}.initial_alphabet: {c!r} is not a single character; "
+                    "pass a list of one-character strings"
+                )
+        self.vocab_size: int = opts["vocab_size"]
+        self.min_frequency: int = opts["min_frequency"]
+        self.special_tokens: list[str] = opts["special_tokens"]
+        self.limit_alphabet: int | None = opts["limit_alphabet"]
+        self.initial_alphabet: list[str] = opts["initial_alphabet"]
+        self.continuing_subword_prefix: str | None = opts["continuing_subword_prefix"] or None
+        self.end_of_word_suffix: str | None = opts["end_of_word_suffix"] or None
+        self.max_token_length: int | None = opts["max_token_length"]
+        self.tie_break: TieBreak = opts["tie_break"]
+        self.unk_token: str | None = opts["unk_token"]
+        self.progress = progress
+
+    def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> BPE:
+        """Learn a :class:`BPE` model from ``word_counts`` (piece → frequency); see the class docstring.
+
+        ``model`` is an optional :class:`BPE` template: its ``unk_token``, ``continuing_subword_prefix``,
+        ``end_of_word_suffix``, ``fuse_unk``, ``byte_fallback`` and ``ignore_merges`` are kept (the
+        trainer's own prefix, suffix and ``unk_token`` win when set).
+        """
+        if model is not None and not isinstance(model, BPE):
+            raise ConfigError(f"BPETrainer trains BPE models; the tokenizer's model is a {type(model).__name__}")
+        template = model
+        unk_token = self.unk_token if self.unk_token is not None else (template.unk_token if template else None)
+        prefix = self.continuing_subword_prefix or (template.continuing_subword_prefix if template else None)
+        suffix = self.end_of_word_suffix or (template.end_of_word_suffix if template else None)
+        items = checked_word_counts(word_counts)
+
+        # 1. Special tokens (unk_token first when it is not listed), in order, without duplicates.
+        specials = list(dict.fromkeys(self.special_tokens))
+        if unk_token is not None and unk_token not in specials:
+            specials.insert(0, unk_token)
+        id_to_token: list[str] = list(specials)
+        vocab: dict[str, int] = {t: i for i, t in enumerate(id_to_token)}
+
+        # 2. The alphabet.
+        for c in _alphabet(items, self.initial_alphabet, self.limit_alphabet):
+            if c not in vocab:
+                vocab[c] = len(id_to_token)
+                id_to_token.append(c)
+        alphabet = {c for c in vocab if len(c) == 1}
+
+        # 3. Words as symbol ids (characters outside the kept alphabet are dropped, as in HF).
+        words: list[list[int]] = []
+        counts: list[int] = []
+        char_len: list[int] = [1] * len(id_to_token)  # characters of the original text each id covers
+        for word, count in items:
+            symbols: list[int] = []
+            last = len(word) - 1
+            for i, c in enumerate(word):
+                if c not in alphabet:
+                    continue
+                s = c
+                if prefix is not None and i:
+                    s = prefix + s
+                if suffix is not None and i == last:
+                    s = s + suffix
+                token_id = vocab.get(s)
+                if token_id is None:
+                    token_id = vocab[s] = len(id_to_token)
+                    id_to_token.append(s)
+                    char_len.append(1)
+                symbols.append(token_id)
+            words.append(symbols)
+            counts.append(count)
+
+        base = len(id_to_token)
+        if base > self.vocab_size:
+            raise TrainingError(
+                f"vocab_size={self.vocab_size} is smaller than the base vocabulary ({len(specials)} special tokens "
+                f"+ {base - len(specials)} alphabet symbols = {base}); raise vocab_size to at least {base} or "
+                "set limit_alphabet"
+            )
+
+        # 4. Merges. A merge whose string already exists reuses its id (HF; learn_merges does not
+        # count it toward max_merges). One that would spell a special token is refused, so ordinary
+        # text can never encode to a special token's id.
+        special_set = set(specials)
+        max_len = self.max_token_length
+        strip = len(prefix) if prefix else 0
+
+        def merge_symbol(left: int, right: int) -> int | None:
+            length = char_len[left] + char_len[right]
+            if max_len is not None and length > max_len:
+                return None
+            a = id_to_token[left]
+            b = id_to_token[right]
+            if strip and b.startswith(prefix):  # type: ignore[arg-type]
+                b = b[strip:]
+            new = a + b
+            if new in special_set:
+                return None
+            token_id = vocab.get(new)
+            if token_id is None:
+                token_id = vocab[new] = len(id_to_token)
+                id_to_token.append(new)
+                char_len.append(length)
+            return token_id
+
+        learned = learn_merges(
+            words,
+            counts,
+            merge_symbol=merge_symbol,
+            max_merges=self.vocab_size - base,
+            min_frequency=self.min_frequency,
+            tie_break=self.tie_break,
+            progress=self.progress,
+        )
+        merges = [(id_to_token[a], id_to_token[b]) for a, b, _ in learned]
+
+        options: dict[str, Any] = {
+            "unk_token": unk_token,
+            "continuing_subword_prefix": prefix,
+            "end_of_word_suffix": suffix,
+            "special_tokens": specials,
+            "fuse_unk": template.fuse_unk if template else False,
+            "byte_fallback": template.byte_fallback if template else False,
+            "ignore_merges": template.ignore_merges if template else False,
+        }
+        result = BPE.__new__(BPE)
+        Model.__init__(result)
+        result._setup(vocab, merges, options, check=False, where="BPETrainer")
+        return result
+
+
+def _alphabet(items: list[tuple[str, int]], initial: Sequence[str], limit: int | None) -> list[str]:
+    """Characters seen (weighted by word count) plus ``initial``, limited and sorted by code point.
+
+    ``limit`` drops the least frequent characters first (initial-alphabet characters count as
+    infinitely frequent, as in HF); among equal counts the higher code point goes first, so the
+    result is deterministic (HF leaves that order to its hash map).
+    """
+    freq: dict[str, int] = {}
+    get = freq.get
+    for word, count in items:
+        for c in word:
+            freq[c] = get(c, 0) + count
+    inf = float("inf")
+    weights: dict[str, float] = dict(freq)
+    for c in initial:
+        weights[c] = inf
+    kept = list(weights)
+    if limit is not None and len(kept) > limit:
+        kept.sort(key=lambda c: (weights[c], -ord(c)))
+        kept = kept[len(kept) - limit:]
+    return sorted(kept)
