@@ -1,0 +1,179 @@
+"""The raw file readers and writers of toolkit.interop: formats, malformed files, typed errors.
+
+No peer library and no shared corpus needed: every file is written by the test.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import pytest
+
+from toolkit.errors import ConfigError, SerializationError, ToolkitError, VocabularyError
+from toolkit.interop._io import numbered_lines, rstrip_ws
+from toolkit.interop.bert_vocab import read_bert_vocab, write_bert_vocab
+from toolkit.interop.gpt2 import check_merges, read_merges_txt, read_vocab_json, write_merges_txt, write_vocab_json
+from toolkit.interop.tiktoken_files import read_tiktoken, write_tiktoken
+
+
+def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8", newline="")
+    return path
+
+
+# ---------------------------------------------------------------------------- line splitting
+def test_lines_split_on_newline_only_and_strip_cr() -> None:
+    assert list(numbered_lines("a\r\nb\u2028c\n\nd")) == [(1, "a"), (2, "b\u2028c"), (3, ""), (4, "d")]
+
+
+def test_rstrip_ws_is_unicode_white_space() -> None:
+    assert rstrip_ws("x \t\u3000\u2028") == "x"
+    assert rstrip_ws("x\x1f") == "x\x1f"  # not White_Space, unlike str.rstrip
+
+
+# ---------------------------------------------------------------------------- vocab.json / merges.txt
+def test_vocab_json_round_trip(tmp_path: Path) -> None:
+    vocab = {"Ġt": 2, "a": 0, "é": 1}
+    write_vocab_json(vocab, tmp_path / "vocab.json")
+    assert read_vocab_json(tmp_path / "vocab.json") == vocab
+    assert list(json.loads((tmp_path / "vocab.json").read_text(encoding="utf-8"))) == ["a", "é", "Ġt"]
+
+
+@pytest.mark.parametrize(
+    "content, needle",
+    [
+        ('{"a": 0, "b": ', "not valid JSON"),
+        ('["a", "b"]', "must be a JSON object"),
+        ('{"a": 0, "b": "1"}', "'b' has id '1'"),
+        ('{"a": 0, "b": 1.5}', "'b' has id 1.5"),
+        ('{"a": 0, "b": true}', "'b' has id True"),
+        ('{"a": -1}', "negative id"),
+    ],
+)
+def test_bad_encoder_json(tmp_path: Path, content: str, needle: str) -> None:
+    path = write(tmp_path, "encoder.json", content)
+    with pytest.raises(SerializationError) as info:
+        read_vocab_json(path)
+    assert needle in str(info.value) and "encoder.json" in str(info.value)
+
+
+def test_encoder_json_duplicate_ids(tmp_path: Path) -> None:
+    path = write(tmp_path, "encoder.json", '{"a": 0, "b": 0}')
+    with pytest.raises(VocabularyError, match="'a' and 'b' both have id 0"):
+        read_vocab_json(path)
+
+
+def test_missing_and_non_utf8_files(tmp_path: Path) -> None:
+    with pytest.raises(SerializationError, match="no such"):
+        read_vocab_json(tmp_path / "nope.json")
+    path = write(tmp_path, "merges.txt", b"#version: 0.2\na b\n\xff c\n")
+    with pytest.raises(SerializationError, match=r"merges.txt:3: .*not UTF-8"):
+        read_merges_txt(path)
+
+
+def test_merges_round_trip_and_header(tmp_path: Path) -> None:
+    merges = [("Ġ", "t"), ("h", "e"), ("Ġt", "he")]
+    write_merges_txt(merges, tmp_path / "merges.txt")
+    text = (tmp_path / "merges.txt").read_text(encoding="utf-8")
+    assert text.startswith("#version: 0.2\n") and text.endswith("Ġt he\n")
+    assert read_merges_txt(tmp_path / "merges.txt") == merges
+    # Header optional, CRLF and trailing blank lines tolerated.
+    assert read_merges_txt(write(tmp_path, "m2.txt", "a b\r\nab c\r\n\r\n")) == [("a", "b"), ("ab", "c")]
+
+
+@pytest.mark.parametrize("bad", ["onlyone", "a b c", "a  b", " a", ""])
+def test_merges_line_with_wrong_parts(tmp_path: Path, bad: str) -> None:
+    path = write(tmp_path, "vocab.bpe", f"#version: 0.2\na b\n{bad}\nab c\n")
+    with pytest.raises(SerializationError) as info:
+        read_merges_txt(path)
+    assert "vocab.bpe:3:" in str(info.value) and "two tokens" in str(info.value)
+
+
+def test_merges_must_match_vocab(tmp_path: Path) -> None:
+    vocab = {"a": 0, "b": 1, "ab": 2}
+    check_merges(vocab, [("a", "b")])
+    with pytest.raises(VocabularyError, match=r"merges.txt:3: .*'c'.*not in the vocabulary"):
+        check_merges(vocab, [("a", "b"), ("ab", "c")], source="merges.txt", first_line=2)
+    with pytest.raises(VocabularyError, match="result 'ba'"):
+        check_merges(vocab, [("b", "a")])
+
+
+def test_merges_txt_cannot_hold_spaces(tmp_path: Path) -> None:
+    with pytest.raises(SerializationError, match="space"):
+        write_merges_txt([("a b", "c")], tmp_path / "merges.txt")
+    assert not (tmp_path / "merges.txt").exists()
+
+
+# ---------------------------------------------------------------------------- .tiktoken
+def test_tiktoken_round_trip(tmp_path: Path) -> None:
+    ranks = {b"a": 0, b"b": 1, b"\xff\x00": 3, b"ab": 2}
+    write_tiktoken(ranks, tmp_path / "x.tiktoken")
+    lines = (tmp_path / "x.tiktoken").read_text().splitlines()
+    assert lines[0] == f"{base64.b64encode(b'a').decode()} 0" and lines[-1].endswith(" 3")
+    assert read_tiktoken(tmp_path / "x.tiktoken") == ranks
+
+
+@pytest.mark.parametrize(
+    "line, needle, error",
+    [
+        ("YQ=! 1", "invalid base64", SerializationError),
+        ("YQ 1", "invalid base64", SerializationError),
+        ("Yg==", "expected '<base64 token> <rank>'", SerializationError),
+        ("Yg== 1 2", "expected '<base64 token> <rank>'", SerializationError),
+        ("Yg== one", "not a non-negative integer", SerializationError),
+        ("Yg== -1", "not a non-negative integer", SerializationError),
+        ("YQ== 1", "listed twice", VocabularyError),
+        ("Yg== 0", "rank 0 is used twice", VocabularyError),
+    ],
+)
+def test_bad_tiktoken_lines(tmp_path: Path, line: str, needle: str, error: type[Exception]) -> None:
+    path = write(tmp_path, "bad.tiktoken", f"YQ== 0\n{line}\nYw== 2\n")
+    with pytest.raises(error) as info:
+        read_tiktoken(path)
+    assert needle in str(info.value) and "bad.tiktoken:2:" in str(info.value)
+
+
+def test_tiktoken_not_ascii_and_empty(tmp_path: Path) -> None:
+    with pytest.raises(SerializationError, match=r"bad.tiktoken:2: .*ASCII"):
+        read_tiktoken(write(tmp_path, "bad.tiktoken", "YQ== 0\nY\xe9== 1\n"))
+    with pytest.raises(SerializationError, match="no tokens"):
+        read_tiktoken(write(tmp_path, "empty.tiktoken", "\n\n"))
+
+
+# ---------------------------------------------------------------------------- vocab.txt
+def test_bert_vocab_round_trip(tmp_path: Path) -> None:
+    vocab = {"[PAD]": 0, "[UNK]": 1, "hug": 2, "##s": 3, "é": 4}
+    write_bert_vocab(vocab, tmp_path / "vocab.txt")
+    assert (tmp_path / "vocab.txt").read_text(encoding="utf-8") == "[PAD]\n[UNK]\nhug\n##s\né\n"
+    assert read_bert_vocab(tmp_path / "vocab.txt") == vocab
+
+
+def test_bert_vocab_reads_like_hf(tmp_path: Path) -> None:
+    # Trailing whitespace removed (U+2028 included), CRLF accepted, U+2028 does not split lines.
+    path = write(tmp_path, "vocab.txt", "[UNK]\r\nhug \n##\u2028\nx\u2028y\n")
+    assert read_bert_vocab(path) == {"[UNK]": 0, "hug": 1, "##": 2, "x\u2028y": 3}
+
+
+def test_bert_vocab_duplicate_and_empty(tmp_path: Path) -> None:
+    with pytest.raises(VocabularyError, match=r"vocab.txt:3: token 'a' is already on line 2"):
+        read_bert_vocab(write(tmp_path, "vocab.txt", "[UNK]\na\na\n"))
+    with pytest.raises(SerializationError, match="empty"):
+        read_bert_vocab(write(tmp_path, "empty.txt", ""))
+
+
+def test_bert_vocab_write_needs_dense_ids(tmp_path: Path) -> None:
+    with pytest.raises(SerializationError, match="id 1 is missing"):
+        write_bert_vocab({"[UNK]": 0, "a": 2}, tmp_path / "vocab.txt")
+    with pytest.raises(SerializationError, match="line break"):
+        write_bert_vocab({"[UNK]": 0, "a\nb": 1}, tmp_path / "vocab.txt")
+
+
+def test_errors_are_toolkit_errors() -> None:
+    assert issubclass(SerializationError, ToolkitError) and issubclass(VocabularyError, ToolkitError)
+    assert issubclass(ConfigError, ValueError)

@@ -1,0 +1,88 @@
+"""Shared file helpers for the interop readers and writers.
+
+This module owns reading foreign files into text or bytes with typed errors (missing file, invalid
+UTF-8, unreadable), splitting them into numbered lines the way the reference libraries do, and the
+atomic write used by every exporter. Every message names the file, and the line where there is one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from toolkit.errors import SerializationError
+from toolkit.serialization import atomic_write_text
+
+__all__ = ["PathLike", "read_bytes", "read_text", "numbered_lines", "write_text", "rstrip_ws", "where"]
+
+PathLike = str | os.PathLike[str]
+
+# The Unicode White_Space property (what Rust's ``str::trim_end`` removes, so what Hugging Face strips
+# from each vocab.txt line). Python's ``str.rstrip()`` also strips U+001C..U+001F, which are not
+# White_Space; using the exact set keeps token strings identical to HF's.
+_WHITE_SPACE = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def rstrip_ws(text: str) -> str:
+    """``text`` without trailing Unicode White_Space (Rust ``trim_end`` semantics).
+
+    >>> rstrip_ws("[UNK] \\r"), rstrip_ws("##\\u2028")
+    ('[UNK]', '##')
+    """
+    return text.rstrip(_WHITE_SPACE)
+
+
+def where(path: PathLike, line: int | None = None) -> str:
+    """``"file:line"`` (1-based line) or just the file, for error messages."""
+    return f"{os.fspath(path)}:{line}" if line is not None else os.fspath(path)
+
+
+def read_bytes(path: PathLike, *, what: str = "file") -> bytes:
+    """The bytes of ``path``; a missing or unreadable file is a :class:`SerializationError`."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise SerializationError(f"{os.fspath(path)}: no such {what}") from None
+    except IsADirectoryError:
+        raise SerializationError(f"{os.fspath(path)}: is a folder, expected a {what}") from None
+    except OSError as exc:
+        raise SerializationError(f"{os.fspath(path)}: cannot read the {what}: {exc.strerror}") from None
+
+
+def read_text(path: PathLike, *, what: str = "file") -> str:
+    """UTF-8 text of ``path`` (a leading BOM is dropped); invalid UTF-8 names the line and byte offset."""
+    data = read_bytes(path, what=what)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SerializationError(
+            f"{where(path, line)}: the {what} is not UTF-8 text (invalid byte 0x{data[exc.start]:02x} at "
+            f"byte offset {exc.start})"
+        ) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
+    """``(line_number, line)`` for each line, 1-based, split on ``\\n`` only, ``\\r`` removed.
+
+    Vocabulary files are split on ``\\n`` only: ``str.splitlines`` would also cut at U+2028 and
+    U+0085, which occur *inside* real tokens (bert-base-chinese has ``"\\u2028"`` as a token).
+
+    >>> list(numbered_lines("a\\r\\nb\\u2028\\n"))
+    [(1, 'a'), (2, 'b\\u2028')]
+    """
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the file's final newline does not start a line
+    for i, line in enumerate(lines, 1):
+        yield i, line[:-1] if line.endswith("\r") else line
+
+
+def write_text(path: PathLike, text: str) -> None:
+    """Write ``text`` atomically (see :func:`toolkit.serialization.atomic_write_text`)."""
+    atomic_write_text(path, text)

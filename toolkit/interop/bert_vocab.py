@@ -1,0 +1,139 @@
+"""BERT ``vocab.txt`` files: read, write, and the BERT pipeline built from them.
+
+This module owns the WordPiece vocabulary file: one token per line, the id is the 0-based line number,
+continuation pieces carry the ``##`` prefix, and ``[UNK]`` must be present. Lines are split on ``\\n``
+only and trailing Unicode whitespace is removed, exactly as Hugging Face reads them (so
+bert-base-chinese's ``U+2028`` line is the empty token, as in HF).
+
+The pipeline mirrors HF's ``BertWordPieceTokenizer``: ``BertNormalizer`` (clean text, CJK spacing,
+accents stripped when lowercasing, lowercase), ``BertPreTokenizer``, ``WordPiece``, ``BertProcessing``
+(``[CLS] A [SEP] B [SEP]``) and the ``WordPiece`` decoder.
+
+>>> from toolkit import Tokenizer
+>>> tok = Tokenizer.from_bert_vocab("bert-base-uncased-vocab.txt", lowercase=True)   # doctest: +SKIP
+>>> tok.encode("Hello, world!").tokens                                               # doctest: +SKIP
+['[CLS]', 'hello', ',', 'world', '!', '[SEP]']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from toolkit.errors import SerializationError, VocabularyError
+from toolkit.interop._io import PathLike, numbered_lines, read_text, rstrip_ws, where, write_text
+
+if TYPE_CHECKING:
+    from toolkit.tokenizer import Tokenizer
+
+__all__ = ["BERT_SPECIAL_TOKENS", "read_bert_vocab", "write_bert_vocab", "from_bert_vocab", "save_bert_vocab"]
+
+#: The special tokens HF's BertWordPieceTokenizer registers (when present in the vocabulary).
+BERT_SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+
+
+def read_bert_vocab(path: PathLike) -> dict[str, int]:
+    """Read ``vocab.txt`` into ``{token: line index}``; a repeated token is an error naming both lines.
+
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "vocab.txt")
+    >>> _ = open(p, "w").write("[UNK]\\nhug\\n##s\\n")
+    >>> read_bert_vocab(p)
+    {'[UNK]': 0, 'hug': 1, '##s': 2}
+    """
+    vocab: dict[str, int] = {}
+    for number, line in numbered_lines(read_text(path, what="vocab.txt")):
+        token = rstrip_ws(line)
+        if token in vocab:
+            raise VocabularyError(
+                f"{where(path, number)}: token {token!r} is already on line {vocab[token] + 1}; every line of "
+                "vocab.txt must be a distinct token (its id is the line number)"
+            )
+        vocab[token] = number - 1
+    if not vocab:
+        raise SerializationError(f"{os.fspath(path)}: vocab.txt is empty")
+    return vocab
+
+
+def write_bert_vocab(vocab: Mapping[str, int], path: PathLike) -> None:
+    """Write ``{token: id}`` as ``vocab.txt``: ids must be exactly ``0..n-1`` (the line numbers)."""
+    by_id = sorted(vocab.items(), key=lambda kv: kv[1])
+    for expected, (token, token_id) in enumerate(by_id):
+        if token_id != expected:
+            raise SerializationError(
+                f"cannot write vocab.txt: ids must be 0..{len(by_id) - 1} without gaps (the id is the line "
+                f"number), but id {expected} is missing (next is {token_id} for {token!r})"
+            )
+        if "\n" in token or "\r" in token or rstrip_ws(token) != token:
+            raise SerializationError(
+                f"cannot write vocab.txt: token {token!r} (id {token_id}) contains a line break or ends with "
+                "whitespace, which vocab.txt cannot hold"
+            )
+    write_text(path, "".join(f"{token}\n" for token, _ in by_id))
+
+
+def from_bert_vocab(
+    vocab_txt: PathLike,
+    *,
+    lowercase: bool = True,
+    unk_token: str = "[UNK]",
+    sep_token: str = "[SEP]",
+    cls_token: str = "[CLS]",
+    clean_text: bool = True,
+    handle_chinese_chars: bool = True,
+    strip_accents: bool | None = None,
+    continuing_subword_prefix: str = "##",
+    max_input_chars_per_word: int = 100,
+) -> Tokenizer:
+    """The BERT tokenizer of a ``vocab.txt``, equal to HF's ``BertWordPieceTokenizer(vocab, lowercase=...)``.
+
+    ``strip_accents=None`` follows ``lowercase`` (as in BERT). ``[CLS]`` and ``[SEP]`` must be in the
+    vocabulary for the ``BertProcessing`` post-processor; ``[UNK]`` must be in it for WordPiece.
+    The special tokens (``[PAD] [UNK] [CLS] [SEP] [MASK]`` that are present) stay ordinary text unless
+    ``allowed_special`` names them (HF always extracts them).
+
+    >>> tok = from_bert_vocab("vocab.txt", lowercase=False)   # doctest: +SKIP
+    """
+    from toolkit.interop.pipelines import bert_tokenizer
+
+    vocab = read_bert_vocab(vocab_txt)
+    # An empty line (bert-base-chinese's "\u2028" line, once trailing whitespace is removed) is an
+    # empty token: HF keeps it in its vocabulary but can never produce it; WordPiece cannot hold it.
+    # Dropping it leaves every other id unchanged (ids are line numbers).
+    vocab.pop("", None)
+    for token, role in ((unk_token, "unk_token"), (cls_token, "cls_token"), (sep_token, "sep_token")):
+        if token not in vocab:
+            raise VocabularyError(
+                f"{os.fspath(vocab_txt)}: the vocabulary has no {token!r} line ({role}); a BERT vocab.txt needs "
+                f"it (pass {role}=... if it is spelled differently)"
+            )
+    specials = [t for t in dict.fromkeys((*BERT_SPECIAL_TOKENS, unk_token, cls_token, sep_token)) if t in vocab]
+    return bert_tokenizer(
+        vocab,
+        lowercase=lowercase,
+        unk_token=unk_token,
+        sep_token=sep_token,
+        cls_token=cls_token,
+        special_tokens=specials,
+        clean_text=clean_text,
+        handle_chinese_chars=handle_chinese_chars,
+        strip_accents=strip_accents,
+        continuing_subword_prefix=continuing_subword_prefix,
+        max_input_chars_per_word=max_input_chars_per_word,
+        metadata={"source": "bert_vocab", "file": Path(vocab_txt).name},
+    )
+
+
+def save_bert_vocab(tok: Tokenizer, path: PathLike) -> None:
+    """Write the vocabulary of a WordPiece tokenizer as ``vocab.txt`` (special tokens included).
+
+    Only the vocabulary is saved; pass the same options (``lowercase``...) to :func:`from_bert_vocab`.
+    """
+    if type(tok.model).__name__ != "WordPiece":
+        raise SerializationError(
+            f"save_bert_vocab: the model is {type(tok.model).__name__}; vocab.txt holds WordPiece vocabularies "
+            "(use save_vocab_merges for BPE)"
+        )
+    write_bert_vocab(tok.model.get_vocab(), path)
