@@ -12,6 +12,8 @@ text.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import regex
 
 from toolkit.alignment import Piece
@@ -124,6 +126,23 @@ class ByteLevel(PreTokenizer):
                 cache[piece] = bl
             append(bl)
         return out
+
+    def split_raw(self, text: str) -> tuple[list[str], Callable[[str], str] | None]:
+        """The GPT-2 pieces before respelling, and the respelling (:func:`toolkit.bytelevel.to_byte_level`).
+
+        >>> ByteLevel().split_raw("Hi there")[0]
+        ['Hi', ' there']
+        """
+        if not text:
+            return [], to_byte_level
+        if self.add_prefix_space and text[0] != " ":
+            text = " " + text
+        return (_GPT2_RE.findall(text) if self.use_regex else [text]), to_byte_level
+
+    @property
+    def respelling_only(self) -> bool:
+        """True when this pre-tokenizer never splits or adds text, only respells each piece."""
+        return not self.use_regex and not self.add_prefix_space
 
     def __getstate__(self) -> dict[str, object]:
         state = self.__dict__.copy()

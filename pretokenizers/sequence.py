@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from toolkit.alignment import Piece
@@ -64,6 +64,33 @@ class Sequence(PreTokenizer):
         for child in self.pretokenizers:
             pieces = child.pre_tokenize(pieces)
         return [p for p in pieces if p.text]
+
+    def split_raw(self, text: str) -> tuple[list[str], Callable[[str], str] | None]:
+        """Pieces before the last child's respelling, and that respelling (see ``PreTokenizer.split_raw``).
+
+        Only the last child's respelling is deferred: ``Sequence([Split(p), ByteLevel(use_regex=False)])``
+        returns the ``Split`` pieces and the byte-level respelling, so the pipeline can cache by raw piece.
+        """
+        children = self.pretokenizers
+        if not children or self._position_sensitive:
+            return self.split_text(text), None
+        *first, last = children
+        pieces = [text] if text else []
+        for child in first:
+            split = child.split_text
+            out: list[str] = []
+            for piece in pieces:
+                out += split(piece)
+            pieces = out
+        if getattr(last, "respelling_only", False):
+            _, spell = last.split_raw("")
+            return pieces, spell
+        raw: list[str] = []
+        spell = None
+        for piece in pieces:
+            sub, spell = last.split_raw(piece)
+            raw += sub
+        return raw, spell
 
     def split_text(self, text: str) -> list[str]:
         children = self.pretokenizers

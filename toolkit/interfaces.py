@@ -189,6 +189,16 @@ class PreTokenizer(Component):
         """Fast path: only the piece strings, no spans. Never yields empty strings."""
         return [p.text for p in self.pre_tokenize([Piece(text, 0, len(text))]) if p.text]
 
+    def split_raw(self, text: str) -> tuple[list[str], Callable[[str], str] | None]:
+        """Fast path for caching: pieces *before* a per-piece respelling, and that respelling.
+
+        ``[spell(p) for p in raw] == split_text(text)`` always holds (``spell`` ``None`` means no
+        respelling). The byte-level pre-tokenizer respells each piece in the ``Ġ`` alphabet; returning
+        the raw pieces lets the pipeline cache ids by raw piece, so a repeated word costs one dict
+        look-up and no respelling.
+        """
+        return self.split_text(text), None
+
     def pre_tokenize_str(self, text: str) -> list[tuple[str, tuple[int, int]]]:
         """Debugging helper: ``[(piece, (start, end)), ...]`` with spans into ``text``.
 

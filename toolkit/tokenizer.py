@@ -73,6 +73,7 @@ class Tokenizer:
                 raise ConfigError(f"{name} must be a {cls.__name__}, got {type(value).__name__}")
         if model is None:
             raise ConfigError("model is required, e.g. Tokenizer(BPE())")
+        self._raw_cache: dict[str, tuple[int, ...]] = {}
         self.model = model
         self.normalizer = normalizer
         self.pre_tokenizer = pre_tokenizer
@@ -89,6 +90,39 @@ class Tokenizer:
             if value is not None:
                 parts.append(f"{name}={value!r}")
         return f"Tokenizer({', '.join(parts)})"
+
+    # ------------------------------------------------------------------ components
+    # The model and the pre-tokenizer determine what the ids of a raw piece are: replacing either
+    # must forget the pipeline's raw-piece cache.
+    @property
+    def model(self) -> Model:
+        """The model (vocabulary and algorithm)."""
+        return self._model
+
+    @model.setter
+    def model(self, value: Model) -> None:
+        self._model = value
+        self._raw_cache = {}
+
+    @property
+    def pre_tokenizer(self) -> PreTokenizer | None:
+        """The pre-tokenizer, or ``None`` (the whole normalized text is one piece)."""
+        return self._pre_tokenizer
+
+    @pre_tokenizer.setter
+    def pre_tokenizer(self, value: PreTokenizer | None) -> None:
+        self._pre_tokenizer = value
+        self._raw_cache = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_raw_cache"] = {}  # worker processes start with an empty cache
+        return state
+
+    def clear_cache(self) -> None:
+        """Forget cached pieces; needed only after changing a model's vocabulary in place."""
+        self._raw_cache = {}
+        self.model.clear_cache()
 
     # ------------------------------------------------------------------ vocabulary
     def get_vocab(self) -> dict[str, int]:
@@ -235,7 +269,9 @@ class Tokenizer:
         get = model._cache.get
         encode_piece = model.encode_piece
         normalize = self.normalizer.normalize_str if self.normalizer is not None else None
-        split = self.pre_tokenizer.split_text if self.pre_tokenizer is not None else None
+        split_raw = self.pre_tokenizer.split_raw if self.pre_tokenizer is not None else None
+        raw_cache = self._raw_cache
+        raw_get = raw_cache.get
         out: list[int] = []
         for start, end, special_id in self._segments(text, allowed) if allowed else [(0, len(text), None)]:
             if special_id is not None:
@@ -244,12 +280,25 @@ class Tokenizer:
             segment = text[start:end] if allowed else text
             if normalize is not None:
                 segment = normalize(segment)
-            if split is None:
+            if split_raw is None:
                 if segment:
                     out += get(segment) or encode_piece(segment)
                 continue
-            for piece in split(segment):
-                out += get(piece) or encode_piece(piece)
+            pieces, spell = split_raw(segment)
+            if spell is None:
+                for piece in pieces:
+                    out += get(piece) or encode_piece(piece)
+                continue
+            # Cache by the piece before respelling (e.g. " the" rather than "Ġthe"): a repeated
+            # word then costs one look-up and no respelling.
+            for piece in pieces:
+                ids = raw_get(piece)
+                if ids is None:
+                    ids = model._encode_piece(spell(piece))
+                    if len(raw_cache) >= model.cache_capacity:
+                        raw_cache.clear()
+                    raw_cache[piece] = ids
+                out += ids
         if self.post_processor is not None:
             return self.post_processor.process_ids(out, add_special_tokens=add_special_tokens)
         return out
@@ -325,6 +374,79 @@ class Tokenizer:
         self.model = trainer.train(counts, model=self.model)
         self._special_patterns.clear()
         return self
+
+    # ------------------------------------------------------------------ interop (toolkit.interop, imported lazily)
+    @classmethod
+    def from_hf_json(cls, path: str | os.PathLike[str], *, strict: bool = True) -> Tokenizer:
+        """Load a Hugging Face ``tokenizer.json``; a component we cannot represent is a
+        :class:`SerializationError` naming it (``strict=False`` drops the ones that never change ids).
+
+        >>> tok = Tokenizer.from_hf_json("tokenizer.json")   # doctest: +SKIP
+        """
+        from toolkit.interop import load_hf_json
+
+        return load_hf_json(path, strict=strict)
+
+    def to_hf_json(self, path: str | os.PathLike[str], *, indent: int | None = None) -> None:
+        """Write a Hugging Face ``tokenizer.json`` that ``tokenizers.Tokenizer.from_file`` loads."""
+        from toolkit.interop import save_hf_json
+
+        save_hf_json(self, path, indent=indent)
+
+    @classmethod
+    def from_gpt2(
+        cls, encoder_json: str | os.PathLike[str], vocab_bpe: str | os.PathLike[str], *,
+        special_tokens: Sequence[str] | None = None, add_prefix_space: bool = False,
+    ) -> Tokenizer:
+        """GPT-2 pipeline from ``encoder.json`` + ``vocab.bpe`` (or HF ``vocab.json`` + ``merges.txt``).
+
+        >>> tok = Tokenizer.from_gpt2("encoder.json", "vocab.bpe")   # doctest: +SKIP
+        """
+        from toolkit.interop import from_gpt2
+
+        return from_gpt2(encoder_json, vocab_bpe, special_tokens=special_tokens, add_prefix_space=add_prefix_space)
+
+    @classmethod
+    def from_tiktoken(
+        cls, path: str | os.PathLike[str], *, pattern: str | None = None, special_tokens: Mapping[str, int] | None = None
+    ) -> Tokenizer:
+        """Byte-level pipeline from a ``.tiktoken`` rank file; ``pattern`` is a regex or a name
+        (``CL100K_PATTERN``...). Both default to OpenAI's for a known file name (``cl100k_base``...).
+
+        >>> from pretokenizers import CL100K_PATTERN
+        >>> tok = Tokenizer.from_tiktoken("cl100k_base.tiktoken", pattern=CL100K_PATTERN)   # doctest: +SKIP
+        """
+        from toolkit.interop import from_tiktoken
+
+        return from_tiktoken(path, pattern=pattern, special_tokens=special_tokens)
+
+    @classmethod
+    def from_bert_vocab(cls, vocab_txt: str | os.PathLike[str], *, lowercase: bool = True, **options: Any) -> Tokenizer:
+        """BERT pipeline from a ``vocab.txt``, like HF's ``BertWordPieceTokenizer`` (options: ``unk_token``...).
+
+        >>> tok = Tokenizer.from_bert_vocab("vocab.txt", lowercase=True)   # doctest: +SKIP
+        """
+        from toolkit.interop import from_bert_vocab
+
+        return from_bert_vocab(vocab_txt, lowercase=lowercase, **options)
+
+    def save_vocab_merges(self, folder: str | os.PathLike[str], *, prefix: str | None = None) -> tuple[Any, Any]:
+        """Write ``vocab.json`` + ``merges.txt`` (BPE models); returns the two paths."""
+        from toolkit.interop import save_vocab_merges
+
+        return save_vocab_merges(self, folder, prefix=prefix)
+
+    def save_bert_vocab(self, path: str | os.PathLike[str]) -> None:
+        """Write the WordPiece vocabulary as a BERT ``vocab.txt``."""
+        from toolkit.interop import save_bert_vocab
+
+        save_bert_vocab(self, path)
+
+    def save_tiktoken(self, path: str | os.PathLike[str]) -> None:
+        """Write a byte-level BPE vocabulary as a ``.tiktoken`` rank file (special tokens excluded)."""
+        from toolkit.interop import save_tiktoken
+
+        save_tiktoken(self, path)
 
     # ------------------------------------------------------------------ files
     def to_dict(self) -> dict[str, Any]:
