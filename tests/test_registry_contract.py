@@ -247,3 +247,13 @@ def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path, monkeypatch) -> 
 def test_save_into_missing_folder_is_a_clear_error(tmp_path) -> None:
     with pytest.raises(SerializationError, match="does not exist"):
         Tokenizer(CharModel()).save(tmp_path / "nope" / "tok.json")
+
+
+def test_failed_discovery_is_retried_not_left_empty(monkeypatch) -> None:
+    import toolkit.registry as reg
+
+    monkeypatch.setattr(reg, "_discovered", False)
+    monkeypatch.setattr(reg, "_BUILTIN_MODULES", ("toolkit.no_such_module_for_test",))
+    with pytest.raises(ModuleNotFoundError):
+        reg._discover()
+    assert reg._discovered is False  # the next look-up tries again

@@ -103,17 +103,23 @@ def _discover() -> None:
     with _lock:
         if _discovered:
             return
+        # Marked first so that imports which look components up do not recurse; reset on failure so
+        # a failed import is retried (and reported again) instead of leaving an empty registry.
         _discovered = True
-        for module in _BUILTIN_MODULES:
-            importlib.import_module(module)
-        for ep in entry_points(group=ENTRY_POINT_GROUP):
-            try:
-                ep.load()
-            except Exception as exc:  # a broken plugin must not break loading of built-ins
-                raise RegistryError(
-                    f"plugin entry point {ep.name!r} ({ep.value}) in group {ENTRY_POINT_GROUP!r} "
-                    f"failed to import: {exc}"
-                ) from exc
+        try:
+            for module in _BUILTIN_MODULES:
+                importlib.import_module(module)
+            for ep in entry_points(group=ENTRY_POINT_GROUP):
+                try:
+                    ep.load()
+                except Exception as exc:
+                    raise RegistryError(
+                        f"plugin entry point {ep.name!r} ({ep.value}) in group {ENTRY_POINT_GROUP!r} "
+                        f"failed to import: {exc}"
+                    ) from exc
+        except BaseException:
+            _discovered = False
+            raise
 
 
 def lookup(kind: str, type_name: Any) -> type:

@@ -1,0 +1,389 @@
+"""The command line: train / encode / decode / inspect / convert, exit codes and one-line errors.
+
+Most tests call :func:`toolkit.cli.main` in-process (fast); a few run the real console script
+(``tokenizer-toolkit`` next to the interpreter) and ``python -m toolkit`` in a subprocess.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolkit import Tokenizer
+from toolkit.cli import ProgressBar, main
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIGS = ROOT / "examples" / "configs"
+SCRIPT = Path(sys.executable).parent / "tokenizer-toolkit"
+
+TEXT = (
+    "The quick brown fox jumps over the lazy dog.\n"
+    "Phileas Fogg parie vingt mille livres: 12345 snake_case naïve café!\n"
+    "Tokenizers split text into subword units; tokenization isn't magic.\n"
+) * 20
+
+
+@pytest.fixture
+def corpus_file(tmp_path: Path) -> Path:
+    path = tmp_path / "corpus.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    return path
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str], *, stdin: str | None = None,
+        monkeypatch: pytest.MonkeyPatch | None = None) -> tuple[int, str, str]:
+    if stdin is not None:
+        assert monkeypatch is not None
+        import io
+
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8"))
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("tokenizer-toolkit")
+    return lines[0]
+
+
+@pytest.fixture
+def bl_tokenizer(tmp_path: Path, corpus_file: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A byte-level BPE tokenizer trained from the example config (in-process)."""
+    out = tmp_path / "bl.json"
+    code, _, err = run(
+        ["train", str(CONFIGS / "byte_level_bpe.toml"), "--set", f'corpus.files=["{corpus_file}"]',
+         "--set", "trainer.vocab_size=300", "--output", str(out), "-q"],
+        capsys,
+    )
+    assert code == 0, err
+    return out
+
+
+@pytest.fixture
+def wp_tokenizer(tmp_path: Path, corpus_file: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    out = tmp_path / "bert.json"
+    code, _, err = run(
+        ["train", str(CONFIGS / "bert_style.toml"), "--set", f'corpus.files=["{corpus_file}"]',
+         "--set", "trainer.vocab_size=150", "-o", str(out), "--quiet"],
+        capsys,
+    )
+    assert code == 0, err
+    return out
+
+
+# ---------------------------------------------------------------------------------------- subprocess
+def test_console_script_trains_encodes_and_decodes(tmp_path: Path, corpus_file: Path) -> None:
+    if not SCRIPT.exists():
+        pytest.skip(f"console script not installed at {SCRIPT}")
+    out = tmp_path / "out" / "bpe.json"  # the folder does not exist yet
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run(
+        [str(SCRIPT), "train", str(CONFIGS / "bpe.toml"), "--set", f'corpus.files=["{corpus_file}"]',
+         "--set", "trainer.vocab_size=120", "--output", str(out)],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""  # not a terminal: no progress bars
+    summary = proc.stdout.strip().splitlines()
+    assert len(summary) == 1 and summary[0].startswith("trained BPE in ")
+    assert "vocab 120" in summary[0] and "bytes/token" in summary[0] and str(out) in summary[0]
+    tok = Tokenizer.load(out)
+    assert tok.vocab_size == 120
+
+    enc = subprocess.run([str(SCRIPT), "encode", str(out)], input="the lazy fox", capture_output=True, text=True, timeout=60)
+    assert enc.returncode == 0, enc.stderr
+    ids = enc.stdout.split()
+    dec = subprocess.run([str(SCRIPT), "decode", str(out), *ids], capture_output=True, text=True, timeout=60)
+    assert dec.returncode == 0 and dec.stdout == "the lazy fox\n"
+
+    bad = subprocess.run([str(SCRIPT), "train", str(tmp_path / "nope.toml")], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert one_line_error(bad.stderr) == f"tokenizer-toolkit: error: {tmp_path / 'nope.toml'}: no such config file"
+
+
+def test_python_dash_m_toolkit(bl_tokenizer: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "toolkit", "encode", str(bl_tokenizer), "hello world", "--format", "tokens"],
+        capture_output=True, text=True, timeout=60, cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().replace(" ", "").replace("Ġ", " ") == "hello world"
+
+
+# ---------------------------------------------------------------------------------------- train
+def test_train_prints_a_summary_and_overrides_apply(tmp_path: Path, corpus_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "wp.json"
+    code, stdout, stderr = run(
+        ["train", str(CONFIGS / "wordpiece.toml"), "--set", f'corpus.files=["{corpus_file}"]',
+         "--set", "trainer.vocab_size=99", "--set", "trainer.min_frequency=1", "--output", str(out), "-j", "1"],
+        capsys,
+    )
+    assert code == 0, stderr
+    assert "trained WordPiece" in stdout and "vocab 99," in stdout and "on 1 worker" in stdout
+    meta = Tokenizer.load(out).metadata["training"]
+    assert meta["config"]["trainer"]["vocab_size"] == 99 and meta["config"]["num_workers"] == 1
+    assert meta["corpus"]["files"][0]["path"] == str(corpus_file)
+
+
+def test_progress_bars_go_to_stderr_when_asked(tmp_path: Path, corpus_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, stdout, stderr = run(
+        ["train", str(CONFIGS / "byte_level_bpe.toml"), "--set", f'corpus.files=["{corpus_file}"]',
+         "--set", "trainer.vocab_size=300", "-o", str(tmp_path / "t.json"), "--progress"],
+        capsys,
+    )
+    assert code == 0
+    assert "counting" in stderr and "100%" in stderr and "\r" in stderr
+    assert "\r" not in stdout and "%" not in stdout and "trained ByteLevelBPE" in stdout
+
+
+def test_quiet_prints_nothing(tmp_path: Path, corpus_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, stdout, stderr = run(
+        ["--quiet", "train", str(CONFIGS / "byte_level_bpe.toml"), "--set", f'corpus.files=["{corpus_file}"]',
+         "--set", "trainer.vocab_size=300", "-o", str(tmp_path / "t.json"), "--progress"],
+        capsys,
+    )
+    assert (code, stdout, stderr) == (0, "", "")
+
+
+def test_progress_bar_rendering() -> None:
+    import io
+
+    stream = io.StringIO()
+    bar = ProgressBar(stream, enabled=True)
+    bar("counting", 0, 2_000_000)
+    bar("counting", 2_000_000, 2_000_000)
+    bar("merges", 10, 10)
+    bar.close()
+    text = stream.getvalue()
+    assert "counting   [" in text and "2.0 MB/2.0 MB" in text and "merges" in text and text.endswith("\n")
+    silent = io.StringIO()
+    ProgressBar(silent)("counting", 1, 2)  # a StringIO is not a terminal: nothing drawn
+    assert silent.getvalue() == ""
+
+
+@pytest.mark.parametrize(
+    "overrides,expected",
+    [
+        (["algorithm=sentencepiece"], "algorithm: unknown algorithm 'sentencepiece'"),
+        (["trainer.vocab_size=100"], "trainer.vocab_size: 100 is too small"),
+        (['corpus.files=["does/not/exist.txt"]'], "corpus.files[0]: corpus file does/not/exist.txt does not exist"),
+        (['pre_tokenizer={type = "Split", pattern = "(", behavior = "isolated"}'], "pre_tokenizer"),
+        (["trainer.vocab_sise=500"], "trainer.vocab_sise: unknown option"),
+        (["decoder=Nope"], "decoder.type: unknown decoder type 'Nope'"),
+    ],
+    ids=["unknown-algorithm", "vocab-too-small", "missing-corpus", "invalid-regex", "typo", "unknown-type"],
+)
+def test_bad_configs_exit_2_with_one_line(
+    overrides: list[str], expected: str, tmp_path: Path, corpus_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["train", str(CONFIGS / "byte_level_bpe.toml"), "--set", f'corpus.files=["{corpus_file}"]', "-o", str(tmp_path / "t.json")]
+    for item in overrides:
+        argv += ["--set", item]
+    code, stdout, stderr = run(argv, capsys)
+    assert code == 2 and stdout == ""
+    line = one_line_error(stderr)
+    assert line.startswith(f"tokenizer-toolkit: error: {CONFIGS / 'byte_level_bpe.toml'}: ")
+    assert expected in line
+    if "invalid-regex" in expected or expected == "pre_tokenizer":
+        assert "(" in line
+    assert not (tmp_path / "t.json").exists()
+
+
+def test_runtime_errors_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"good line\nbad \xff byte\n")
+    code, _, stderr = run(
+        ["train", str(CONFIGS / "bpe.toml"), "--set", f'corpus.files=["{bad}"]', "-o", str(tmp_path / "t.json")], capsys
+    )
+    assert code == 1
+    assert one_line_error(stderr) == (
+        f"tokenizer-toolkit: error: corpus file {bad} is not valid UTF-8: invalid byte 0xff at byte offset 14; "
+        'convert it to UTF-8, or read it with errors = "replace"'
+    )
+    code, _, stderr = run(
+        ["train", str(CONFIGS / "bpe.toml"), "--set", f'corpus.files=["{bad}"]', "--set", "corpus.errors=replace",
+         "--set", "trainer.vocab_size=40", "-o", str(tmp_path / "t.json")], capsys
+    )
+    assert code == 0, stderr
+    code, _, stderr = run(["encode", str(tmp_path / "missing.json"), "x"], capsys)
+    assert code == 1 and "missing.json: no such tokenizer file" in one_line_error(stderr)
+
+
+def test_usage_errors_exit_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["frobnicate"], ["train"], ["encode"], ["train", "x.toml", "--num-workers", "two"], []):
+        code, stdout, stderr = run(argv, capsys)
+        assert code == 2 and stdout == "", argv
+        assert "error:" in one_line_error(stderr)
+    code, stdout, _ = run(["--help"], capsys)
+    assert code == 0 and "train" in stdout and "convert" in stdout
+
+
+def test_debug_shows_the_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, stderr = run(["--debug", "train", str(tmp_path / "nope.toml")], capsys)
+    assert code == 2 and "Traceback (most recent call last)" in stderr
+    assert stderr.strip().splitlines()[-1].startswith("tokenizer-toolkit: error:")
+
+
+def test_jsonl_and_gzip_corpora_train_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    jl = tmp_path / "c.jsonl.gz"
+    jl.write_bytes(gzip.compress("".join(json.dumps({"content": line}) + "\n" for line in TEXT.splitlines()).encode()))
+    code, stdout, stderr = run(
+        ["train", str(CONFIGS / "gpt2_style.toml"), "--set", f'corpus.files=["{jl}"]', "--set", "corpus.field=content",
+         "--set", "trainer.vocab_size=300", "-o", str(tmp_path / "g.json")],
+        capsys,
+    )
+    assert code == 0, stderr
+    assert "60 documents" in stdout
+
+
+# ---------------------------------------------------------------------------------------- encode/decode
+def test_encode_formats(bl_tokenizer: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tok = Tokenizer.load(bl_tokenizer)
+    text = "The lazy dog, naïve!"
+    code, out, _ = run(["encode", str(bl_tokenizer), text], capsys)
+    assert code == 0 and [int(x) for x in out.split()] == tok.encode_ids(text)
+    code, out, _ = run(["encode", str(bl_tokenizer), text, "--format", "tokens"], capsys)
+    assert out.split() == tok.encode(text).tokens
+    code, out, _ = run(["encode", str(bl_tokenizer), text, "--format", "json"], capsys)
+    record = json.loads(out)
+    enc = tok.encode(text)
+    assert record == {"ids": enc.ids, "tokens": enc.tokens, "offsets": [list(o) for o in enc.offsets]}
+    assert text[record["offsets"][-2][0]:record["offsets"][-1][1]].endswith("!")
+
+
+def test_encode_reads_files_stdin_and_lines(
+    bl_tokenizer: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tok = Tokenizer.load(bl_tokenizer)
+    f = tmp_path / "in.txt"
+    f.write_text("first line\nsecond line\n", encoding="utf-8")
+    code, out, _ = run(["encode", str(bl_tokenizer), "--file", str(f), "--lines"], capsys)
+    assert [list(map(int, line.split())) for line in out.splitlines()] == [tok.encode_ids("first line"), tok.encode_ids("second line")]
+    code, out, _ = run(["encode", str(bl_tokenizer), "--file", str(f)], capsys)
+    assert list(map(int, out.split())) == tok.encode_ids("first line\nsecond line\n")
+    code, out, _ = run(["encode", str(bl_tokenizer)], capsys, stdin="from stdin", monkeypatch=monkeypatch)
+    assert list(map(int, out.split())) == tok.encode_ids("from stdin")
+    code, _, err = run(["encode", str(bl_tokenizer), "x", "--file", str(f)], capsys)
+    assert code == 2 and "not both" in one_line_error(err)
+
+
+def test_allowed_special(bl_tokenizer: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tok = Tokenizer.load(bl_tokenizer)
+    eot = tok.token_to_id("<|endoftext|>")
+    _, out, _ = run(["encode", str(bl_tokenizer), "a<|endoftext|>"], capsys)
+    assert eot not in map(int, out.split())  # ordinary text by default
+    for value in ("all", "<|endoftext|>"):
+        _, out, _ = run(["encode", str(bl_tokenizer), "a<|endoftext|>", "--allowed-special", value], capsys)
+        assert list(map(int, out.split()))[-1] == eot
+    code, _, err = run(["encode", str(bl_tokenizer), "a", "--allowed-special", "<nope>"], capsys)
+    assert code == 2 and "not special tokens of this tokenizer" in one_line_error(err)
+
+
+def test_decode_accepts_lists_and_skips_specials(
+    wp_tokenizer: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tok = Tokenizer.load(wp_tokenizer)
+    ids = tok.encode_ids("the lazy dog")
+    assert ids[0] == tok.token_to_id("[CLS]")  # BertProcessing from bert_style.toml
+    _, out, _ = run(["decode", str(wp_tokenizer), *map(str, ids), "--skip-special-tokens"], capsys)
+    assert out == "the lazy dog\n"
+    _, out, _ = run(["decode", str(wp_tokenizer), json.dumps(ids)], capsys)
+    assert out.startswith("[CLS]")
+    _, out, _ = run(["decode", str(wp_tokenizer), "--lines"], capsys, stdin=f"{ids[1]},{ids[2]}\n{ids[3]}\n", monkeypatch=monkeypatch)
+    assert out.splitlines() == [tok.decode(ids[1:3]), tok.decode(ids[3:4])]
+    code, _, err = run(["decode", str(wp_tokenizer), "1", "x"], capsys)
+    assert code == 1 and "'x' is not an integer id" in one_line_error(err)
+    code, _, err = run(["decode", str(wp_tokenizer), "99999"], capsys)
+    assert code == 1 and "cannot decode id 99999" in one_line_error(err)
+
+
+# ---------------------------------------------------------------------------------------- inspect
+def test_inspect(bl_tokenizer: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["inspect", str(bl_tokenizer), "--top", "5"], capsys)
+    assert code == 0
+    assert "ByteLevelBPE" in out and "vocab size 300" in out and "<|endoftext|>=299" in out
+    assert "first merges:" in out and "longest tokens:" in out and "trained on:     1 file(s), sha256" in out
+    code, out, _ = run(["inspect", str(bl_tokenizer), "--json"], capsys)
+    info = json.loads(out)
+    assert info["vocab_size"] == 300 and info["special_tokens"] == {"<|endoftext|>": 299}
+    assert info["pipeline"]["model"]["vocab"] == "<300 entries>"
+    assert len(info["training"]["corpus_sha256"]) == 64
+
+
+# ---------------------------------------------------------------------------------------- convert
+def test_convert_round_trips_through_every_format(
+    bl_tokenizer: Path, wp_tokenizer: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "The lazy dog, naïve café 12345!"
+    bl = Tokenizer.load(bl_tokenizer)
+    hf = tmp_path / "tokenizer.json"
+    assert run(["convert", str(bl_tokenizer), str(hf)], capsys)[0] == 0
+    assert json.loads(hf.read_text())["model"]["type"] == "BPE"  # Hugging Face layout
+    folder = tmp_path / "gpt2"
+    assert run(["convert", str(bl_tokenizer), str(folder)], capsys)[0] == 0
+    assert (folder / "vocab.json").exists() and (folder / "merges.txt").exists()
+    tik = tmp_path / "bl.tiktoken"
+    assert run(["convert", str(bl_tokenizer), str(tik)], capsys)[0] == 0
+    for source, extra in ((hf, []), (folder, []), (folder / "vocab.json", []), (tik, ["--pattern", "GPT2_PATTERN"])):
+        back = tmp_path / "back.json"
+        code, out, err = run(["convert", str(source), str(back), *extra], capsys)
+        assert code == 0, err
+        assert "-> " in out and "(toolkit)" in out
+        assert Tokenizer.load(back).encode_ids(text) == bl.encode_ids(text), source
+
+    wp = Tokenizer.load(wp_tokenizer)
+    vocab = tmp_path / "vocab.txt"
+    assert run(["convert", str(wp_tokenizer), str(vocab)], capsys)[0] == 0
+    back = tmp_path / "wp_back.json"
+    assert run(["convert", str(vocab), str(back)], capsys)[0] == 0
+    assert Tokenizer.load(back).encode_ids(text) == wp.encode_ids(text)
+    # encode reads foreign formats directly too
+    _, out, _ = run(["encode", str(hf), text], capsys)
+    assert list(map(int, out.split())) == bl.encode_ids(text)
+
+
+def test_hf_tokenizers_loads_the_export(bl_tokenizer: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tokenizers = pytest.importorskip("tokenizers")
+    hf = tmp_path / "tokenizer.json"
+    assert run(["convert", str(bl_tokenizer), str(hf), "--to", "hf"], capsys)[0] == 0
+    text = "The lazy dog, naïve café 12345!"
+    assert tokenizers.Tokenizer.from_file(str(hf)).encode(text).ids == Tokenizer.load(bl_tokenizer).encode_ids(text)
+
+
+def test_convert_errors(bl_tokenizer: Path, wp_tokenizer: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["convert", str(bl_tokenizer), str(tmp_path / "out.bin")], capsys)
+    assert code == 2 and "cannot tell the output format" in one_line_error(err)
+    code, _, err = run(["convert", str(wp_tokenizer), str(tmp_path / "x.tiktoken")], capsys)
+    assert code == 1 and "byte-level BPE" in one_line_error(err)
+    lonely = tmp_path / "alone" / "vocab.json"
+    lonely.parent.mkdir()
+    lonely.write_text("{}")
+    code, _, err = run(["convert", str(lonely), str(tmp_path / "y.json")], capsys)
+    assert code == 1 and "--merges" in one_line_error(err)
+
+
+def test_a_broken_plugin_command_does_not_break_the_others(
+    bl_tokenizer: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolkit import cli
+
+    def broken(parser: object) -> None:
+        raise ImportError("no module named plotting_backend")
+
+    monkeypatch.setattr(cli, "_EXTRA_COMMANDS", {"compare": ("compare tokenizers", broken, lambda args: 0)})
+    code, out, _ = run(["encode", str(bl_tokenizer), "hi"], capsys)
+    assert code == 0 and out.strip()
+    code, _, err = run(["compare", "a.json", "b.json", "--whatever"], capsys)
+    assert code == 1
+    assert one_line_error(err) == (
+        "tokenizer-toolkit: error: the compare command is unavailable: ImportError: no module named plotting_backend"
+    )

@@ -1,0 +1,726 @@
+"""Config-file training: the :class:`TrainingConfig` schema, its loaders, and :func:`train_from_config`.
+
+This module owns the training configuration: what a config file may say, how TOML, YAML and JSON
+files are read, how ``--set key=value`` overrides apply, how every field is validated (all errors at
+once, each with its dotted path), and the training run itself (count the corpus, train, measure,
+embed the effective config and the corpus fingerprint in the tokenizer's ``metadata``, write the file
+atomically).
+
+Components are never listed here: each pipeline section (``normalizer``, ``pre_tokenizer``, ``model``,
+``trainer``, ``post_processor``, ``decoder``) is ``{"type": ..., **options}`` built through the
+registry (:func:`toolkit.interfaces.build`), so plugins work in configs like built-ins.
+
+A minimal config (TOML)::
+
+    algorithm = "byte_level_bpe"          # picks model ByteLevelBPE + trainer ByteLevelBPETrainer
+    output = "out/tokenizer.json"
+
+    [corpus]
+    files = ["data/*.txt"]
+
+    [pre_tokenizer]
+    type = "ByteLevel"
+
+    [trainer]
+    vocab_size = 1000
+    special_tokens = ["<|endoftext|>"]
+
+>>> cfg = TrainingConfig.from_dict({"algorithm": "bpe", "corpus": {"texts": ["a b"]}, "trainer": {"vocab_size": 10}})
+>>> cfg.model["type"], cfg.trainer["type"]
+('BPE', 'BPETrainer')
+
+See ``docs/cli.md`` for every field.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import time
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError
+
+if TYPE_CHECKING:
+    from toolkit.corpus import Corpus, CorpusCounts
+    from toolkit.interfaces import Trainer
+    from toolkit.tokenizer import Tokenizer
+
+__all__ = [
+    "CorpusConfig",
+    "TrainingConfig",
+    "TrainingResult",
+    "load_config",
+    "read_config_file",
+    "apply_overrides",
+    "train_from_config",
+    "PIPELINE_SECTIONS",
+]
+
+#: Config sections that hold one pipeline component each, and the registry kind of each.
+PIPELINE_SECTIONS = {
+    "normalizer": "normalizer",
+    "pre_tokenizer": "pre_tokenizer",
+    "model": "model",
+    "trainer": "trainer",
+    "post_processor": "post_processor",
+    "decoder": "decoder",
+}
+
+#: Where the trained tokenizer's metadata keeps the record of how it was made.
+METADATA_KEY = "training"
+
+# A tiny text run through the pipeline and the trainer before the real corpus is read, so that
+# mistakes only training would reveal (a trainer that does not fit the model, a byte-level trainer
+# without a ByteLevel pre-tokenizer) are reported with the config errors, in seconds, not after
+# counting a large corpus. It is kept minimal so that no data-dependent limit (alphabet size) trips.
+_PROBE_TEXT = "a b"
+
+
+# ---------------------------------------------------------------------------------------- schema
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CorpusConfig(_Strict):
+    """The ``[corpus]`` section: where the training text is and how to read it."""
+
+    files: list[str] = Field(
+        default_factory=list,
+        description="Files, directories (every non-hidden file below, sorted) or glob patterns "
+        "(`data/**/*.txt`), in corpus order. Relative paths are relative to the current directory.",
+    )
+    texts: list[str] | None = Field(
+        None, description="Inline documents instead of files (small experiments and tests)."
+    )
+    format: Literal["auto", "text", "jsonl"] = Field(
+        "auto", description="`auto`: `.jsonl`/`.ndjson` (optionally `.gz`) are JSON lines, other files text."
+    )
+    document: Literal["line", "file"] = Field(
+        "line", description="Text files hold one document per line (newline kept) or one per file."
+    )
+    field: str = Field("text", min_length=1, description="JSON lines: the field holding the text (dotted for nested).")
+    errors: Literal["strict", "replace"] = Field(
+        "strict", description="Invalid UTF-8: `strict` stops with the file and byte offset; `replace` uses U+FFFD."
+    )
+
+    @field_validator("files", mode="before")
+    @classmethod
+    def _one_file(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class TrainingConfig(_Strict):
+    """A whole training run: pipeline, trainer, corpus, output, counting backend.
+
+    Pipeline sections are component dicts ``{"type": ..., **options}`` (a bare string is a type
+    with default options). ``algorithm`` fills ``model.type`` and ``trainer.type``; ``preset`` starts
+    from a ready-made pipeline of :mod:`toolkit.presets` whose options the sections then override.
+    Build with :meth:`from_dict` / :meth:`from_file`, which validate the components too.
+    """
+
+    algorithm: str | None = Field(
+        None, description="Shorthand for model.type / trainer.type: `bpe`, `byte_level_bpe`, `wordpiece`, "
+        "or any registered model type (case, `_` and `-` ignored); the trainer is `<Model>Trainer`."
+    )
+    preset: str | None = Field(
+        None, description="Start from a preset of toolkit.presets (`chat`, `gpt2_style`, ...); sections override it."
+    )
+    corpus: CorpusConfig = Field(description="The training text.")
+    output: str | None = Field(None, description="Where to write the tokenizer JSON (overridden by --output).")
+    num_workers: int | None = Field(
+        None, ge=1, description="Counting processes (local backend) or local Dask workers; default: every core."
+    )
+    backend: Literal["local", "dask"] = Field("local", description="Counting backend: `local` processes or `dask`.")
+    scheduler: str | None = Field(
+        None, description="Dask scheduler address (`tcp://host:8786`); without it a local cluster is started."
+    )
+    normalizer: dict[str, Any] | None = Field(None, description="Normalizer component, e.g. `{type = \"NFKC\"}`.")
+    pre_tokenizer: dict[str, Any] | None = Field(None, description="Pre-tokenizer component.")
+    model: dict[str, Any] = Field(default_factory=dict, description="Model component (encoding options such as unk_token).")
+    trainer: dict[str, Any] = Field(default_factory=dict, description="Trainer component (vocab_size, special_tokens, ...).")
+    post_processor: dict[str, Any] | None = Field(None, description="Post-processor component.")
+    decoder: dict[str, Any] | None = Field(None, description="Decoder component.")
+    metadata: dict[str, Any] = Field(default_factory=dict, description="Free-form entries copied into the tokenizer's metadata.")
+
+    @field_validator(*PIPELINE_SECTIONS, mode="before")
+    @classmethod
+    def _bare_type(cls, value: Any) -> Any:
+        return _section_value(value)
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_dict(cls, data: Any, *, overrides: Sequence[str] | Mapping[str, Any] = (), source: str = "config") -> TrainingConfig:
+        """Validate ``data`` fully (schema, components, corpus files); raise one :class:`ConfigError`
+        listing every problem as ``path: message``.
+
+        >>> TrainingConfig.from_dict({"algorithm": "nope", "corpus": {"files": []}})
+        Traceback (most recent call last):
+        ...
+        toolkit.errors.ConfigError: config: algorithm: unknown algorithm 'nope'; ...
+        """
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"{source}: the config must be a table/object, got {type(data).__name__}")
+        data = copy.deepcopy(dict(data))
+        items = _override_items(overrides)
+        # `preset` first: the other overrides apply to the config as merged with its preset, so
+        # `--set pre_tokenizer.pretokenizers.0.pattern=...` can reach into a preset's component.
+        apply_overrides(data, [(k, v) for k, v in items if k == "preset"])
+        data = _expand(data)
+        problems: list[str] = []
+        data = _apply_preset(data, problems)
+        apply_overrides(data, [(k, v) for k, v in items if k != "preset"])
+        data = _expand(data)
+        _resolve_algorithm(data, problems)
+        try:
+            config = cls.model_validate(data)
+        except ValidationError as exc:
+            problems.extend(_format_errors(exc))
+            raise ConfigError(_summary(source, problems)) from None
+        problems.extend(config._check())
+        if problems:
+            raise ConfigError(_summary(source, problems))
+        return config
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str], *, overrides: Sequence[str] = ()) -> TrainingConfig:
+        """Read a TOML, YAML or JSON config, apply ``--set`` style ``overrides``, validate."""
+        return cls.from_dict(read_config_file(path), overrides=overrides, source=os.fspath(path))
+
+    # ------------------------------------------------------------------ checks
+    def _check(self) -> list[str]:
+        """Every problem beyond the schema: components, corpus, output, the probe run."""
+        problems: list[str] = []
+        built: dict[str, Any] = {}
+        for section, kind in PIPELINE_SECTIONS.items():
+            spec = getattr(self, section)
+            if spec is None or (section in ("model", "trainer") and "type" not in spec):
+                continue  # a missing model/trainer type was reported with the algorithm
+            try:
+                built[section] = _build(kind, spec, section)
+            except ToolkitError as exc:
+                problems.append(_one_line(str(exc)))
+        if not self.corpus.files and self.corpus.texts is None:
+            problems.append("corpus.files: required: name at least one file, directory or glob pattern")
+        if self.corpus.files and self.corpus.texts is not None:
+            problems.append("corpus: give files or texts, not both")
+        from toolkit.corpus import resolve_sources
+
+        for i, source in enumerate(self.corpus.files):
+            try:
+                resolve_sources([source], format=self.corpus.format)
+            except CorpusError as exc:
+                problems.append(f"corpus.files[{i}]: {exc}")
+        if self.output is not None and Path(self.output).is_dir():
+            problems.append(f"output: {self.output} is a directory; give a file path such as {self.output}/tokenizer.json")
+        if self.backend == "dask" and not _dask_available():
+            problems.append('backend: "dask" needs Dask distributed: pip install "tokenizer-toolkit[dask]"')
+        if self.scheduler is not None and self.backend != "dask":
+            problems.append('scheduler: only used with backend = "dask"')
+        if not problems:
+            problems.extend(_probe(built))
+        return problems
+
+    # ------------------------------------------------------------------ use
+    def build(self) -> tuple[Tokenizer, Trainer]:
+        """Fresh, untrained pipeline and trainer from this config."""
+        from toolkit.tokenizer import Tokenizer
+
+        parts = {s: _build(k, getattr(self, s), s) for s, k in PIPELINE_SECTIONS.items() if getattr(self, s) is not None}
+        trainer = parts.pop("trainer")
+        return Tokenizer(**parts), trainer
+
+    def corpus_spec(self) -> Corpus:
+        """The :class:`~toolkit.corpus.Corpus` this config reads."""
+        from toolkit.corpus import Corpus
+
+        c = self.corpus
+        if c.texts is not None:
+            return Corpus(texts=list(c.texts), format=c.format, document=c.document, field=c.field, errors=c.errors)
+        return Corpus(sources=list(c.files), format=c.format, document=c.document, field=c.field, errors=c.errors)
+
+    def effective(self) -> dict[str, Any]:
+        """The config as trained: defaults filled in, each component with all its options.
+
+        The model section stays as written (it only carries encoding options; the trained
+        vocabulary is in the file anyway); inline ``texts`` are replaced by their count.
+        """
+        out = self.model_dump(mode="json")
+        for section, kind in PIPELINE_SECTIONS.items():
+            spec = getattr(self, section)
+            if spec is not None and section != "model":
+                out[section] = _build(kind, spec, section).to_dict()
+        if out["corpus"].get("texts") is not None:
+            out["corpus"]["texts"] = f"<{len(self.corpus.texts or [])} inline texts>"
+        return out
+
+
+def _dask_available() -> bool:
+    import importlib.util
+
+    # find_spec, not import: importing distributed takes a second, and the run imports it anyway.
+    return all(importlib.util.find_spec(name) is not None for name in ("dask", "distributed"))
+
+
+def _build(kind: str, spec: Mapping[str, Any], where: str) -> Any:
+    """Build one component; rewrite class-named error prefixes (``BPETrainer.vocab_size``) as config paths."""
+    from toolkit.interfaces import build
+    from toolkit.registry import lookup
+
+    try:
+        return build(kind, dict(spec), where=where)
+    except RegistryError as exc:
+        raise ConfigError(str(exc)) from None
+    except ToolkitError as exc:
+        message = str(exc)
+        try:
+            names = {lookup(kind, spec.get("type")).__name__, str(spec.get("type"))}
+        except ToolkitError:
+            names = set()
+        for name in sorted(names, key=len, reverse=True):
+            if message.startswith(name + ".") or message.startswith(name + ":"):
+                message = where + message[len(name):]
+                break
+        else:
+            if not message.startswith(where):
+                message = f"{where}: {message}"
+        raise type(exc)(message) from None
+
+
+def _probe(built: Mapping[str, Any]) -> list[str]:
+    """Train on a two-word text; report configuration errors it reveals (see ``_PROBE_TEXT``)."""
+    from toolkit.corpus import count_texts
+    from toolkit.errors import TrainingError
+
+    trainer = built.get("trainer")
+    model = built.get("model")
+    if trainer is None or model is None:
+        return []
+    try:
+        counts = count_texts([_PROBE_TEXT], normalizer=built.get("normalizer"), pre_tokenizer=built.get("pre_tokenizer"))
+        trained = trainer.train(counts, model=model)
+        if type(trained) is not type(model):
+            return [
+                f"trainer: {type(trainer).__name__} trains {type(trained).__name__} models, but model.type is "
+                f"{type(model).__name__}; make them match (or set only algorithm)"
+            ]
+    except TrainingError as exc:
+        text = str(exc)
+        # Limits that depend on the data (the alphabet of a real corpus) are not config errors.
+        if "vocab_size" in text and "alphabet" in text:
+            return []
+        return [f"trainer: {_one_line(text)}"]
+    except ToolkitError as exc:
+        return [f"trainer: {_one_line(str(exc))}"]
+    return []
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _summary(source: str, problems: list[str]) -> str:
+    unique = list(dict.fromkeys(problems))
+    return f"{source}: " + "; ".join(unique)
+
+
+def _format_errors(exc: ValidationError) -> list[str]:
+    out = []
+    for err in exc.errors():
+        path = ""
+        for part in err["loc"]:
+            path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+        if err["type"] == "extra_forbidden":
+            msg = "unknown field (check the spelling; see docs/cli.md for the schema)"
+        elif err["type"] == "missing":
+            msg = "required field is missing"
+        else:
+            msg = err["msg"]
+        out.append(f"{path or 'config'}: {msg}")
+    return out
+
+
+def _section_value(value: Any) -> Any:
+    """A bare string is a component type with default options; ``"none"``/``"null"`` removes the section
+    (TOML has no null, so ``--set normalizer=none`` is how a command line drops a preset's component)."""
+    if isinstance(value, str):
+        return None if value.lower() in ("none", "null") else {"type": value}
+    return value
+
+
+def _expand(data: dict[str, Any]) -> dict[str, Any]:
+    """Accept bare strings for components before the preset/algorithm logic looks at the sections."""
+    for section in PIPELINE_SECTIONS:
+        if section in data:
+            data[section] = _section_value(data[section])
+    return data
+
+
+def _norm_name(name: str) -> str:
+    return re.sub(r"[\s_\-]", "", name).lower()
+
+
+def _resolve_algorithm(data: dict[str, Any], problems: list[str]) -> None:
+    """Fill ``model.type`` and ``trainer.type`` from ``algorithm`` (and the trainer from the model)."""
+    from toolkit.registry import lookup, registered
+
+    model = data.get("model")
+    if model is None:
+        model = data["model"] = {}
+    trainer = data.get("trainer")
+    if trainer is None:
+        trainer = data["trainer"] = {}
+    if not isinstance(model, dict) or not isinstance(trainer, dict):
+        return  # the schema reports the wrong type
+    algorithm = data.get("algorithm")
+    if algorithm is not None:
+        if not isinstance(algorithm, str):
+            return
+        models = {_norm_name(name): name for _, name, _ in registered("model")}
+        model_type = models.get(_norm_name(algorithm))
+        if model_type is None:
+            problems.append(
+                f"algorithm: unknown algorithm {algorithm!r}; known: {', '.join(sorted(models.values()))} "
+                "(case, '_' and '-' are ignored)"
+            )
+            data["algorithm"] = None
+            return
+        given = model.get("type")
+        if given is not None and given != model_type:
+            problems.append(f"algorithm: {algorithm!r} selects model type {model_type!r} but model.type is {given!r}; remove one")
+            return
+        model["type"] = model_type
+    if "type" not in model:
+        problems.append("model.type: required field is missing (or set algorithm = \"bpe\" | \"byte_level_bpe\" | \"wordpiece\")")
+        return
+    if "type" not in trainer:
+        candidate = f"{model['type']}Trainer"
+        try:
+            lookup("trainer", candidate)
+        except RegistryError:
+            problems.append(f"trainer.type: required field is missing (no trainer is registered as {candidate!r})")
+            return
+        trainer["type"] = candidate
+
+
+def _apply_preset(data: dict[str, Any], problems: list[str]) -> dict[str, Any]:
+    """Start from ``toolkit.presets.<preset>()``; each config section overrides the preset's."""
+    name = data.get("preset")
+    if name is None:
+        return data
+    import toolkit.presets as presets
+
+    names = [n for n in getattr(presets, "__all__", []) if callable(getattr(presets, n, None))]
+    if name not in names:
+        problems.append(f"preset: unknown preset {name!r}; known: {', '.join(names) or 'none'}")
+        data["preset"] = None
+        return data
+    tokenizer, trainer = getattr(presets, name)()
+    base = tokenizer.to_dict()
+    sections: dict[str, Any] = {s: base.get(s) for s in PIPELINE_SECTIONS if s != "trainer"}
+    sections["trainer"] = trainer.to_dict()
+    # The untrained model of a preset is only its type and encoding options: drop empty tables.
+    sections["model"] = {k: v for k, v in (sections["model"] or {}).items() if v not in ({}, [], None)}
+    for section, value in sections.items():
+        mine = data.get(section)
+        if value is None or section not in data:
+            if section not in data:
+                data[section] = value
+            continue
+        if isinstance(mine, dict) and isinstance(value, dict) and mine.get("type", value.get("type")) == value.get("type"):
+            data[section] = {**value, **mine}
+    return data
+
+
+# ---------------------------------------------------------------------------------------- files
+def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Parse a config file by extension: ``.toml``, ``.yaml``/``.yml`` (needs PyYAML) or ``.json``.
+
+    Syntax errors are :class:`ConfigError` with the file and position.
+    """
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in (".toml", ".yaml", ".yml", ".json"):
+        raise ConfigError(f"{p}: unsupported config file type {suffix or '(none)'!r}; use .toml, .yaml, .yml or .json")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{p}: no such config file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{p}: not UTF-8 text (invalid byte at offset {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot read the config file: {exc.strerror}") from None
+    if suffix == ".toml":
+        try:
+            data: Any = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{p}: invalid TOML: {exc}") from None
+    elif suffix == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{p}: invalid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    else:
+        try:
+            import yaml
+        except ImportError:
+            raise ConfigError(
+                f"{p}: reading YAML configs needs PyYAML: pip install \"tokenizer-toolkit[yaml]\" (or use TOML/JSON)"
+            ) from None
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{p}: invalid YAML: {_one_line(str(exc))}") from None
+        if data is None:
+            data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{p}: the config must be a table/mapping at the top level, got {type(data).__name__}")
+    return data
+
+
+def _parse_value(text: str) -> Any:
+    """A ``--set`` value: a TOML literal (``500``, ``true``, ``["a", "b"]``, ``"x"``) or else the raw string."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def _override_items(overrides: Sequence[str] | Sequence[tuple[str, Any]] | Mapping[str, Any]) -> list[tuple[str, Any]]:
+    if isinstance(overrides, Mapping):
+        return list(overrides.items())
+    items = []
+    for item in overrides:
+        if isinstance(item, tuple):
+            items.append(item)
+            continue
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--set {item!r}: expected KEY=VALUE, e.g. --set trainer.vocab_size=500")
+        items.append((key.strip(), _parse_value(value.strip())))
+    return items
+
+
+def apply_overrides(
+    data: dict[str, Any], overrides: Sequence[str] | Sequence[tuple[str, Any]] | Mapping[str, Any]
+) -> dict[str, Any]:
+    """Apply ``key.path=value`` overrides in place (and return ``data``).
+
+    Keys are dotted paths; numeric parts index lists (``pre_tokenizer.pretokenizers.0.pattern``).
+    Values are TOML literals, or plain strings when they do not parse as one. ``(key, value)``
+    pairs or a mapping give values as they are.
+
+    >>> apply_overrides({"trainer": {"vocab_size": 1000}}, ["trainer.vocab_size=500", "output=out/t.json"])
+    {'trainer': {'vocab_size': 500}, 'output': 'out/t.json'}
+    """
+    for key, value in _override_items(overrides):
+        parts = key.split(".")
+        node: Any = data
+        for i, part in enumerate(parts[:-1]):
+            where = ".".join(parts[: i + 1])
+            if isinstance(node, list):
+                node = _list_item(node, part, where, key)
+                continue
+            child = node.get(part)
+            if child is None:
+                child = node[part] = {}
+            elif isinstance(child, str) and part in PIPELINE_SECTIONS:
+                child = node[part] = {"type": child}
+            elif not isinstance(child, (dict, list)):
+                raise ConfigError(f"--set {key}: {where} is a {type(child).__name__}, not a table")
+            node = child
+        last = parts[-1]
+        if isinstance(node, list):
+            index = _index(node, last, key)
+            node[index] = value
+        else:
+            node[last] = value
+    return data
+
+
+def _index(node: list[Any], part: str, key: str) -> int:
+    if not part.isdigit() or int(part) >= len(node):
+        raise ConfigError(f"--set {key}: {part!r} is not an index of a list of {len(node)} items")
+    return int(part)
+
+
+def _list_item(node: list[Any], part: str, where: str, key: str) -> Any:
+    child = node[_index(node, part, key)]
+    if not isinstance(child, (dict, list)):
+        raise ConfigError(f"--set {key}: {where} is a {type(child).__name__}, not a table")
+    return child
+
+
+def load_config(path: str | os.PathLike[str], *, overrides: Sequence[str] = ()) -> TrainingConfig:
+    """:meth:`TrainingConfig.from_file`."""
+    return TrainingConfig.from_file(path, overrides=overrides)
+
+
+# ---------------------------------------------------------------------------------------- training
+@dataclass
+class TrainingResult:
+    """What :func:`train_from_config` produced and measured."""
+
+    tokenizer: Tokenizer
+    output: Path | None
+    seconds: float
+    counting_seconds: float
+    training_seconds: float
+    documents: int
+    corpus_bytes: int
+    distinct_words: int
+    tokens: int
+    workers: int
+
+    @property
+    def bytes_per_token(self) -> float:
+        """UTF-8 bytes of training text per token of its encoding (compression; higher is better)."""
+        return self.corpus_bytes / self.tokens if self.tokens else 0.0
+
+    def summary(self) -> str:
+        """One line: time, vocab size, bytes per token, where the file went."""
+        where = f" -> {self.output}" if self.output else ""
+        return (
+            f"trained {type(self.tokenizer.model).__name__} in {self.seconds:.1f} s "
+            f"(counting {self.counting_seconds:.1f} s on {self.workers} worker{'s' if self.workers != 1 else ''}, "
+            f"training {self.training_seconds:.1f} s): vocab {self.tokenizer.vocab_size:,}, "
+            f"{_size(self.corpus_bytes)} in {self.documents:,} documents, {self.distinct_words:,} distinct words, "
+            f"{self.bytes_per_token:.2f} bytes/token{where}"
+        )
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000  # type: ignore[assignment]
+    return str(n)
+
+
+def _tokens_on_counts(model: Any, counts: Mapping[str, int]) -> int:
+    """Tokens the trained model produces on the training corpus, from the word counts.
+
+    The model encodes each piece independently, so the corpus' token count is the sum over distinct
+    pieces of ``count × len(encode_piece(piece))``: no second pass over the text.
+    """
+    encode = model.encode_piece
+    return sum(n * len(encode(w)) for w, n in counts.items())
+
+
+def _check_post_processor(tokenizer: Tokenizer) -> None:
+    """The special tokens a post-processor adds must have the ids the trained model gave them.
+
+    Post-processors name their tokens with fixed ids (``cls = ["[CLS]", 2]``); a mismatch would make
+    every encoding wrong, so it is a configuration error, found here before anything is written.
+    """
+    if tokenizer.post_processor is None:
+        return
+    enc = tokenizer.encode("a", "a") if _accepts_pair(tokenizer) else tokenizer.encode("a")
+    for token_id, token, special in zip(enc.ids, enc.tokens, enc.special_tokens_mask):
+        if special and tokenizer.token_to_id(token) != token_id:
+            actual = tokenizer.token_to_id(token)
+            fix = f"use id {actual}" if actual is not None else "add it to trainer.special_tokens"
+            raise ConfigError(
+                f"post_processor: adds {token!r} with id {token_id}, but the trained vocabulary has "
+                f"{'no such token' if actual is None else f'it at id {actual}'}; {fix}"
+            )
+
+
+def _accepts_pair(tokenizer: Tokenizer) -> bool:
+    try:
+        tokenizer.encode("a", "a")
+    except ToolkitError:
+        return False
+    return True
+
+
+def train_from_config(
+    config: TrainingConfig,
+    *,
+    output: str | os.PathLike[str] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    write: bool = True,
+) -> TrainingResult:
+    """Count the corpus, train, record how the tokenizer was made, and write it (atomically, at the end).
+
+    ``output`` overrides ``config.output``; with neither (or ``write=False``) nothing is written.
+    ``progress(stage, done, total)`` hears ``"counting"`` (bytes) and the trainer's stages.
+
+    >>> cfg = TrainingConfig.from_dict({"algorithm": "bpe", "corpus": {"texts": ["low lower lowest"] * 5},
+    ...                                 "pre_tokenizer": "Whitespace", "trainer": {"vocab_size": 15}})
+    >>> train_from_config(cfg).tokenizer.encode("lowest").tokens
+    ['lowest']
+    """
+    from toolkit import __version__
+    from toolkit.corpus import count_corpus
+
+    t0 = time.perf_counter()
+    tokenizer, trainer = config.build()
+    if progress is not None and hasattr(trainer, "progress"):
+        trainer.progress = progress  # trainers accept progress=callable(stage, done, total); not serialized
+    corpus = config.corpus_spec()
+    fingerprint = corpus.fingerprint()
+    counted: CorpusCounts = count_corpus(
+        corpus,
+        normalizer=tokenizer.normalizer,
+        pre_tokenizer=tokenizer.pre_tokenizer,
+        num_workers=config.num_workers,
+        progress=progress,
+        backend=config.backend,
+        scheduler=config.scheduler,
+    )
+    if fingerprint is not None:
+        # Hash again after counting: a file edited during the run would otherwise be recorded wrong.
+        again = corpus.fingerprint()
+        if again != fingerprint:
+            raise CorpusError("a corpus file changed while it was being read; train again on a stable corpus")
+    t1 = time.perf_counter()
+    tokenizer.model = trainer.train(counted.counts, model=tokenizer.model)
+    t2 = time.perf_counter()
+    _check_post_processor(tokenizer)
+    tokens = _tokens_on_counts(tokenizer.model, counted.counts)
+    tokenizer.model.clear_cache()
+    if hasattr(trainer, "progress"):
+        trainer.progress = None
+    result = TrainingResult(
+        tokenizer=tokenizer,
+        output=None,
+        seconds=time.perf_counter() - t0,
+        counting_seconds=counted.seconds,
+        training_seconds=t2 - t1,
+        documents=counted.documents,
+        corpus_bytes=counted.bytes,
+        distinct_words=len(counted.counts),
+        tokens=tokens,
+        workers=counted.workers,
+    )
+    tokenizer.metadata = {
+        **config.metadata,
+        METADATA_KEY: {
+            "toolkit_version": __version__,
+            "config": config.effective(),
+            "corpus": fingerprint if fingerprint is not None else {"sha256": None, "files": []},
+            "stats": {
+                "documents": counted.documents,
+                "bytes": counted.bytes,
+                "distinct_words": len(counted.counts),
+                "tokens": tokens,
+                "bytes_per_token": round(result.bytes_per_token, 4),
+            },
+        },
+    }
+    target = output if output is not None else config.output
+    if write and target is not None:
+        path = Path(target)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tokenizer.save(path)
+        result.output = path
+    return result
