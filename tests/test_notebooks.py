@@ -1,0 +1,89 @@
+"""The notebooks in examples/notebooks run from top to bottom, with and without ../shared/corpora.
+
+They are stored without outputs and executed here with nbclient on a Jupyter kernel, so they can
+never rot. ``TOOLKIT_NOTEBOOK_QUICK=1`` makes them read less text (same cells, same lessons), and
+``TOOLKIT_SHARED`` pointing nowhere exercises the fallback to text shipped with Python.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPORA, ROOT
+
+NOTEBOOKS = ROOT / "examples" / "notebooks"
+NAMES = ["compare_algorithms.ipynb", "build_a_pipeline.ipynb"]
+TIME_LIMIT = 60.0  # seconds per notebook, kernel start included
+
+
+def test_the_notebooks_exist_and_are_stored_without_outputs() -> None:
+    nbformat = pytest.importorskip("nbformat")
+    assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == sorted(NAMES)
+    for name in NAMES:
+        nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+        nbformat.validate(nb)
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        assert code, name
+        assert all(c.outputs == [] and c.execution_count is None for c in code), f"{name} has stored outputs"
+        assert sum(c.cell_type == "markdown" for c in nb.cells) >= len(code) // 2, f"{name}: explain the code"
+
+
+def _kernel(folder: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A kernel spec running this interpreter, so a user-level "python3" kernel can never be picked."""
+    spec = folder / "kernels" / "tokenizer-toolkit-test"
+    spec.mkdir(parents=True)
+    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "test", "language": "python"}))
+    monkeypatch.setenv("JUPYTER_PATH", str(folder))
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(folder / "runtime"))
+    return spec.name
+
+
+@pytest.mark.parametrize("data", ["shared", "fallback"])
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_runs(name: str, data: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    pytest.importorskip("matplotlib")
+    if data == "shared" and not CORPORA.is_dir():
+        pytest.skip(f"shared corpora folder is absent ({CORPORA})")
+    monkeypatch.setenv("TOOLKIT_NOTEBOOK_QUICK", "1")
+    if data == "fallback":
+        monkeypatch.setenv("TOOLKIT_SHARED", str(ROOT / "no-such-folder"))
+    else:
+        monkeypatch.setenv("TOOLKIT_SHARED", str(CORPORA.parent))
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    client = nbclient.NotebookClient(
+        nb, timeout=TIME_LIMIT, kernel_name=_kernel(tmp_path, monkeypatch), resources={"metadata": {"path": str(NOTEBOOKS)}}
+    )
+    t0 = time.perf_counter()
+    client.execute()
+    seconds = time.perf_counter() - t0
+    assert seconds < TIME_LIMIT, f"{name} took {seconds:.0f} s"
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    shown = [o["data"] for o in outputs if "data" in o]
+    expected_source = "absent, using text shipped with Python" if data == "fallback" else str(CORPORA)
+    if name == "compare_algorithms.ipynb":
+        assert expected_source in text
+        assert sum("image/png" in d for d in shown) == 4  # fertility, bytes/token, token lengths, sweep
+        assert any('class="tkv"' in d.get("text/html", "") for d in shown)  # the token view
+        assert any('class="tkc-report"' in d.get("text/html", "") for d in shown)  # the report
+        assert "×3" in text  # byte-level BPE spends 3 tokens on each Chinese character
+    else:
+        assert "reloaded: same ids, same JSON" in text
+        assert ("GPT-2: 50,257 tokens" in text) == (data == "shared")
+        assert any('class="tkv"' in d.get("text/html", "") for d in shown)
+
+
+def test_notebooks_write_nothing_into_the_repository() -> None:
+    # They write into a temporary folder only; a stray file would show up here.
+    assert sorted(p.name for p in NOTEBOOKS.iterdir() if not p.name.startswith(".")) == sorted(NAMES)
+    assert not list(Path(NOTEBOOKS).glob("*.json"))

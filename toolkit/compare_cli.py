@@ -1,0 +1,368 @@
+"""The ``tokenizer-toolkit compare`` command: compare tokenizers on texts, write report.md and plots.
+
+This module owns the command's arguments, its config file (:class:`CompareConfig`), and its output.
+:func:`toolkit.compare.register_cli` adds it to the CLI of :mod:`toolkit.cli`, which owns the error
+policy (one line on stderr; exit 2 for usage and configuration errors, 1 for runtime errors).
+
+::
+
+    tokenizer-toolkit compare compare.toml
+    tokenizer-toolkit compare -t out/bpe.json -t wp=out/wordpiece.json --texts held_out.txt -o out/compare
+    tokenizer-toolkit compare -c examples/configs/bpe.toml -c examples/configs/wordpiece.toml \\
+        --lang en=english.txt --lang fr=french.txt --sweep 500,1000,2000
+
+It prints the tables and writes ``report.md``, ``report.json`` and PNG plots (``token_lengths.png``,
+``fertility_by_language.png``, ``sweep_bytes_per_token.png``...) to the output folder. A config file
+(TOML, YAML or JSON) says the same as the options::
+
+    output_dir = "out/compare"
+    max_bytes = 2_000_000                 # text read per language (default 2 MB)
+    texts = ["out/corpus/pydoc_topics_heldout.txt"]   # or a table: [texts] en = [...] fr = "..."
+
+    [tokenizers]
+    BPE = "out/bpe.json"                              # a tokenizer file, any format `encode` reads
+    WordPiece = { config = "examples/configs/wordpiece.toml", set = ["trainer.vocab_size=1000"] }
+    GPT-2 = { file = "vocab/gpt2/encoder.json", from = "vocab-merges" }
+
+    [sweep]                                           # retrain the config tokenizers at each size
+    vocab_sizes = [500, 1000, 2000]
+
+>>> args = build_parser().parse_args(["-t", "a.json", "--texts", "t.txt"])
+>>> args.tokenizer, args.texts, args.output_dir
+(['a.json'], ['t.txt'], None)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from toolkit.errors import ConfigError
+
+if TYPE_CHECKING:
+    from toolkit.compare import ComparisonReport, SweepResult
+    from toolkit.tokenizer import Tokenizer
+
+__all__ = ["CompareConfig", "add_arguments", "build_parser", "run", "DEFAULT_OUTPUT_DIR", "DEFAULT_MAX_BYTES"]
+
+DEFAULT_OUTPUT_DIR = "out/compare"
+DEFAULT_MAX_BYTES = 2_000_000
+
+
+# ---------------------------------------------------------------------------------------- config
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class TokenizerSpec(_Strict):
+    """One tokenizer of a comparison: a tokenizer ``file`` or a training ``config`` (exactly one)."""
+
+    file: str | None = Field(None, description="Tokenizer file: ours, HF tokenizer.json, vocab.txt, vocab.json, .tiktoken.")
+    config: str | None = Field(None, description="Training config; the tokenizer is trained in memory (not written).")
+    from_format: str = Field("auto", alias="from", description="Format of `file` (as `--from` of the CLI).")
+    pattern: str | None = Field(None, description=".tiktoken files: split pattern name or regex.")
+    set: list[str] = Field(default_factory=list, description="Overrides of the training config (`trainer.vocab_size=1000`).")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> TokenizerSpec:
+        if (self.file is None) == (self.config is None):
+            raise ValueError("give exactly one of file or config")
+        if self.set and self.config is None:
+            raise ValueError("set applies to a training config only")
+        return self
+
+
+class SweepSpec(_Strict):
+    """Retrain every config tokenizer at each vocabulary size (compression-vs-size curves)."""
+
+    vocab_sizes: list[int] = Field(min_length=1, description="Vocabulary sizes to train at.")
+    corpus: list[str] | None = Field(None, description="Training files for every pipeline (default: each config's corpus).")
+    metrics: list[str] = Field(default_factory=lambda: ["bytes_per_token"], description="One plot per metric.")
+
+    @model_validator(mode="after")
+    def _check(self) -> SweepSpec:
+        from toolkit.compare import METRICS
+
+        bad = [v for v in self.vocab_sizes if v < 1]
+        if bad:
+            raise ValueError(f"vocab_sizes must be positive, got {bad}")
+        unknown = [m for m in self.metrics if m not in METRICS]
+        if unknown:
+            raise ValueError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}")
+        return self
+
+
+class CompareConfig(_Strict):
+    """The ``compare`` config file (every field also has a command-line option)."""
+
+    output_dir: str = Field(DEFAULT_OUTPUT_DIR, description="Folder for report.md, report.json and the PNG plots.")
+    max_bytes: int = Field(DEFAULT_MAX_BYTES, ge=1, description="UTF-8 bytes of text read per language, at most.")
+    texts: list[str] | dict[str, list[str]] = Field(
+        default_factory=list, description="Evaluation text files (one document per line), or {language: files}."
+    )
+    tokenizers: dict[str, TokenizerSpec] = Field(default_factory=dict, description="Display name → tokenizer.")
+    sweep: SweepSpec | None = Field(None, description="Optional vocabulary-size sweep of the config tokenizers.")
+    plots: bool = Field(True, description="Write PNG plots (needs matplotlib).")
+    timing_repeats: int = Field(1, ge=1, description="Encode-throughput passes (the best counts).")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthands(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        texts = data.get("texts")
+        if isinstance(texts, str):
+            data["texts"] = [texts]
+        elif isinstance(texts, dict):
+            data["texts"] = {k: [v] if isinstance(v, str) else v for k, v in texts.items()}
+        toks = data.get("tokenizers")
+        if isinstance(toks, dict):
+            data["tokenizers"] = {k: {"file": v} if isinstance(v, str) else v for k, v in toks.items()}
+        sweep = data.get("sweep")
+        if isinstance(sweep, dict) and isinstance(sweep.get("corpus"), str):
+            data["sweep"] = {**sweep, "corpus": [sweep["corpus"]]}
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any, *, source: str = "compare config") -> CompareConfig:
+        """Validate ``data``; every problem is a :class:`ConfigError` naming the field."""
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            problems = []
+            for err in exc.errors():
+                where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+                msg = err["msg"].removeprefix("Value error, ")
+                if err["type"] == "extra_forbidden":
+                    msg = "unknown field (check the spelling; see docs/compare.md)"
+                problems.append(f"{where}: {msg}")
+            raise ConfigError(f"{source}: " + "; ".join(problems)) from None
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> CompareConfig:
+        """Read a TOML, YAML or JSON config file."""
+        from toolkit.config import read_config_file
+
+        return cls.from_dict(read_config_file(path), source=str(path))
+
+
+# ---------------------------------------------------------------------------------------- parser
+def _name_and_path(value: str) -> tuple[str | None, str]:
+    """``NAME=PATH`` or ``PATH`` (a path that exists is never split at ``=``)."""
+    name, sep, path = value.partition("=")
+    if sep and name and path and not os.path.exists(value):
+        return name, path
+    return None, value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``compare`` options to ``parser``."""
+    parser.add_argument("config", nargs="?", help="compare config (TOML, YAML or JSON; see docs/compare.md)")
+    parser.add_argument("-t", "--tokenizer", action="append", default=[], metavar="[NAME=]FILE",
+                        help="tokenizer file (ours, HF tokenizer.json, vocab.txt, vocab.json, .tiktoken); repeatable")
+    parser.add_argument("-c", "--train", action="append", default=[], metavar="[NAME=]CONFIG",
+                        help="training config: train it in memory and compare the result; repeatable")
+    parser.add_argument("--texts", action="append", default=[], metavar="PATH",
+                        help="evaluation text files, folders or globs (one document per line); repeatable")
+    parser.add_argument("--lang", action="append", default=[], metavar="LANG=PATH",
+                        help="evaluation texts of one language (metrics per language); repeatable")
+    parser.add_argument("--max-bytes", type=int, metavar="N",
+                        help=f"read at most N bytes of text per language (default {DEFAULT_MAX_BYTES:,})")
+    parser.add_argument("--sweep", metavar="SIZES", help="comma-separated vocabulary sizes: retrain each -c config at each size")
+    parser.add_argument("-o", "--output-dir", metavar="DIR",
+                        help=f"where report.md, report.json and plots go (default {DEFAULT_OUTPUT_DIR})")
+    parser.add_argument("--no-plots", action="store_true", help="do not write PNG plots")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON instead of tables")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """A standalone parser of the ``compare`` options (the CLI adds the same to its subcommand)."""
+    parser = argparse.ArgumentParser(prog="tokenizer-toolkit compare")
+    add_arguments(parser)
+    return parser
+
+
+def _effective_config(args: argparse.Namespace) -> CompareConfig:
+    """The config file (if any) with the command-line options applied over it."""
+    config = CompareConfig.from_file(args.config) if args.config else CompareConfig.from_dict({})
+    data = config.model_dump(by_alias=True)
+    source = "command line"
+    for value in args.tokenizer:
+        name, path = _name_and_path(value)
+        data["tokenizers"][name or Path(path).stem] = {"file": path}
+    for value in args.train:
+        name, path = _name_and_path(value)
+        data["tokenizers"][name or Path(path).stem] = {"config": path}
+    if len(data["tokenizers"]) < len(config.tokenizers) + len(args.tokenizer) + len(args.train):
+        raise ConfigError("compare: two tokenizers have the same name; name them: -t NAME=FILE, -c NAME=CONFIG")
+    if args.texts and args.lang:
+        raise ConfigError("compare: use either --texts or --lang, not both")
+    if args.texts:
+        data["texts"] = list(args.texts)
+    if args.lang:
+        langs: dict[str, list[str]] = {}
+        for value in args.lang:
+            lang, sep, path = value.partition("=")
+            if not sep or not lang or not path:
+                raise ConfigError(f"compare: --lang expects LANG=PATH, got {value!r}")
+            langs.setdefault(lang, []).append(path)
+        data["texts"] = langs
+    if args.max_bytes is not None:
+        data["max_bytes"] = args.max_bytes
+    if args.sweep:
+        try:
+            sizes = [int(v) for v in args.sweep.replace(" ", "").split(",") if v]
+        except ValueError:
+            raise ConfigError(f"compare: --sweep expects comma-separated integers, got {args.sweep!r}") from None
+        data["sweep"] = {**(data.get("sweep") or {}), "vocab_sizes": sizes}
+    if args.output_dir:
+        data["output_dir"] = args.output_dir
+    if args.no_plots:
+        data["plots"] = False
+    return CompareConfig.from_dict(data, source=str(args.config) if args.config else source)
+
+
+# ---------------------------------------------------------------------------------------- inputs
+def read_texts(paths: Sequence[str], *, max_bytes: int) -> list[str]:
+    """Lines (documents) of the files, in order, until ``max_bytes`` UTF-8 bytes have been read."""
+    from toolkit.corpus import Corpus
+
+    out: list[str] = []
+    size = 0
+    for text in Corpus(sources=list(paths)).iter_texts():
+        if size >= max_bytes:
+            break
+        out.append(text)
+        size += len(text.encode("utf-8"))
+    return out
+
+
+def _load(name: str, spec: TokenizerSpec, progress: Any) -> tuple[Tokenizer, float | None]:
+    if spec.file is not None:
+        from toolkit.cli import load_tokenizer
+
+        return load_tokenizer(spec.file, format=spec.from_format, pattern=spec.pattern), None
+    from toolkit.config import load_config, train_from_config
+
+    cfg = load_config(spec.config, overrides=spec.set)  # type: ignore[arg-type]
+    result = train_from_config(cfg, progress=progress, write=False)
+    return result.tokenizer, result.training_seconds
+
+
+def _run_sweep(config: CompareConfig, texts: Any, progress: Any) -> SweepResult | None:
+    from toolkit.compare import SweepResult, sweep
+    from toolkit.config import load_config
+
+    if config.sweep is None:
+        return None
+    groups: dict[str, tuple[Any, dict[str, Any]]] = {}
+    for name, spec in config.tokenizers.items():
+        if spec.config is None:
+            continue
+        cfg = load_config(spec.config, overrides=spec.set)
+        corpus = list(config.sweep.corpus) if config.sweep.corpus else cfg.corpus_spec()
+        key = json.dumps(config.sweep.corpus) if config.sweep.corpus else cfg.corpus.model_dump_json()
+        groups.setdefault(key, (corpus, {}))[1][name] = cfg.build()
+    if not groups:
+        raise ConfigError("compare: a sweep retrains training configs; give tokenizers as configs (-c CONFIG or config = ...)")
+    points, counting = [], {}
+    for corpus, pipelines in groups.values():
+        part = sweep(pipelines, corpus, vocab_sizes=config.sweep.vocab_sizes, texts=texts, num_workers=None,
+                     progress=progress)
+        points += part.points
+        counting.update(part.counting_seconds)
+    order = list(config.tokenizers)
+    points.sort(key=lambda p: (order.index(p.name), p.requested_vocab_size))
+    return SweepResult(points, counting)
+
+
+def _markdown(config: CompareConfig, report: ComparisonReport, result: SweepResult | None, plots: list[Path],
+              sources: Mapping[str, Sequence[str]]) -> str:
+    lines = ["# Tokenizer comparison", ""]
+    lines.append("| tokenizer | source |")
+    lines.append("|---|---|")
+    for name, spec in config.tokenizers.items():
+        if spec.file:
+            where = f"`{spec.file}`"
+        else:
+            where = f"trained from `{spec.config}`" + (f" with {', '.join(spec.set)}" if spec.set else "")
+        lines.append(f"| {name} | {where} |")
+    lines.append("")
+    for lang, paths in sources.items():
+        label = f"{lang}: " if lang else "Texts: "
+        lines.append(f"- {label}{', '.join(f'`{p}`' for p in paths)} (at most {config.max_bytes:,} bytes)")
+    lines.append("")
+    out = "\n".join(lines) + "\n" + report.to_markdown(title=None)
+    if result is not None:
+        out += "\n" + result.to_markdown()
+    if plots:
+        out += "\n## Plots\n\n" + "\n\n".join(f"![{p.stem.replace('_', ' ')}]({p.name})" for p in plots) + "\n"
+    out += "\nMetric definitions: docs/compare.md of tokenizer-toolkit.\n"
+    return out
+
+
+# ---------------------------------------------------------------------------------------- run
+def run(args: argparse.Namespace) -> int:
+    """Run ``compare``: load or train the tokenizers, measure, print, write the files; the exit code."""
+    from toolkit.cli import ProgressBar
+    from toolkit.compare import compare
+    from toolkit.serialization import atomic_write_text
+
+    config = _effective_config(args)
+    if not config.tokenizers:
+        raise ConfigError("compare: no tokenizers; give -t FILE / -c CONFIG, or a [tokenizers] table in the config")
+    if not config.texts:
+        raise ConfigError("compare: no evaluation texts; give --texts FILE, --lang LANG=FILE, or texts in the config")
+    quiet = bool(getattr(args, "quiet", False))
+    bar = ProgressBar(sys.stderr, enabled=False if quiet else (True if getattr(args, "progress", False) else None))
+    sources: dict[str, list[str]] = config.texts if isinstance(config.texts, dict) else {"": config.texts}
+    texts: Any = {lang: read_texts(paths, max_bytes=config.max_bytes) for lang, paths in sources.items()}
+    if not isinstance(config.texts, dict):
+        texts = texts[""]
+    tokenizers: dict[str, Tokenizer] = {}
+    seconds: dict[str, float] = {}
+    try:
+        for name, spec in config.tokenizers.items():
+            tok, trained = _load(name, spec, bar)
+            tokenizers[name] = tok
+            if trained is not None:
+                seconds[name] = trained
+        report = compare(tokenizers, texts, training_seconds=seconds, timing_repeats=config.timing_repeats)
+        result = _run_sweep(config, texts, bar)
+    finally:
+        bar.close()
+    out = Path(config.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    plots: list[Path] = []
+    if config.plots:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            sys.stderr.write('tokenizer-toolkit: warning: plots skipped: matplotlib is not installed '
+                             '(pip install "tokenizer-toolkit[compare]")\n')
+        else:
+            from toolkit.plots import save_plots
+
+            plots = save_plots(report, out, sweep=result, sweep_metrics=config.sweep.metrics if config.sweep else ())
+    data = {"config": config.model_dump(by_alias=True), "report": report.to_dict(),
+            "sweep": result.to_dict() if result is not None else None}
+    atomic_write_text(out / "report.json", json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    atomic_write_text(out / "report.md", _markdown(config, report, result, plots, sources))
+    if args.json:
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(report.to_text() + "\n")
+        if result is not None:
+            sys.stdout.write("\n" + result.to_text() + "\n")
+    if not quiet and not args.json:
+        written = ["report.md", "report.json", *(p.name for p in plots)]
+        sys.stdout.write(f"\nwrote {', '.join(written)} to {out}\n")
+    return 0
