@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from toolkit import limits
 from toolkit.errors import ConfigError, TrainingError, VocabularyError
 
 __all__ = [
@@ -39,6 +40,8 @@ def check_vocab(vocab: Any, *, where: str) -> dict[int, str]:
     """
     if not isinstance(vocab, Mapping):
         raise ConfigError(f"{where}.vocab: must be an object mapping token strings to ids, got {type(vocab).__name__}")
+    limits.check_vocab_size(len(vocab), where=f"{where}.vocab")
+    max_len, max_id = limits.MAX_TOKEN_LENGTH, limits.MAX_TOKEN_ID
     inverse: dict[int, str] = {}
     for token, token_id in vocab.items():
         if not isinstance(token, str):
@@ -49,6 +52,8 @@ def check_vocab(vocab: Any, *, where: str) -> dict[int, str]:
             raise VocabularyError(f"{where}.vocab[{token!r}]: id must be >= 0, got {token_id}")
         if not token:
             raise VocabularyError(f"{where}.vocab: the empty string cannot be a token (id {token_id})")
+        if token_id > max_id or len(token) > max_len:
+            limits.check_token(token, token_id, where=f"{where}.vocab")
         other = inverse.get(token_id)
         if other is not None:
             raise VocabularyError(f"{where}.vocab: ids must be unique, but {other!r} and {token!r} both have id {token_id}")

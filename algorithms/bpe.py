@@ -40,6 +40,7 @@ from algorithms._bpe_vocab import (
     parse_merges,
 )
 from algorithms._merges import learn_merges
+from toolkit import limits
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
 from toolkit.interfaces import Model, Params, ProgressCallback, Trainer, validate_params
 from toolkit.registry import register
@@ -175,6 +176,11 @@ class BPE(Model):
                 )
             pair_rank[key] = rank
             rank_id.append(merged_id)
+        if self.special_tokens:
+            # A merge that would spell a special token never applies: ordinary text must not turn into
+            # a special id (trainers never learn such merges; a foreign file may contain them).
+            special_ids = set(self.special_tokens.values())
+            pair_rank = {k: r for k, r in pair_rank.items() if rank_id[r] not in special_ids}
         self._pair_rank = pair_rank
         self._rank_id = rank_id
 
@@ -406,6 +412,9 @@ class BPETrainer(Trainer):
             max_token_length=max_token_length, tie_break=tie_break, unk_token=unk_token,
         )
         opts = validate_params(self.Params, given, where=type(self).__name__)
+        limits.check_trainer_options(
+            opts["vocab_size"], [*opts["special_tokens"], *filter(None, [opts["unk_token"]])], where=type(self).__name__
+        )
         for c in opts["initial_alphabet"]:
             if len(c) != 1:
                 raise ConfigError(
@@ -489,7 +498,7 @@ class BPETrainer(Trainer):
         # count it toward max_merges). One that would spell a special token is refused, so ordinary
         # text can never encode to a special token's id.
         special_set = set(specials)
-        max_len = self.max_token_length
+        max_len = limits.max_trained_token_length(self.max_token_length, len(prefix or "") + len(suffix or ""))
         strip = len(prefix) if prefix else 0
 
         def merge_symbol(left: int, right: int) -> int | None:

@@ -40,6 +40,7 @@ from algorithms._bpe_encode import (
 )
 from algorithms._bpe_vocab import check_vocab, checked_word_counts, merges_to_json, ordered_vocab, parse_merges
 from algorithms._merges import learn_merges
+from toolkit import limits
 from toolkit.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_byte_level, from_byte_level
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
 from toolkit.interfaces import Model, Params, ProgressCallback, Trainer, validate_params
@@ -143,13 +144,15 @@ class ByteLevelBPE(Model):
                 )
             pair_rank[key] = rank
             rank_id.append(merged_id)
-        self._pair_rank = pair_rank
+        self._pair_rank = _without_special_results(pair_rank, rank_id, specials)
         self._rank_id: Sequence[int] = rank_id
 
     def _setup_ranks(self, ranks: Any, special_tokens: Any, *, check: bool, where: str) -> None:
         if check:
             if not isinstance(ranks, Mapping):
                 raise ConfigError(f"{where}: ranks must be a mapping of token bytes to ranks, got {type(ranks).__name__}")
+            limits.check_vocab_size(len(ranks), where=where)
+            max_len, max_id = limits.MAX_TOKEN_LENGTH, limits.MAX_TOKEN_ID
             seen: dict[int, bytes] = {}
             for token, rank in ranks.items():
                 if not isinstance(token, bytes) or not token:
@@ -158,6 +161,8 @@ class ByteLevelBPE(Model):
                     raise ConfigError(f"{where}: rank of {token!r} must be an integer, got {rank!r}")
                 if rank < 0:
                     raise VocabularyError(f"{where}: rank of {token!r} must be >= 0, got {rank}")
+                if rank > max_id or len(token) > max_len:
+                    limits.check_token(token, rank, where=where)
                 other = seen.get(rank)
                 if other is not None:
                     raise VocabularyError(f"{where}: ranks must be unique, but {other!r} and {token!r} both have rank {rank}")
@@ -171,11 +176,12 @@ class ByteLevelBPE(Model):
         self._merges = None  # derived on demand, see the merges property
         self.ignore_merges = True  # tiktoken: a piece that is a token is that token
         self._finish(vocab, id_to_token, specials, where=where)
-        self._pair_rank = pair_table_from_ranks(ranks)
         self._rank_id = range(max(ranks.values(), default=-1) + 1)  # the merged id of a pair is its rank
+        self._pair_rank = _without_special_results(pair_table_from_ranks(ranks), self._rank_id, specials)
 
     def _finish(self, vocab: dict[str, int], id_to_token: dict[int, str], specials: dict[str, int], *, where: str) -> None:
         """The tables both modes share: byte ids, token byte lengths, the regular vocabulary."""
+        limits.check_vocab_size(len(vocab), where=f"{where}.vocab")
         self.vocab: dict[str, int] = ordered_vocab(vocab)
         self._id_to_token = id_to_token
         self.special_tokens = specials
@@ -323,6 +329,17 @@ class ByteLevelBPE(Model):
         return list(zip(ids, [0, *ends[:-1]], ends))
 
 
+def _without_special_results(
+    pair_rank: dict[tuple[int, int], int], rank_id: Sequence[int], specials: Mapping[str, int]
+) -> dict[tuple[int, int], int]:
+    """The pair table without the merges whose result is a special token: ordinary text must never
+    turn into a special id (trainers never learn such merges; a foreign file may contain them)."""
+    if not specials:
+        return pair_rank
+    special_ids = set(specials.values())
+    return {pair: rank for pair, rank in pair_rank.items() if rank_id[rank] not in special_ids}
+
+
 def _add_special_tokens(
     special_tokens: Any, vocab: dict[str, int], id_to_token: dict[int, str], *, where: str
 ) -> dict[str, int]:
@@ -335,6 +352,7 @@ def _add_special_tokens(
                 raise ConfigError(f"{where}.special_tokens: {token!r} must be a non-empty string")
             if not isinstance(token_id, int) or isinstance(token_id, bool) or token_id < 0:
                 raise ConfigError(f"{where}.special_tokens[{token!r}]: id must be an integer >= 0, got {token_id!r}")
+            limits.check_token(token, token_id, where=f"{where}.special_tokens")
             existing = vocab.get(token)
             if existing is not None and existing != token_id:
                 raise VocabularyError(
@@ -402,6 +420,7 @@ class ByteLevelBPETrainer(Trainer):
             max_token_length=max_token_length, tie_break=tie_break,
         )
         opts = validate_params(self.Params, given, where=type(self).__name__)
+        limits.check_trainer_options(opts["vocab_size"], opts["special_tokens"], where=type(self).__name__)
         if len(set(opts["special_tokens"])) != len(opts["special_tokens"]):
             raise ConfigError(f"{type(self).__name__}.special_tokens: contains duplicates: {opts['special_tokens']}")
         if any(not t for t in opts["special_tokens"]):
@@ -448,7 +467,7 @@ class ByteLevelBPETrainer(Trainer):
         known: set[bytes] = set(token_bytes)
         # Byte strings that would spell a special token in the byte-level alphabet: never merged into.
         reserved = {from_byte_level(t) for t in self.special_tokens if all(c in CHAR_TO_BYTE for c in t)}
-        max_len = self.max_token_length
+        max_len = limits.max_trained_token_length(self.max_token_length)
 
         def merge_symbol(left: int, right: int) -> int | None:
             new = token_bytes[left] + token_bytes[right]

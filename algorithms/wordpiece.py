@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from pydantic import Field, StrictInt, StrictStr
 
+from toolkit import limits
 from toolkit.errors import ConfigError, TrainingError, VocabularyError
 from toolkit.interfaces import Model, Params, ProgressCallback, Trainer, validate_params
 from toolkit.registry import register
@@ -50,6 +51,8 @@ def check_vocab(vocab: Any, *, where: str = "vocab") -> None:
     """Raise :class:`VocabularyError` unless ``vocab`` maps distinct ``str`` tokens to distinct ids ≥ 0."""
     if not isinstance(vocab, Mapping):
         raise VocabularyError(f"{where}: must be a mapping token -> id, got {type(vocab).__name__}")
+    limits.check_vocab_size(len(vocab), where=where)
+    max_len, max_id = limits.MAX_TOKEN_LENGTH, limits.MAX_TOKEN_ID
     seen: dict[int, str] = {}
     for token, token_id in vocab.items():
         if not isinstance(token, str):
@@ -60,6 +63,8 @@ def check_vocab(vocab: Any, *, where: str = "vocab") -> None:
             raise VocabularyError(f"{where}[{token!r}]: id must be an int, got {token_id!r}")
         if token_id < 0:
             raise VocabularyError(f"{where}[{token!r}]: id must be >= 0, got {token_id}")
+        if token_id > max_id or len(token) > max_len:
+            limits.check_token(token, token_id, where=where)
         other = seen.get(token_id)
         if other is not None:
             raise VocabularyError(
@@ -132,9 +137,12 @@ class WordPiece(Model):
         """Derive the look-up tables the encoder uses from ``_vocab``."""
         plen = len(self.continuing_subword_prefix)
         prefix = self.continuing_subword_prefix
+        # Special tokens are never matched inside text: typed "[CLS]" is ordinary text (SPEC §3).
+        specials = self.special_tokens
+        self._words: dict[str, int] = {t: i for t, i in self._vocab.items() if t not in specials} if specials else self._vocab
         # Continuation tokens keyed without their prefix: the inner loop then looks up plain slices of
         # the word instead of building prefix + slice strings.
-        self._cont: dict[str, int] = {t[plen:]: i for t, i in self._vocab.items() if t.startswith(prefix) and len(t) > plen}
+        self._cont: dict[str, int] = {t[plen:]: i for t, i in self._words.items() if t.startswith(prefix) and len(t) > plen}
         # No token is longer than these, so the longest-match search starts there instead of at the
         # end of the word (a 20-letter word costs a handful of look-ups, not 20 per position).
         self._max_first = max(map(len, self._vocab), default=0)
@@ -237,7 +245,7 @@ class WordPiece(Model):
         n = len(word)
         if n > self.max_input_chars_per_word:
             return None
-        get = self._vocab.get
+        get = self._words.get
         maxlen = self._max_first
         cont_get = self._cont.get
         out: list[tuple[int, int, int]] = []
@@ -284,7 +292,7 @@ class WordPiece(Model):
             return ()
         if n > self.max_input_chars_per_word:
             return (self._unknown(),)
-        get = self._vocab.get
+        get = self._words.get
         token_id = get(piece) if n <= self._max_first else None
         if token_id is not None:  # the common case: the whole word is a token
             return (token_id,)
@@ -413,6 +421,7 @@ class WordPieceTrainer(Trainer):
         if bad:
             raise ConfigError(f"WordPieceTrainer.initial_alphabet: entries must be single characters, got {bad!r}")
         specials = opts["special_tokens"]
+        limits.check_trainer_options(opts["vocab_size"], specials, where="WordPieceTrainer")
         if len(set(specials)) != len(specials) or "" in specials:
             raise ConfigError(f"WordPieceTrainer.special_tokens: must be distinct non-empty strings, got {specials!r}")
         if progress is not None and not callable(progress):
@@ -736,6 +745,9 @@ class _Run:
         fo = self.first_occurrence
         shift = self.shift
         min_count = self.min_count
+        tok_len = self.tok_len
+        plen = self.plen
+        max_len = limits.MAX_TOKEN_LENGTH
         pop = heapq.heappop
         best: tuple[int, int, int] | None = None
         seen: set[int] = set()
@@ -749,6 +761,9 @@ class _Run:
             count = pair_count.get(code, 0)
             if count < min_count:
                 continue  # merged away (or below min_frequency): its entries are outdated
+            if tok_len[code >> _SHIFT] + tok_len[code & _MASK] - plen > max_len:
+                seen.discard(code)  # never merged: the token would exceed toolkit.limits.MAX_TOKEN_LENGTH
+                continue
             if fo and code in dirty:
                 # The recorded first occurrence was merged away: compute the real one.
                 dirty.discard(code)

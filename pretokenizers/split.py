@@ -40,6 +40,7 @@ from pydantic import field_validator
 from toolkit.alignment import Piece
 from toolkit.errors import ConfigError, InputError
 from toolkit.interfaces import Params, PreTokenizer
+from toolkit.limits import REGEX_TIMEOUT
 from toolkit.registry import register
 
 from pretokenizers._pieces import split_pieces
@@ -68,8 +69,9 @@ _HF_BEHAVIORS = {
     "Contiguous": "contiguous",
 }
 
-#: Seconds a user-supplied pattern may spend on one text before :class:`InputError` is raised.
-DEFAULT_TIMEOUT: float = 5.0
+#: Seconds a user-supplied pattern may spend on one text before :class:`InputError` is raised
+#: (``toolkit.limits.REGEX_TIMEOUT``, the one place the toolkit's limits are set).
+DEFAULT_TIMEOUT: float = REGEX_TIMEOUT
 
 # Patterns shipped with the toolkit: linear-time, so they run without the timeout guard (the guard
 # costs the ``regex`` module about half a microsecond per match, 2-6x on ordinary text).

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from toolkit.errors import SerializationError, ToolkitError
 from toolkit.interfaces import build
+from toolkit.limits import check_regex_guards
 
 __all__ = ["FORMAT", "VERSION", "PIPELINE_FIELDS", "parse_json", "check_document", "build_components", "atomic_write_text"]
 
@@ -48,6 +50,8 @@ def parse_json(text: str, *, source: str = "<string>") -> Any:
         ) from None
     except RecursionError:
         raise SerializationError(f"{source}: JSON nested too deeply to be a tokenizer file") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits (sys.get_int_max_str_digits)
+        raise SerializationError(f"{source}: not a valid tokenizer file ({exc})") from None
 
 
 def check_document(data: Any, *, source: str = "<string>") -> dict[str, Any]:
@@ -81,6 +85,8 @@ def check_document(data: Any, *, source: str = "<string>") -> dict[str, Any]:
 
 def build_components(data: dict[str, Any], *, validate: bool, source: str = "<string>") -> dict[str, Any]:
     """Build the pipeline components of a parsed document through the registry."""
+    if validate:
+        check_regex_guards(data, source=source)
     out: dict[str, Any] = {}
     for kind in PIPELINE_FIELDS:
         spec = data.get(kind)
@@ -108,6 +114,9 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            # mkstemp creates the file private (0600); give it the mode a plain open() would (or keep
+            # the mode of the file it replaces), so saving never changes who can read the tokenizer.
+            os.chmod(tmp, _mode_for(target))
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
@@ -118,3 +127,14 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _mode_for(target: Path) -> int:
+    """Permission bits for a new version of ``target``: those of the existing file, else 0666 & ~umask."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        pass
+    mask = os.umask(0o077)  # reading the umask means setting it (to the safe side), then back at once
+    os.umask(mask)
+    return 0o666 & ~mask

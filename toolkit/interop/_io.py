@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 from toolkit.errors import SerializationError
+from toolkit.limits import check_file_size
 from toolkit.serialization import atomic_write_text
 
 __all__ = ["PathLike", "read_bytes", "read_text", "numbered_lines", "write_text", "rstrip_ws", "where"]
@@ -44,7 +44,9 @@ def where(path: PathLike, line: int | None = None) -> str:
 def read_bytes(path: PathLike, *, what: str = "file") -> bytes:
     """The bytes of ``path``; a missing or unreadable file is a :class:`SerializationError`."""
     try:
-        return Path(path).read_bytes()
+        with open(path, "rb") as fh:
+            check_file_size(os.fstat(fh.fileno()).st_size, source=os.fspath(path))
+            return fh.read()
     except FileNotFoundError:
         raise SerializationError(f"{os.fspath(path)}: no such {what}") from None
     except IsADirectoryError:

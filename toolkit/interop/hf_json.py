@@ -175,7 +175,7 @@ def _imp_pre_tokenizer(d: Any, where: str) -> Json:
     if t == "Split":
         pattern, literal = _pattern_from_hf(_field(d, "pattern", where), f"{where}.pattern")
         behavior = _field(d, "behavior", where)
-        if behavior not in _BEHAVIOR_FROM_HF:
+        if not isinstance(behavior, str) or behavior not in _BEHAVIOR_FROM_HF:
             raise SerializationError(
                 f"{where}.behavior: unknown behavior {behavior!r}; expected one of {', '.join(_BEHAVIOR_FROM_HF)}"
             )
@@ -190,7 +190,7 @@ def _imp_pre_tokenizer(d: Any, where: str) -> Json:
         return {"type": t}
     if t == "Punctuation":
         behavior = _field(d, "behavior", where, "Isolated")
-        if behavior not in _BEHAVIOR_FROM_HF:
+        if not isinstance(behavior, str) or behavior not in _BEHAVIOR_FROM_HF:
             raise SerializationError(f"{where}.behavior: unknown behavior {behavior!r}")
         return {"type": "Punctuation", "behavior": _BEHAVIOR_FROM_HF[behavior]}
     if t == "Digits":
@@ -315,7 +315,8 @@ def _contains_byte_level(pre: Any) -> bool:
     if pre.get("type") == "ByteLevel":
         return True
     if pre.get("type") == "Sequence":
-        return any(_contains_byte_level(c) for c in pre.get("pretokenizers") or ())
+        children = pre.get("pretokenizers")
+        return isinstance(children, list) and any(_contains_byte_level(c) for c in children)
     return False
 
 

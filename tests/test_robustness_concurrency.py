@@ -1,0 +1,189 @@
+"""Concurrency: threads sharing one tokenizer get exactly the serial results (the caches are safe), and
+``encode_batch(num_workers=N)`` in worker processes returns identical encodings, in order.
+
+The threaded tests shrink the per-piece caches to a handful of entries so that threads clear and refill
+them under each other constantly, and switch threads every microsecond to maximise interleaving.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import sys
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import toolkit.limits as limits
+from test_robustness_support import ALL, SPECIALS, TRICKY, corpus_lines, pipelines
+from toolkit import Tokenizer
+from toolkit.errors import ConfigError, InputError
+from toolkit.interfaces import Normalizer
+from toolkit.registry import register
+
+
+def _texts(n: int, seed: int = 0) -> list[str]:
+    rng = random.Random(seed)
+    lines = corpus_lines()
+    out = []
+    for _ in range(n):
+        parts = [rng.choice(lines)[: rng.randrange(1, 120)] for _ in range(rng.randrange(1, 3))]
+        parts.insert(rng.randrange(len(parts) + 1), rng.choice(TRICKY + SPECIALS))
+        out.append(" ".join(parts))
+    return out
+
+
+@pytest.fixture
+def fast_switching() -> Iterator[None]:
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(old)
+
+
+def _fresh(name: str) -> Tokenizer:
+    return Tokenizer.from_json(pipelines()[name].to_json())
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_threads_sharing_one_tokenizer_get_serial_results(name: str, fast_switching: None) -> None:
+    texts = _texts(300, seed=hash(name) % 1000)
+    reference = _fresh(name)
+    expected_enc = [reference.encode(t) for t in texts]
+    expected_ids = [reference.encode_ids(t) for t in texts]
+    expected_all = [reference.encode_ids(t, allowed_special="all") for t in texts]
+    expected_dec = [reference.decode(ids) for ids in expected_ids]
+
+    shared = _fresh(name)
+    shared.model.cache_capacity = 8  # the caches are cleared over and over while threads use them
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(8)
+
+    def worker(k: int) -> None:
+        try:
+            barrier.wait()
+            order = list(range(len(texts)))
+            random.Random(k).shuffle(order)
+            for i in order:
+                assert shared.encode_ids(texts[i]) == expected_ids[i]
+                assert shared.encode(texts[i]) == expected_enc[i]
+                assert shared.encode_ids(texts[i], allowed_special="all") == expected_all[i]
+                assert shared.decode(expected_ids[i]) == expected_dec[i]
+                if i % 50 == 0:
+                    stream = shared.stream_decoder()
+                    assert "".join(stream.feed(t) for t in expected_ids[i]) + stream.flush() == expected_dec[i]
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]
+
+
+def test_threads_with_different_allowed_special_sets(fast_switching: None) -> None:
+    """The compiled special-token patterns are cached per allowed set; concurrent first uses are safe."""
+    tok = _fresh("chat")
+    text = "<|im_start|>user hi<|im_end|> <|im_start|>"
+    choices = [(), ("<|im_start|>",), ("<|im_end|>",), "all", ("<|im_end|>", "<|im_start|>")]
+    expected = {str(c): pipelines()["chat"].encode_ids(text, allowed_special=c) for c in choices}
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(lambda c: (str(c), tok.encode_ids(text, allowed_special=c)), choices * 200))
+    for key, ids in results:
+        assert ids == expected[key]
+
+
+# ---------------------------------------------------------------------------------------- worker processes
+@pytest.mark.parametrize("name", ["chat", "bert", *(pytest.param(n, marks=pytest.mark.slow)
+                                                    for n in ("gpt2", "tiktoken", "bpe", "bpe_metaspace", "wordpiece"))])
+def test_encode_batch_with_worker_processes_is_identical(name: str) -> None:
+    tok = pipelines()[name]
+    texts: list = _texts(400, seed=7)
+    texts[5:5] = [(a, b) for a, b in zip(texts[:20], texts[20:40])]  # pairs, mixed in
+    texts.append("")
+    serial = tok.encode_batch(texts)
+    parallel = tok.encode_batch(texts, num_workers=2)
+    assert parallel == serial  # ids, tokens, offsets, type ids, masks, word ids; in input order
+    assert [e.ids for e in tok.encode_batch(iter(texts), num_workers=3, allowed_special="all")] == [
+        e.ids for e in tok.encode_batch(texts, allowed_special="all")
+    ]
+
+
+def test_encode_batch_worker_errors_are_the_serial_ones() -> None:
+    tok = pipelines()["bert"]
+    texts = _texts(60) + ["bad \udc80 one"] + _texts(30) + ["\ud800 second"]
+    with pytest.raises(InputError) as serial:
+        tok.encode_batch(texts)
+    with pytest.raises(InputError) as parallel:
+        tok.encode_batch(texts, num_workers=2)
+    assert str(parallel.value) == str(serial.value)
+    assert "U+DC80" in str(parallel.value)
+
+
+@pytest.mark.parametrize("bad", [0, -1, True, 1.5, "2"])
+def test_num_workers_must_be_a_positive_integer(bad: object) -> None:
+    tok = pipelines()["bpe"]
+    with pytest.raises(ConfigError, match="num_workers"):
+        tok.encode_batch(["a"], num_workers=bad)  # type: ignore[arg-type]
+
+
+def test_num_workers_small_batches_and_allowed_special_validation() -> None:
+    tok = pipelines()["chat"]
+    assert tok.encode_batch([], num_workers=4) == []
+    assert tok.encode_batch(["one text"], num_workers=4) == [tok.encode("one text")]  # no pool for one item
+    assert tok.encode_batch(["a", "b"], num_workers=1) == [tok.encode("a"), tok.encode("b")]
+    with pytest.raises(ConfigError, match="not special tokens"):
+        tok.encode_batch(["a", "b"], num_workers=2, allowed_special=["<nope>"])  # checked before any process starts
+
+
+@register("RobustnessShout")
+class Shout(Normalizer):
+    """A plugin normalizer defined in a test module: workers must import it to rebuild the tokenizer."""
+
+    def normalize(self, ns):  # noqa: ANN001, ANN201
+        return ns.map_chars(str.upper)
+
+
+def test_encode_batch_workers_rebuild_plugin_components_and_get_the_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    base = pipelines()["bpe"]
+    tok = Tokenizer(base.model, normalizer=Shout(), pre_tokenizer=base.pre_tokenizer)
+    texts = ["hello there", "the cat sat", "x" * 50]
+    assert tok.encode_batch(texts, num_workers=2) == tok.encode_batch(texts)
+    # The caller's limits travel to the workers: a lowered input limit is enforced there.
+    monkeypatch.setattr(limits, "MAX_INPUT_CHARS", 20)
+    with pytest.raises(InputError, match="MAX_INPUT_CHARS"):
+        tok.encode_batch(texts, num_workers=2)
+
+
+def _batch_in_daemon(doc: str) -> list[list[int]]:
+    tok = Tokenizer.from_json(doc)
+    return [e.ids for e in tok.encode_batch(["a b", "c d", "e"], num_workers=2)]
+
+
+@pytest.mark.slow
+def test_encode_batch_inside_a_daemonic_worker_falls_back_to_serial() -> None:
+    tok = pipelines()["bpe"]
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        got = pool.apply(_batch_in_daemon, (tok.to_json(),))
+    assert got == [tok.encode_ids(t) for t in ("a b", "c d", "e")]
+
+
+def test_worker_processes_are_spawned_not_forked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spawned workers behave the same on every platform and never inherit a forked thread's locks."""
+    seen: list[str] = []
+    real = multiprocessing.get_context
+
+    def spy(method: str | None = None):  # noqa: ANN202
+        seen.append(str(method))
+        return real(method)
+
+    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    tok = pipelines()["bpe"]
+    tok.encode_batch(["a", "b", "c"], num_workers=2)
+    assert seen == ["spawn"]

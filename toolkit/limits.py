@@ -1,0 +1,215 @@
+"""The toolkit's documented maximums, in one place, and the checks that enforce them.
+
+A tokenizer reads text and files from strangers. These ceilings bound the time and memory one call
+can take; each is enforced with a typed error naming the limit and how to work around it:
+
+==========================  ================  ======================================================
+limit                       value             enforced
+==========================  ================  ======================================================
+``MAX_INPUT_CHARS``         4 194 304 chars   ``encode``/``encode_ids``/``encode_batch`` (text and
+                            (2**22)           pair each) → :class:`InputError`
+``MAX_VOCAB_SIZE``          4 194 304 tokens  loading/constructing a model, trainer ``vocab_size``
+                            (2**22)           → :class:`VocabularyError` / :class:`ConfigError`
+``MAX_TOKEN_ID``            2**31 - 1         loading/constructing a model (ids fit in int32)
+                                              → :class:`VocabularyError`
+``MAX_TOKEN_LENGTH``        1024 characters   loading/constructing a model (vocabulary and special
+                                              tokens); trainers never create longer tokens
+``MAX_FILE_BYTES``          1 GiB             reading a tokenizer or vocabulary file
+                                              → :class:`SerializationError`
+``REGEX_TIMEOUT``           5 s               default time budget of a user regex per text
+                                              (``Split``, ``Replace``) → :class:`InputError`
+``MAX_REGEX_TIMEOUT``       60 s              largest ``Split`` timeout an untrusted file may ask
+                                              for (and it may not disable the guard)
+==========================  ================  ======================================================
+
+Why these values: the largest real vocabularies have about 260 000 tokens and their longest tokens
+128 bytes (GPT-2, cl100k), so the model limits sit 16x and 8x above real files. ``encode`` keeps
+about 300 bytes per token (ids, token strings, offsets...) and byte-level models make at most 4
+tokens per character, so ``MAX_INPUT_CHARS`` bounds one call to a few GB in the very worst case
+(100 k emoji) and about 300 MB for ordinary text; split longer documents (by line, paragraph...)
+or use :meth:`~toolkit.Tokenizer.encode_batch`.
+
+The checks read this module's attributes at call time, so a program that deliberately needs more
+can raise a limit (``toolkit.limits.MAX_INPUT_CHARS = 50_000_000``) before loading or encoding;
+worker processes of ``encode_batch(num_workers=...)`` receive the values of the calling process.
+
+>>> check_input_size("hello")
+>>> check_vocab_size(10, where="BPE.vocab")
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from toolkit.errors import ConfigError, InputError, SerializationError, VocabularyError
+
+__all__ = [
+    "MAX_INPUT_CHARS",
+    "MAX_VOCAB_SIZE",
+    "MAX_TOKEN_ID",
+    "MAX_TOKEN_LENGTH",
+    "MAX_FILE_BYTES",
+    "REGEX_TIMEOUT",
+    "MAX_REGEX_TIMEOUT",
+    "snapshot",
+    "restore",
+    "check_input_size",
+    "check_vocab_size",
+    "check_token",
+    "check_trainer_options",
+    "max_trained_token_length",
+    "check_file_size",
+    "check_regex_guards",
+]
+
+#: Characters in one text given to ``encode`` (a pair's second text is checked on its own).
+MAX_INPUT_CHARS: int = 1 << 22
+#: Entries in one vocabulary, special tokens included.
+MAX_VOCAB_SIZE: int = 1 << 22
+#: Largest token id (ids are stored as 32-bit signed integers by most model code).
+MAX_TOKEN_ID: int = (1 << 31) - 1
+#: Characters in one token string (byte-level tokens: one character per byte).
+MAX_TOKEN_LENGTH: int = 1024
+#: Bytes in one tokenizer / vocabulary file.
+MAX_FILE_BYTES: int = 1 << 30
+#: Seconds a user regex (``Split``, ``Replace``) may spend on one text by default.
+REGEX_TIMEOUT: float = 5.0
+#: Largest ``Split`` timeout a validated (untrusted) tokenizer file may set.
+MAX_REGEX_TIMEOUT: float = 60.0
+
+_NAMES = ("MAX_INPUT_CHARS", "MAX_VOCAB_SIZE", "MAX_TOKEN_ID", "MAX_TOKEN_LENGTH", "MAX_FILE_BYTES",
+          "REGEX_TIMEOUT", "MAX_REGEX_TIMEOUT")
+
+
+def snapshot() -> dict[str, Any]:
+    """The current values of every limit (sent to worker processes, see :func:`restore`)."""
+    module = sys.modules[__name__]
+    return {name: getattr(module, name) for name in _NAMES}
+
+
+def restore(values: Mapping[str, Any]) -> None:
+    """Set limits from a :func:`snapshot`."""
+    module = sys.modules[__name__]
+    for name, value in values.items():
+        if name in _NAMES:
+            setattr(module, name, value)
+
+
+def check_input_size(text: str, what: str = "text") -> None:
+    """Raise :class:`InputError` when ``text`` is longer than :data:`MAX_INPUT_CHARS`.
+
+    >>> import toolkit.limits as L
+    >>> L.check_input_size("x" * (L.MAX_INPUT_CHARS + 1))
+    Traceback (most recent call last):
+    ...
+    toolkit.errors.InputError: text has 4,194,305 characters, more than the limit of 4,194,304 (toolkit.limits.MAX_INPUT_CHARS); split it (by line or paragraph) and encode the parts, e.g. with encode_batch
+    """
+    limit = MAX_INPUT_CHARS
+    if len(text) > limit:
+        raise InputError(
+            f"{what} has {len(text):,} characters, more than the limit of {limit:,} "
+            "(toolkit.limits.MAX_INPUT_CHARS); split it (by line or paragraph) and encode the parts, "
+            "e.g. with encode_batch"
+        )
+
+
+def check_vocab_size(size: int, *, where: str, error: type[Exception] = VocabularyError) -> None:
+    """Raise ``error`` when a vocabulary of ``size`` entries exceeds :data:`MAX_VOCAB_SIZE`."""
+    limit = MAX_VOCAB_SIZE
+    if size > limit:
+        raise error(
+            f"{where}: {size:,} tokens is more than the limit of {limit:,} (toolkit.limits.MAX_VOCAB_SIZE)"
+        )
+
+
+def check_token(token: str | bytes, token_id: int | None, *, where: str) -> None:
+    """Raise :class:`VocabularyError` for a token longer than :data:`MAX_TOKEN_LENGTH` or an id above
+    :data:`MAX_TOKEN_ID` (types and signs are checked by the callers)."""
+    if len(token) > MAX_TOKEN_LENGTH:
+        raise VocabularyError(
+            f"{where}: token {token[:40]!r}... is {len(token):,} characters long, more than the limit of "
+            f"{MAX_TOKEN_LENGTH:,} (toolkit.limits.MAX_TOKEN_LENGTH)"
+        )
+    if token_id is not None and token_id > MAX_TOKEN_ID:
+        raise VocabularyError(
+            f"{where}: id {token_id} of {token[:40]!r} is larger than the limit of {MAX_TOKEN_ID} "
+            "(toolkit.limits.MAX_TOKEN_ID)"
+        )
+
+
+def check_trainer_options(vocab_size: int, special_tokens: Iterable[str], *, where: str) -> None:
+    """Trainer options: ``vocab_size`` within :data:`MAX_VOCAB_SIZE`, special tokens within
+    :data:`MAX_TOKEN_LENGTH` (so a trained model always loads again). Raises :class:`ConfigError`."""
+    check_vocab_size(vocab_size, where=f"{where}.vocab_size", error=ConfigError)
+    for token in special_tokens:
+        if len(token) > MAX_TOKEN_LENGTH:
+            raise ConfigError(
+                f"{where}.special_tokens: {token[:40]!r}... is {len(token):,} characters long, more than the "
+                f"limit of {MAX_TOKEN_LENGTH:,} (toolkit.limits.MAX_TOKEN_LENGTH)"
+            )
+
+
+def max_trained_token_length(user_limit: int | None, overhead: int = 0) -> int:
+    """The longest token (in characters of the original text) a trainer may create: the trainer's own
+    ``max_token_length`` when set, and never more than :data:`MAX_TOKEN_LENGTH` minus ``overhead``
+    (the characters a prefix/suffix adds to the token string)."""
+    cap = max(1, MAX_TOKEN_LENGTH - overhead)
+    return cap if user_limit is None else min(user_limit, cap)
+
+
+def check_file_size(size: int, *, source: str) -> None:
+    """Raise :class:`SerializationError` when a file to read is larger than :data:`MAX_FILE_BYTES`."""
+    limit = MAX_FILE_BYTES
+    if size > limit:
+        raise SerializationError(
+            f"{source}: the file has {size:,} bytes, more than the limit of {limit:,} "
+            "(toolkit.limits.MAX_FILE_BYTES) for a tokenizer or vocabulary file"
+        )
+
+
+def check_regex_guards(doc: Any, *, source: str) -> None:
+    """Refuse a validated (untrusted) document whose ``Split`` pre-tokenizers switch the regex timeout
+    off (``"timeout": null``) or set it above :data:`MAX_REGEX_TIMEOUT` for a user pattern.
+
+    Literal splits and the patterns shipped with the toolkit (GPT-2, cl100k, o200k...) cannot backtrack
+    catastrophically and run unguarded whatever their timeout, so they are accepted. A file written
+    by your own code with ``Split(..., timeout=None)`` loads with ``trusted=True``.
+    """
+    found: list[tuple[str, Mapping[str, Any]]] = []
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, Mapping):
+            if node.get("type") == "Split" and "timeout" in node:
+                found.append((path, node))
+            for key, value in node.items():
+                walk(value, f"{path}.{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{path}[{i}]")
+
+    if not isinstance(doc, Mapping):
+        return
+    walk(doc.get("pre_tokenizer"), "pre_tokenizer")
+    if not found:
+        return
+    from pretokenizers.split import _TRUSTED_PATTERNS  # the shipped, linear-time patterns
+
+    for path, node in found:
+        timeout, pattern = node.get("timeout"), node.get("pattern")
+        if node.get("literal") is True or (isinstance(pattern, str) and pattern in _TRUSTED_PATTERNS):
+            continue
+        # Other defects (a pattern that is not a string...) are reported when the Split is built.
+        if timeout is None:
+            raise SerializationError(
+                f"{source}: {path}.timeout: null switches off the timeout that stops a catastrophic regex "
+                f"({pattern!r}); a tokenizer file from elsewhere may not do that. Set a timeout "
+                f"of at most {MAX_REGEX_TIMEOUT:g} s, or load a file your own code wrote with trusted=True"
+            )
+        if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > MAX_REGEX_TIMEOUT:
+            raise SerializationError(
+                f"{source}: {path}.timeout: {timeout:g} s is more than the limit of {MAX_REGEX_TIMEOUT:g} s "
+                "(toolkit.limits.MAX_REGEX_TIMEOUT) for a regex from a tokenizer file; lower it, or load a "
+                "file your own code wrote with trusted=True"
+            )
