@@ -1,7 +1,8 @@
 """Small, fast helpers that cut and rewrite :class:`~toolkit.alignment.Piece` objects.
 
 They produce exactly what :meth:`Piece.slice` / :meth:`Piece.map_chars` would, without a Python call
-per character where the rewrite is one character for one character.
+per character where the rewrite is one character for one character, and without a method call per
+sub-piece of a piece without a per-character table (``align is None``, the common case).
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ def split_pieces(pieces: list[Piece], spans_of: Callable[[str], list[Span]]) -> 
         spans = spans_of(text)
         if len(spans) == 1 and spans[0] == (0, len(text)):
             out.append(piece)
+        elif piece.align is None:
+            start = piece.start
+            out.extend([Piece(text[s:e], start + s, start + e) for s, e in spans])
         else:
             out.extend(piece.slice(s, e) for s, e in spans)
     return out
@@ -35,6 +39,13 @@ def keep_matches(compiled: regex.Pattern[str], pieces: list[Piece]) -> list[Piec
     out: list[Piece] = []
     for piece in pieces:
         text = piece.text
+        if piece.align is None:
+            start = piece.start
+            for m in compiled.finditer(text):
+                s, e = m.span()
+                if e > s:
+                    out.append(piece if (s == 0 and e == len(text)) else Piece(m.group(), start + s, start + e))
+            continue
         for m in compiled.finditer(text):
             s, e = m.span()
             if e > s:
@@ -60,7 +71,8 @@ def with_prefix(piece: Piece, prefix: str) -> Piece:
 
 
 def one_to_one(piece: Piece, new_text: str) -> Piece:
-    """The piece with its text replaced by ``new_text`` of the same length, character for character."""
+    """The piece with its text replaced by ``new_text`` of the same length, character for character
+    (each character still stands for what it stood for, so the alignment is kept as it is)."""
     if new_text == piece.text:
         return piece
-    return Piece(new_text, piece.start, piece.end, _char_spans(piece))
+    return Piece(new_text, piece.start, piece.end, piece.align)

@@ -13,6 +13,7 @@ text.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import accumulate
 
 import regex
 
@@ -44,11 +45,10 @@ class _CharToByteLevel(dict[str, str]):
 _CHAR_TO_BL = _CharToByteLevel()
 
 
-def _byte_level_piece(piece: Piece) -> Piece:
-    """The piece spelled in the byte-level alphabet, each character aligned to its source character."""
-    text = piece.text
-    bl = to_byte_level(text)
-    if len(bl) == len(text):  # only one-byte characters: a character-for-character rewrite
+def _byte_level_piece(piece: Piece, bl: str) -> Piece:
+    """The piece spelled in the byte-level alphabet (``bl``, its spelling), each character aligned to
+    its source character."""
+    if len(bl) == len(piece.text):  # only one-byte characters: a character-for-character rewrite
         return one_to_one(piece, bl)
     return piece.map_chars(_CHAR_TO_BL.__getitem__)
 
@@ -91,19 +91,47 @@ class ByteLevel(PreTokenizer):
         return list(BYTE_TO_CHAR)
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
+        """The pieces' spans by definition: the pattern's matches, and (``isolated``) any text between."""
         if not self.use_regex:
             return [(0, len(text))]
         return apply_behavior(segments(find_spans(_GPT2_RE, text), len(text)), "isolated")
 
+    def _spell(self, text: str) -> str:
+        """:func:`to_byte_level` through the spelling cache that :meth:`split_text` fills too (words,
+        not long texts: a ``use_regex=False`` piece can be a whole document)."""
+        bl = self._cache.get(text)
+        if bl is None:
+            bl = to_byte_level(text)
+            if len(text) > 256:
+                return bl
+            if len(self._cache) >= _CACHE_LIMIT:
+                self._cache.clear()
+            self._cache[text] = bl
+        return bl
+
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
         out: list[Piece] = []
+        spell = self._spell
         for piece in pieces:
             if not piece.text:
                 continue
             if self.add_prefix_space and not piece.text.startswith(" "):
                 piece = with_prefix(piece, " ")
-            for sub in split_pieces([piece], self._spans):
-                out.append(_byte_level_piece(sub))
+            if not self.use_regex:
+                out.append(_byte_level_piece(piece, spell(piece.text)))
+                continue
+            if piece.align is None:
+                # The GPT-2 pattern matches every character (see split_slices), so its matches tile
+                # the text: the pieces _spans gives, cut without building the spans first.
+                subs = []
+                pos = piece.start
+                for sub in _GPT2_RE.findall(piece.text):
+                    subs.append(Piece(sub, pos, pos + len(sub)))
+                    pos += len(sub)
+            else:
+                subs = split_pieces([piece], self._spans)
+            for sub in subs:
+                out.append(_byte_level_piece(sub, spell(sub.text)))
         return out
 
     def split_text(self, text: str) -> list[str]:
@@ -138,6 +166,23 @@ class ByteLevel(PreTokenizer):
         if self.add_prefix_space and text[0] != " ":
             text = " " + text
         return (_GPT2_RE.findall(text) if self.use_regex else [text]), to_byte_level
+
+    def split_slices(self, text: str) -> tuple[list[str], list[int], Callable[[str], str]] | None:
+        """:meth:`split_raw` with where each raw piece starts in ``text``: the fast path of
+        ``Tokenizer.encode``'s offsets. ``None`` when a prefix space would be added (that piece is not
+        a slice of ``text``). The respelling writes each character as its UTF-8 bytes, on its own.
+
+        >>> ByteLevel().split_slices("Hi there")[:2]
+        (['Hi', ' there'], [0, 2])
+        """
+        if self.add_prefix_space and text and text[0] != " ":
+            return None
+        pieces, spell = self.split_raw(text)
+        # The GPT-2 pattern matches every character (its last alternatives take any whitespace, the
+        # others any non-whitespace), so the pieces tile the text and their lengths give the starts.
+        starts = list(accumulate(map(len, pieces), initial=0))
+        starts.pop()
+        return pieces, starts, spell  # type: ignore[return-value]
 
     @property
     def respelling_only(self) -> bool:

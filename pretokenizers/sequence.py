@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from toolkit.alignment import Piece
-from toolkit.errors import ConfigError
+from toolkit.errors import ConfigError, RegistryError
 from toolkit.interfaces import Params, PreTokenizer, build, validate_params
 from toolkit.registry import register
 
@@ -55,10 +55,14 @@ class Sequence(PreTokenizer):
         if validate:
             validate_params(cls.Params, options, where=where)
         children = options["pretokenizers"]
-        return cls(
-            build("pre_tokenizer", child, validate=validate, where=f"{where}.pretokenizers[{i}]")
-            for i, child in enumerate(children)
-        )
+        built = []
+        for i, child in enumerate(children):
+            place = f"{where}.pretokenizers[{i}]"
+            try:
+                built.append(build("pre_tokenizer", child, validate=validate, where=place))
+            except RegistryError as exc:  # the registry names only "pre_tokenizer.type": add the path
+                raise RegistryError(f"{place}: {exc}") from None
+        return cls(built)
 
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
         for child in self.pretokenizers:

@@ -121,8 +121,11 @@ class Piece:
     """One pre-token: its text and where it sits in the normalized string.
 
     ``start``/``end`` is the span of the normalized string the piece covers. ``align`` is ``None`` when
-    ``text == normalized[start:end]``; otherwise it holds, per character of ``text``, the normalized
-    span that character stands for (several byte-level characters can stand for one ``é``).
+    character ``i`` of ``text`` stands for normalized character ``start + i``: ``text`` is
+    ``normalized[start:end]`` or a one-for-one respelling of it (the byte-level spelling of ASCII
+    text, Metaspace's ``▁`` for a space), so no per-character table is built for the common case.
+    Otherwise it holds, per character of ``text``, the normalized span that character stands for
+    (several byte-level characters can stand for one ``é``).
 
     >>> p = Piece("hello", 6, 11)
     >>> p.slice(1, 3), p.span(1, 3)
@@ -155,13 +158,15 @@ class Piece:
         Prefix characters stand for the empty span at the piece start. Used by the byte-level and
         Metaspace pre-tokenizers, whose output is not a slice of the input.
         """
-        parts: list[str] = [prefix] if prefix else []
-        align: list[Span] = [(self.start, self.start)] * len(prefix)
-        for i, c in enumerate(self.text):
-            rep = fn(c)
-            parts.append(rep)
-            align.extend([self.span(i, i + 1)] * len(rep))
-        text = "".join(parts)
-        if not prefix and self.align is None and text == self.text:
-            return self
-        return Piece(text, self.start, self.end, align)
+        reps = [fn(c) for c in self.text]
+        text = "".join(reps)
+        if not prefix and len(text) == len(self.text) and "" not in reps:
+            # Every character became one character: each still stands for what it stood for.
+            return self if text == self.text else Piece(text, self.start, self.end, self.align)
+        start = self.start
+        end = start + len(self.text)
+        spans = self.align if self.align is not None else zip(range(start, end), range(start + 1, end + 1))
+        align: list[Span] = [(start, start)] * len(prefix)
+        for span, rep in zip(spans, reps):
+            align.extend([span] * len(rep))
+        return Piece(prefix + text, start, self.end, align)

@@ -35,6 +35,7 @@ The tables were measured against ``tokenizers`` 0.23 over every code point (Pyth
 from __future__ import annotations
 
 import re
+import time
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
@@ -43,7 +44,8 @@ import regex
 from pydantic import StrictBool, StrictStr, field_validator
 
 from toolkit.alignment import NormalizedString, Span
-from toolkit.errors import ConfigError, RegistryError
+from toolkit import limits
+from toolkit.errors import ConfigError, InputError, RegistryError
 from toolkit.interfaces import (
     Component,
     Decoder,
@@ -406,19 +408,34 @@ def _strip_marks_aligned(ns: NormalizedString, marks: re.Pattern[str] = _HF_MARK
     return _splice(ns, [(m.start(), m.end(), "") for m in marks.finditer(text)])
 
 
-def _find_matches(pattern: re.Pattern[str] | Any, text: str) -> list[tuple[int, int]]:
+def _find_matches(pattern: re.Pattern[str] | Any, text: str, timeout: float | None = None) -> list[tuple[int, int]]:
     """Match spans as Hugging Face (Oniguruma's ``find_iter``) yields them.
 
     An empty match right where the previous match ended is skipped and the search moves on one
     character, so ``a*`` replaces ``"baab"`` as ``-b-b-`` (Python's ``re.sub`` would give ``-b--b-``).
+    ``timeout`` (seconds for the whole text, user regexes only) raises :class:`InputError`.
     """
+    if timeout is not None:
+        deadline = time.monotonic() + timeout
+        try:
+            return _find_matches_until(pattern, text, deadline)
+        except TimeoutError:
+            raise InputError(
+                f"Replace pattern {pattern.pattern!r} took longer than {timeout:g} s on a text of {len(text)} "
+                "characters (catastrophic backtracking?); simplify the pattern (avoid nested or overlapping "
+                "quantifiers such as (a|a)+ or (a+)+) or split the text (toolkit.limits.REGEX_TIMEOUT)"
+            ) from None
+    return _find_matches_until(pattern, text, None)
+
+
+def _find_matches_until(pattern: Any, text: str, deadline: float | None) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     pos = 0
     last_match_end = -1
     n = len(text)
     search = pattern.search
     while pos <= n:
-        m = search(text, pos)
+        m = search(text, pos) if deadline is None else search(text, pos, timeout=max(deadline - time.monotonic(), 1e-6))
         if m is None:
             break
         s, e = m.span()
@@ -442,7 +459,7 @@ def replace_all(pattern: str | Regex, content: str, text: str) -> str:
         return text.replace(pattern, content)  # leftmost, non-overlapping: the same as the regex path
     parts: list[str] = []
     pos = 0
-    for s, e in _find_matches(_compiled(pattern), text):
+    for s, e in _find_matches(_compiled(pattern), text, _timeout(pattern)):
         parts.append(text[pos:s])
         parts.append(content)
         pos = e
@@ -456,7 +473,7 @@ def _replace_aligned(pattern: str | Regex, content: str, ns: NormalizedString) -
         return ns
     segments: list[tuple[int, int, str]] = []
     pos = 0
-    for s, e in _find_matches(_compiled(pattern), text):
+    for s, e in _find_matches(_compiled(pattern), text, _timeout(pattern)):
         if s > pos:
             segments.append((pos, s, text[pos:s]))
         segments.append((s, e, content))
@@ -555,6 +572,11 @@ class Regex:
 
 
 _LITERAL_CACHE: dict[str, Any] = {}
+
+
+def _timeout(pattern: str | Regex) -> float | None:
+    # Only user regexes can backtrack catastrophically; literal strings are searched in linear time.
+    return limits.REGEX_TIMEOUT if isinstance(pattern, Regex) else None
 
 
 def _compiled(pattern: str | Regex) -> Any:
@@ -897,7 +919,49 @@ class BertNormalizer(Normalizer):
     def _strip(self) -> bool:
         return self.lowercase if self.strip_accents is None else self.strip_accents
 
+    # The fast paths below give exactly what the step-by-step methods (_normalize_stepwise and
+    # _normalize_str_stepwise, kept as the oracles the tests compare against) give; see _BertCharTables.
     def normalize(self, text: NormalizedString) -> NormalizedString:
+        s = text.normalized
+        if s.isascii():
+            # Only clean_text and lowercasing can change ASCII text. Tab, newline and carriage return
+            # become spaces, which keeps the alignment; a deleted control character does not.
+            out = s.translate(_BERT_ASCII_CLEAN) if self.clean_text and not s.isprintable() else s
+            if len(out) != len(s):
+                return self._normalize_stepwise(text)
+            if self.lowercase:
+                out = out.lower()
+            return text if out == s else NormalizedString(text.original, out, text.alignments)
+        tables = _bert_tables(self)
+        out = s.translate(tables.one_for_one)
+        if _BERT_UNSAFE not in out:  # every character became one character: the alignment holds
+            return text if out == s else NormalizedString(text.original, out, text.alignments)
+        # Some character is deleted or expanded (or needs the step-by-step path): align each output
+        # character to its source character, as the step-by-step path does for safe characters.
+        rep_of = tables.aligned_rep
+        parts: list[str] = []
+        align: list[Span] = []
+        old = text.alignments
+        for i, c in enumerate(s):
+            rep = rep_of(c)
+            if rep is None:
+                return self._normalize_stepwise(text)
+            if rep:
+                parts.append(rep)
+                align.extend([(i, i + 1) if old is None else old[i]] * len(rep))
+        return NormalizedString(text.original, "".join(parts), align)
+
+    def normalize_str(self, text: str) -> str:
+        if text.isascii():
+            # No CJK, nothing to decompose or strip, ASCII lowercasing; clean_text only matters when
+            # there are control characters, i.e. when the text is not printable.
+            if self.clean_text and not text.isprintable():
+                text = text.translate(_BERT_ASCII_CLEAN)
+            return text.lower() if self.lowercase else text
+        out = text.translate(_bert_tables(self).per_char)
+        return self._normalize_str_stepwise(text) if _BERT_UNSAFE in out else out
+
+    def _normalize_stepwise(self, text: NormalizedString) -> NormalizedString:
         ns = text
         if self.clean_text:
             spaced = ns.normalized.translate(_BERT_SPACE)
@@ -911,7 +975,7 @@ class BertNormalizer(Normalizer):
             ns = _lowercase_aligned(ns)
         return ns
 
-    def normalize_str(self, text: str) -> str:
+    def _normalize_str_stepwise(self, text: str) -> str:
         if self.clean_text:
             text = _BERT_CONTROL_RE.sub("", text.translate(_BERT_SPACE))
         if self.handle_chinese_chars:
@@ -921,6 +985,105 @@ class BertNormalizer(Normalizer):
         if self.lowercase:
             text = _lowercase(text)
         return text
+
+
+# BertNormalizer(clean_text=True) on ASCII: tab, newline and carriage return become spaces, the other
+# C0 controls and DEL are removed (what _BERT_SPACE then _BERT_CONTROL_RE do, in one str.translate).
+_BERT_ASCII_CLEAN: dict[int, str | None] = {
+    **{cp: None for cp in range(0x20)}, 0x09: " ", 0x0A: " ", 0x0D: " ", 0x7F: None,
+}
+# What the per-character tables give a character that needs the step-by-step path. U+FFFF itself is
+# such a character, so finding this in a translated text is proof that the step-by-step path is needed.
+_BERT_UNSAFE = "\uffff"
+_BERT_TABLE_LIMIT = 1 << 17  # characters remembered per configuration before the tables are cleared
+
+
+class _OnDemand(dict):  # type: ignore[type-arg]
+    """A ``str.translate`` table (code point → string) whose entries are computed on first use."""
+
+    def __init__(self, fill: Any, index: int) -> None:
+        super().__init__()
+        self._fill = fill
+        self._index = index
+
+    def __missing__(self, cp: int) -> Any:
+        return self._fill(cp)[self._index]
+
+
+class _BertCharTables:
+    """What one ``BertNormalizer`` configuration makes of each character on its own, learnt on demand.
+
+    Every step of ``BertNormalizer`` works one character at a time except one: NFD (for
+    ``strip_accents``) also sorts each run of combining marks (nonzero combining class). The sort
+    cannot show in the result while no combining mark survives the stripping, because it only moves
+    marks among marks. So a text none of whose characters leaves a combining mark normalizes to the
+    concatenation of what its characters give on their own: one ``str.translate`` (``per_char``).
+    The other characters translate to ``_BERT_UNSAFE``, which sends the text down the step-by-step path.
+
+    Alignments need more: the step-by-step path decomposes a character *together with* the combining
+    marks after it and aligns the result to the whole group, so for ``normalize`` a character that is a
+    combining mark, or decomposes to one first (which could sort with the marks before it), is unsafe
+    too. ``one_for_one`` translates the characters that are safe there and give one character (the
+    alignment is then unchanged); ``aligned_rep(c)`` gives the others' output, ``None`` when unsafe.
+    """
+
+    def __init__(self, clean_text: bool, handle_chinese_chars: bool, strip: bool, lowercase: bool) -> None:
+        self._options = (clean_text, handle_chinese_chars, strip, lowercase)
+        self.per_char = _OnDemand(self._fill, 0)
+        self.one_for_one = _OnDemand(self._fill, 1)
+        self._aligned = _OnDemand(self._fill, 2)
+
+    def aligned_rep(self, c: str) -> str | None:
+        return self._aligned[ord(c)]
+
+    def _analyse(self, c: str) -> tuple[str, bool, bool]:
+        """``(output, safe for normalize_str, safe for normalize)`` of the one-character text ``c``."""
+        clean_text, handle_chinese_chars, strip, lowercase = self._options
+        if c == _BERT_UNSAFE:
+            return c, False, False
+        text = c
+        if clean_text:
+            text = _BERT_CONTROL_RE.sub("", text.translate(_BERT_SPACE))
+        if handle_chinese_chars:
+            text = _CJK_RUN_RE.sub(_pad_cjk_run, text)
+        str_safe = aligned_safe = True
+        if strip:
+            combining = unicodedata.combining
+            decomposed = [_unicode_normalize("NFD", x) for x in text]
+            aligned_safe = not any(combining(x) or combining(d[:1] or " ") for x, d in zip(text, decomposed))
+            text = _strip_marks("".join(decomposed), _BERT_MARKS_RE)
+            str_safe = not any(combining(x) for x in text)
+        if lowercase:
+            text = _lowercase(text)
+        return text, str_safe, str_safe and aligned_safe
+
+    def _fill(self, cp: int) -> tuple[str, str, str | None]:
+        text, str_safe, aligned_safe = self._analyse(chr(cp))
+        entry = (
+            text if str_safe else _BERT_UNSAFE,
+            text if aligned_safe and len(text) == 1 else _BERT_UNSAFE,
+            text if aligned_safe else None,
+        )
+        tables = (self.per_char, self.one_for_one, self._aligned)
+        if len(self.per_char) >= _BERT_TABLE_LIMIT:
+            for table in tables:
+                table.clear()
+        for table, value in zip(tables, entry):
+            table[cp] = value
+        return entry
+
+
+_BERT_TABLES: dict[tuple[bool, bool, bool, bool], _BertCharTables] = {}
+
+
+def _bert_tables(normalizer: BertNormalizer) -> _BertCharTables:
+    # Looked up by the options on every call (not stored on the normalizer), so that changing an
+    # option attribute takes effect and the tables never travel with a pickled normalizer.
+    key = (normalizer.clean_text, normalizer.handle_chinese_chars, normalizer._strip, normalizer.lowercase)
+    tables = _BERT_TABLES.get(key)
+    if tables is None:
+        tables = _BERT_TABLES[key] = _BertCharTables(*key)
+    return tables
 
 
 # --------------------------------------------------------------------------- Sequence

@@ -8,11 +8,12 @@ tokenizer file (via :mod:`toolkit.serialization`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import regex
 
+from toolkit import limits
 from toolkit.alignment import NormalizedString, Piece
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, InputError, SerializationError
@@ -32,6 +33,7 @@ _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 def _check_text(text: Any, what: str = "text") -> str:
     if not isinstance(text, str):
         raise InputError(f"{what} must be a str, got {type(text).__name__}")
+    limits.check_input_size(text, what)
     m = _SURROGATE.search(text)
     if m is not None:
         raise InputError(
@@ -39,6 +41,53 @@ def _check_text(text: Any, what: str = "text") -> str:
             "valid Unicode text; decode the input with errors='replace' (or fix its source) before encoding"
         )
     return text
+
+
+# ---------------------------------------------------------------------- encode(): per-piece token caches
+# _encode_sequence caches the tokens of each piece with spans relative to the piece, so a repeated word
+# costs one dict look-up instead of a model call plus one id_to_token and two span mappings per token.
+# The caches live inside Tokenizer._raw_cache under this key (a tuple, so it never collides with the
+# str keys of encode_ids): whatever makes the pipeline forget that cache (a new model or pre-tokenizer,
+# clear_cache, pickling for worker processes) forgets these too. There is one cache per respelling
+# (None: the piece is the model's input as it is).
+_ENCODE_CACHES = ("encode", "piece caches")
+_MAX_CACHED_PIECE = 256  # longer pieces are rare and costly to keep: they are tokenized every time
+
+# The tokens of a piece: (ids, token strings, (start, end) of each token in the piece), or, for the
+# one-token pieces that most pieces are, one flat (id, token, start, end), faster to unpack.
+_PieceTokens = tuple[tuple[int, ...], tuple[str, ...], tuple[tuple[int, int], ...]] | tuple[int, str, int, int]
+
+
+def _piece_tokens(model: Model, raw: str, spell: Callable[[str], str] | None) -> _PieceTokens:
+    """The tokens of ``spell(raw)``, spans mapped back to characters of ``raw`` as :meth:`Piece.span`
+    maps them (``spell`` writes each character as one or more characters, on its own)."""
+    text = raw if spell is None else spell(raw)
+    found = model.tokenize(text)
+    spans = tuple((s, e) for _, s, e in found)
+    if len(text) != len(raw):  # else one character for one: the spans hold as they are
+        source = [i for i, c in enumerate(raw) for _ in range(len(spell(c)))]  # type: ignore[misc]
+        end = len(raw)  # source[k]: the character of raw that spelled character k comes from
+        spans = tuple(
+            (source[s], source[e - 1] + 1) if e > s else (source[s], source[s]) if s < len(source) else (end, end)
+            for s, e in spans
+        )
+    id_to_token = model.id_to_token
+    if len(found) == 1:
+        token_id = found[0][0]
+        return token_id, id_to_token(token_id), spans[0][0], spans[0][1]  # type: ignore[return-value]
+    return tuple(t[0] for t in found), tuple(id_to_token(t[0]) for t in found), spans  # type: ignore[misc]
+
+
+def _cache_piece_tokens(
+    cache: dict[str, _PieceTokens], model: Model, raw: str, spell: Callable[[str], str] | None
+) -> _PieceTokens:
+    """:func:`_piece_tokens`, kept in ``cache`` (a cache miss of :meth:`Tokenizer._encode_sequence`)."""
+    entry = _piece_tokens(model, raw, spell)
+    if len(raw) <= _MAX_CACHED_PIECE:
+        if len(cache) >= model.cache_capacity:
+            cache.clear()
+        cache[raw] = entry
+    return entry
 
 
 class Tokenizer:
@@ -209,29 +258,94 @@ class Tokenizer:
         tokens: list[str] = []
         offsets: list[tuple[int, int]] = []
         words: list[int | None] = []
-        special_mask: list[int] = []
+        specials: list[int] = []  # indices of the special tokens
         model = self.model
-        id_to_token = model.id_to_token
+        normalizer = self.normalizer
+        pre_tokenizer = self.pre_tokenizer
+        # A pre-tokenizer whose pieces are plain slices of the normalized text (BERT, GPT-2 byte level)
+        # can say where each starts (``split_slices``, or None for a text it cannot): the tokens of a
+        # piece, with spans relative to its start, then depend on its text alone and come from a cache.
+        split_slices = getattr(pre_tokenizer, "split_slices", None)
+        caches = self._raw_cache.get(_ENCODE_CACHES)  # type: ignore[call-overload]
+        if caches is None:
+            caches = self._raw_cache[_ENCODE_CACHES] = {}  # type: ignore[index]
         word = 0
         for seg_start, seg_end, special_id in self._segments(text, allowed):
             if special_id is not None:
+                specials.append(len(ids))
                 ids.append(special_id)
                 tokens.append(text[seg_start:seg_end])
                 offsets.append((seg_start, seg_end))
                 words.append(None)
-                special_mask.append(1)
                 continue
-            ns, pieces = self._pieces(text[seg_start:seg_end])
+            ns = NormalizedString(text[seg_start:seg_end])
+            if normalizer is not None:
+                ns = normalizer.normalize(ns)
+            normalized = ns.normalized
+            if not normalized:
+                continue
+            sliced = split_slices(normalized) if split_slices is not None else None
+            if sliced is not None:
+                raws, starts, spell = sliced
+                align = ns.alignments
+                cache = caches.get(spell)
+                if cache is None:
+                    cache = caches[spell] = {}
+                get = cache.get
+                for raw, start in zip(raws, starts):
+                    entry = get(raw) or _cache_piece_tokens(cache, model, raw, spell)
+                    if len(entry) == 4:  # one token: (id, token, start, end)
+                        token_id, token, s, e = entry
+                        ids.append(token_id)
+                        tokens.append(token)
+                        words.append(word)
+                        if align is None:  # normalized positions are original positions
+                            offsets.append((seg_start + start + s, seg_start + start + e))
+                        else:
+                            s, e = ns.original_span(start + s, start + e)
+                            offsets.append((seg_start + s, seg_start + e))
+                    else:
+                        piece_ids, piece_tokens, spans = entry
+                        ids += piece_ids
+                        tokens += piece_tokens
+                        words += [word] * len(piece_ids)
+                        for s, e in spans:
+                            s, e = (start + s, start + e) if align is None else ns.original_span(start + s, start + e)
+                            offsets.append((seg_start + s, seg_start + e))
+                    word += 1
+                continue
+            # Any other pre-tokenizer: Piece objects, each token mapped through its piece's alignment.
+            pieces = [Piece(normalized, 0, len(normalized))]
+            if pre_tokenizer is not None:
+                pieces = pre_tokenizer.pre_tokenize(pieces)
+            identity = ns.alignments is None
+            cache = caches.get(None)
+            if cache is None:
+                cache = caches[None] = {}
+            get = cache.get
             for piece in pieces:
-                for token_id, start, end in model.tokenize(piece.text):
-                    s, e = ns.original_span(*piece.span(start, end))
-                    ids.append(token_id)
-                    tokens.append(id_to_token(token_id))  # type: ignore[arg-type]
-                    offsets.append((seg_start + s, seg_start + e))
-                    words.append(word)
-                    special_mask.append(0)
+                piece_text = piece.text
+                if not piece_text:
+                    continue
+                entry = get(piece_text) or _cache_piece_tokens(cache, model, piece_text, None)
+                if len(entry) == 4:
+                    entry = ((entry[0],), (entry[1],), ((entry[2], entry[3]),))
+                piece_ids, piece_tokens, spans = entry
+                ids += piece_ids
+                tokens += piece_tokens
+                if identity and piece.align is None:  # character i of the piece is original start + i
+                    base = seg_start + piece.start
+                    offsets += [(base + s, base + e) for s, e in spans]
+                else:
+                    for s, e in spans:
+                        s, e = ns.original_span(*piece.span(s, e))
+                        offsets.append((seg_start + s, seg_start + e))
+                words += [word] * len(piece_ids)
                 word += 1
         n = len(ids)
+        special_mask = [0] * n
+        for i in specials:
+            special_mask[i] = 1
         return Encoding(ids, tokens, offsets, [type_id] * n, special_mask, [1] * n, words)
 
     def encode(
@@ -309,16 +423,84 @@ class Tokenizer:
         *,
         add_special_tokens: bool = True,
         allowed_special: AllowedSpecial = (),
+        num_workers: int | None = None,
     ) -> list[Encoding]:
-        """Encode many texts (or ``(text, pair)`` tuples); equal to calling :meth:`encode` on each."""
-        out = []
-        for item in inputs:
-            if isinstance(item, tuple):
-                text, pair = item
-            else:
-                text, pair = item, None
-            out.append(self.encode(text, pair, add_special_tokens=add_special_tokens, allowed_special=allowed_special))
+        """Encode many texts (or ``(text, pair)`` tuples); equal to calling :meth:`encode` on each.
+
+        ``num_workers`` > 1 encodes in that many worker processes: the inputs are cut into contiguous
+        chunks (about four per worker), each worker receives the tokenizer once, and the encodings come
+        back in input order, identical to the serial ones (an error is the one the serial loop would
+        raise first). Workers are *spawned* (safe with threads, the same on every platform), so a
+        script that uses them needs the usual ``if __name__ == "__main__":`` guard; starting them costs
+        a fraction of a second, which pays off for large batches. ``None`` or ``1``: this process.
+
+        >>> from algorithms import BPE
+        >>> tok = Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")]))
+        >>> [e.ids for e in tok.encode_batch(["ab", ("a", "b")])]
+        [[2], [0, 1]]
+        """
+        if num_workers is not None and (
+            not isinstance(num_workers, int) or isinstance(num_workers, bool) or num_workers < 1
+        ):
+            raise ConfigError(f"num_workers must be a positive integer or None, got {num_workers!r}")
+        if isinstance(inputs, (str, bytes)):
+            raise InputError("encode_batch expects a list of texts (or (text, pair) tuples), got one string; use encode")
+        # Validate once, in a form that pickles and survives being iterated more than once.
+        allowed: AllowedSpecial = "all" if allowed_special == "all" else tuple(sorted(self._allowed(allowed_special)))
+        items = list(inputs)
+        if num_workers is not None and num_workers > 1 and len(items) > 1:
+            return self._encode_batch_in_processes(items, num_workers, add_special_tokens, allowed)
+        return [self._encode_item(item, add_special_tokens, allowed) for item in items]
+
+    def _encode_item(self, item: str | tuple[str, str], add_special_tokens: bool, allowed: AllowedSpecial) -> Encoding:
+        if isinstance(item, tuple):
+            if len(item) != 2:
+                raise InputError(f"encode_batch: a pair must be a (text, pair) tuple of 2 strings, got {len(item)} items")
+            text, pair = item
+        else:
+            text, pair = item, None
+        return self.encode(text, pair, add_special_tokens=add_special_tokens, allowed_special=allowed)
+
+    def _encode_batch_in_processes(
+        self, items: list[Any], workers: int, add_special_tokens: bool, allowed: AllowedSpecial
+    ) -> list[Encoding]:
+        """:meth:`encode_batch` in ``workers`` spawned processes, chunked, in order."""
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from itertools import repeat
+
+        if multiprocessing.current_process().daemon:  # a daemonic process may not start processes
+            return [self._encode_item(item, add_special_tokens, allowed) for item in items]
+        workers = min(workers, len(items))
+        size = -(-len(items) // (workers * 4))
+        chunks = [items[i : i + size] for i in range(0, len(items), size)]
+        out: list[Encoding] = []
+        with ProcessPoolExecutor(
+            workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=Tokenizer._batch_worker_init,
+            initargs=(self, limits.snapshot()),
+        ) as pool:
+            try:
+                for part in pool.map(Tokenizer._batch_worker_encode, chunks, repeat(add_special_tokens), repeat(allowed)):
+                    out += part
+            except BaseException:
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
         return out
+
+    _batch_worker_tokenizer: Tokenizer | None = None  # set in worker processes only
+
+    @staticmethod
+    def _batch_worker_init(tokenizer: Tokenizer, limit_values: dict[str, Any]) -> None:
+        limits.restore(limit_values)
+        Tokenizer._batch_worker_tokenizer = tokenizer
+
+    @staticmethod
+    def _batch_worker_encode(chunk: list[Any], add_special_tokens: bool, allowed: AllowedSpecial) -> list[Encoding]:
+        tok = Tokenizer._batch_worker_tokenizer
+        assert tok is not None, "worker not initialised"
+        return [tok._encode_item(item, add_special_tokens, allowed) for item in chunk]
 
     # ------------------------------------------------------------------ decoding
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = False) -> str:
@@ -448,6 +630,17 @@ class Tokenizer:
 
         save_tiktoken(self, path)
 
+    def visualize(self, text: str | Sequence[str], *, add_special_tokens: bool = True, show_ids: bool = False) -> Any:
+        """Token boundaries of ``text``: a :class:`toolkit.visualize.TokenView` (HTML in notebooks,
+        ``|``-separated plain text with ``str()``). Several tokenizers: :func:`toolkit.visualize.visualize`.
+
+        >>> print(tok.visualize("Phileas Fogg"))   # doctest: +SKIP
+        Phileas|␣Fogg
+        """
+        from toolkit.visualize import visualize
+
+        return visualize(self, text, add_special_tokens=add_special_tokens, show_ids=show_ids)
+
     # ------------------------------------------------------------------ files
     def to_dict(self) -> dict[str, Any]:
         """The JSON document as a dict (see :mod:`toolkit.serialization`)."""
@@ -494,6 +687,7 @@ class Tokenizer:
         """Read a tokenizer file written by :meth:`save`."""
         try:
             with open(path, encoding="utf-8") as fh:
+                limits.check_file_size(os.fstat(fh.fileno()).st_size, source=str(path))
                 text = fh.read()
         except FileNotFoundError:
             raise SerializationError(f"{path}: no such tokenizer file") from None
@@ -526,13 +720,36 @@ class StreamDecoder:
         """Add one id; return the newly completed text (possibly empty)."""
         self._ids.append(token_id)
         text = self._decode(self._ids)
-        if text.endswith("\ufffd") or len(text) <= len(self._printed) and text == self._printed:
+        if text.endswith("\ufffd"):
+            return self._release_settled(text)
+        if len(text) <= len(self._printed) and text == self._printed:
             return ""
         new = text[len(self._printed):] if text.startswith(self._printed) else text
         # Keep only the ids just printed as context for the next call.
         self._ids = self._ids[self._context:]
         self._context = len(self._ids)
         self._printed = self._decode(self._ids)
+        return new
+
+    def _release_settled(self, text: str) -> str:
+        """``text`` ends in U+FFFD: hold it back, but print what can no longer change.
+
+        An incomplete UTF-8 sequence is at most 3 bytes, so it lies within the last 3 ids. When 4 or
+        more ids are waiting (invalid bytes, not an incomplete character) and decoding splits cleanly
+        before the last 3 (the two parts decode to ``text``), the first part is final: print it. Without
+        this, a stream of invalid bytes would be re-decoded whole at every id (quadratic time).
+        """
+        cut = len(self._ids) - 3
+        if cut - self._context < 1:
+            return ""
+        head = self._decode(self._ids[:cut])
+        tail = self._decode(self._ids[cut:])
+        if not tail or head + tail != text or not head.startswith(self._printed):
+            return ""
+        new = head[len(self._printed):]
+        self._ids = self._ids[self._context:]
+        self._context = cut - self._context
+        self._printed = self._decode(self._ids[: self._context])
         return new
 
     def flush(self) -> str:
