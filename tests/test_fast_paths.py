@@ -1,0 +1,288 @@
+"""Fast paths against the slow, obviously correct definitions they replace.
+
+- ``BertNormalizer``: the per-character translate tables and the ASCII path against the step-by-step
+  methods (``_normalize_str_stepwise`` / ``_normalize_stepwise``), text and alignments;
+- ``BertPreTokenizer``: the ``re`` patterns against the ``regex`` V1 definition, and ``split_slices``;
+- ``ByteLevel``: ``pre_tokenize`` / ``split_slices`` against the pattern's spans and a per-character
+  respelling;
+- ``Piece.map_chars`` against a per-character construction;
+- ``Tokenizer.encode`` (its per-piece caches, the ``split_slices`` path and the generic path) against a
+  reference encoder written out here with explicit per-character alignments.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from algorithms import ByteLevelBPE, WordPiece
+from pretokenizers import BertPreTokenizer, ByteLevel, Metaspace, WhitespaceSplit
+from pretokenizers import Sequence as PreSequence
+from pretokenizers.bert import _ASCII_RE, _BERT_RE, _UNICODE_RE
+from pretokenizers.patterns import GPT2_PATTERN
+from tests.conftest import shared_path
+from toolkit import Tokenizer
+from toolkit import normalizers as N
+from toolkit.alignment import NormalizedString, Piece
+from toolkit.bytelevel import BYTE_TO_CHAR, to_byte_level
+
+_CHARS = (
+    "abcxyzABCXYZ019 .,;!?'\"-_()[]$€“”’‘—…\t\n\r\x00\x07\x1c\x7f\x85\u00a0\u3000\u200b\ufeff\ufffd\uffff"
+    "éÉèÀçñßİıΣσς ﬁﬃǄ①½ｶﾞ가각中文豈𠀀🥰\u0300\u0301\u0316\u0323\u0345\u0307\u0f73\u0f71\u093e\u0b47\u0b3e"
+    "\u1100\u1161\u11a8\u07fd\u1abf\u32ff\ua7f2\U00011930"
+)
+TEXT = st.text(alphabet=st.one_of(st.sampled_from(_CHARS), st.characters(exclude_categories=("Cs",))), max_size=40)
+SPECIAL_TEXT = st.lists(st.one_of(TEXT, st.sampled_from(["[CLS]", "[SEP]", "<|endoftext|>"])), max_size=4).map("".join)
+
+BERT_OPTIONS = [
+    dict(clean_text=c, handle_chinese_chars=h, strip_accents=s, lowercase=lo)
+    for c in (True, False) for h in (True, False) for s in (None, True, False) for lo in (True, False)
+]
+
+
+def _spans(ns: NormalizedString) -> list[tuple[int, int]]:
+    n = len(ns.normalized)
+    return [ns.original_span(i, i + 1) for i in range(n)] + [ns.original_span(0, 0), ns.original_span(n, n)]
+
+
+# --------------------------------------------------------------------------- BertNormalizer
+
+@pytest.mark.parametrize("options", BERT_OPTIONS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+@given(text=TEXT)
+def test_bert_normalizer_fast_paths_equal_the_stepwise_path(options: dict, text: str) -> None:
+    n = N.BertNormalizer(**options)
+    assert n.normalize_str(text) == n._normalize_str_stepwise(text)
+    fast, slow = n.normalize(NormalizedString(text)), n._normalize_stepwise(NormalizedString(text))
+    assert fast.normalized == slow.normalized
+    assert _spans(fast) == _spans(slow)
+
+
+@given(text=TEXT)
+def test_bert_normalizer_fast_path_keeps_earlier_alignments(text: str) -> None:
+    # After a length-changing normalizer, the fast path must carry the alignments it was given.
+    n = N.BertNormalizer()
+    ns = N.Replace("a", "aa").normalize(N.NFKC().normalize(NormalizedString(text)))
+    fast, slow = n.normalize(ns), n._normalize_stepwise(ns)
+    assert fast.normalized == slow.normalized
+    assert _spans(fast) == _spans(slow)
+
+
+@pytest.mark.parametrize("options", [{}, {"lowercase": False, "strip_accents": True}, {"strip_accents": False}])
+def test_bert_normalizer_per_character_table_on_every_code_point(options: dict) -> None:
+    n = N.BertNormalizer(**options)
+    chars = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+    for i in range(0, len(chars), 256):  # blocks, so that marks meet the characters before them
+        block = "q".join(chars[i : i + 256])
+        assert n.normalize_str(block) == n._normalize_str_stepwise(block), hex(ord(chars[i]))
+
+
+def test_bert_normalizer_ascii_paths() -> None:
+    n = N.BertNormalizer()
+    assert n.normalize_str("Tab\tNL\nCR\rnul\x00del\x7f") == "tab nl cr nuldel"
+    ns = n.normalize(NormalizedString("A\tB"))
+    assert ns.normalized == "a b" and ns.alignments is None
+    ns = n.normalize(NormalizedString("A\x00B"))
+    assert ns.normalized == "ab" and _spans(ns) == _spans(n._normalize_stepwise(NormalizedString("A\x00B")))
+    same = NormalizedString("abc")
+    assert n.normalize(same) is same
+
+
+# --------------------------------------------------------------------------- BertPreTokenizer
+
+def test_bert_patterns_on_every_code_point() -> None:
+    for cp in range(0x110000):  # lone surrogates included: they are word characters for both
+        c = chr(cp)
+        text = f"a{c}b {c}{c}\t{c}"
+        expected = _BERT_RE.findall(text)
+        assert _UNICODE_RE.findall(text) == expected, hex(cp)
+        if cp < 0x80:
+            assert _ASCII_RE.findall(text) == expected, hex(cp)
+
+
+@given(text=TEXT)
+def test_bert_pre_tokenizer_paths_agree(text: str) -> None:
+    pre = BertPreTokenizer()
+    expected = [(m.group(), m.span()) for m in _BERT_RE.finditer(text)]
+    assert pre.split_text(text) == [p for p, _ in expected]
+    pieces, starts, spell = pre.split_slices(text)
+    assert spell is None and [(p, (s, s + len(p))) for p, s in zip(pieces, starts)] == expected
+    assert [(p.text, (p.start, p.end)) for p in pre.pre_tokenize([Piece(text, 0, len(text))])] == expected
+    # A piece that already has a per-character table keeps using it.
+    shifted = Piece(text, 1, len(text) + 1, [(i + 1, i + 2) for i in range(len(text))])
+    assert [(p.text, (p.start, p.end)) for p in pre.pre_tokenize([shifted])] == [
+        (p, (s + 1, e + 1)) for p, (s, e) in expected
+    ]
+
+
+# --------------------------------------------------------------------------- ByteLevel and Piece
+
+def _respell(text: str, spans: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
+    """Byte-level spelling, each byte character aligned to its source character's span."""
+    out, align = "", []
+    for c, span in zip(text, spans):
+        bl = to_byte_level(c)
+        out += bl
+        align += [span] * len(bl)
+    return out, align
+
+
+def _byte_level_reference(pre: ByteLevel, text: str) -> list[tuple[str, list[tuple[int, int]]]]:
+    spans = [(i, i + 1) for i in range(len(text))]
+    if pre.add_prefix_space and text and not text.startswith(" "):
+        text, spans = " " + text, [(0, 0), *spans]
+    return [_respell(text[s:e], spans[s:e]) for s, e in pre._spans(text) if e > s]
+
+
+def _char_spans(piece: Piece) -> list[tuple[int, int]]:
+    return [piece.span(i, i + 1) for i in range(len(piece.text))]
+
+
+@pytest.mark.parametrize("options", [{}, {"add_prefix_space": True}, {"use_regex": False}])
+@given(text=TEXT)
+def test_byte_level_pre_tokenize_against_the_definition(options: dict, text: str) -> None:
+    pre = ByteLevel(**options)
+    got = [(p.text, _char_spans(p)) for p in pre.pre_tokenize([Piece(text, 0, len(text))])]
+    assert got == _byte_level_reference(pre, text)
+    sliced = pre.split_slices(text)
+    if sliced is None:
+        assert options.get("add_prefix_space") and text and not text.startswith(" ")
+    else:
+        pieces, starts, spell = sliced
+        assert "".join(pieces) == text  # the GPT-2 pattern matches every character
+        assert [text[s : s + len(p)] for p, s in zip(pieces, starts)] == pieces
+        assert [spell(p) for p in pieces] == pre.split_text(text)
+
+
+@given(text=TEXT)
+def test_gpt2_pattern_tiles_every_text(text: str) -> None:
+    import regex
+
+    assert "".join(regex.findall(GPT2_PATTERN, text)) == text
+
+
+@given(text=TEXT, prefix=st.sampled_from(["", "▁", "ab"]), shifted=st.booleans())
+def test_map_chars_against_a_per_character_construction(text: str, prefix: str, shifted: bool) -> None:
+    align = [(2 * i, 2 * i + 2) for i in range(len(text))] if shifted else None
+    piece = Piece(text, 0, 2 * len(text) if shifted else len(text), align)
+    for fn in (str.upper, to_byte_level, lambda c: "" if c == "a" else c, lambda c: "_" if c == " " else c):
+        mapped = piece.map_chars(fn, prefix=prefix)
+        out, spans = prefix, [(0, 0)] * len(prefix)
+        for i, c in enumerate(text):
+            out += fn(c)
+            spans += [piece.span(i, i + 1)] * len(fn(c))
+        assert mapped.text == out and _char_spans(mapped) == spans
+        assert (mapped.start, mapped.end) == (piece.start, piece.end)
+
+
+# --------------------------------------------------------------------------- Tokenizer.encode
+
+def _reference_encode(tok: Tokenizer, text: str, allowed: frozenset[str]) -> tuple[list, ...]:
+    """encode() written out: normalize (the step-by-step BertNormalizer), cut with the definitions
+    above into (text, per-character normalized spans), tokenize, map every token back."""
+    ids, tokens, offsets, words, mask = [], [], [], [], []
+    word = 0
+    for seg_start, seg_end, special_id in tok._segments(text, allowed):
+        if special_id is not None:
+            ids.append(special_id)
+            tokens.append(text[seg_start:seg_end])
+            offsets.append((seg_start, seg_end))
+            words.append(None)
+            mask.append(1)
+            continue
+        ns = NormalizedString(text[seg_start:seg_end])
+        n = tok.normalizer
+        if isinstance(n, N.BertNormalizer):
+            ns = n._normalize_stepwise(ns)
+        elif n is not None:
+            ns = n.normalize(ns)
+        normalized = ns.normalized
+        pre = tok.pre_tokenizer
+        if isinstance(pre, BertPreTokenizer):
+            pieces = [(m.group(), [(i, i + 1) for i in range(*m.span())]) for m in _BERT_RE.finditer(normalized)]
+        elif isinstance(pre, ByteLevel):
+            pieces = _byte_level_reference(pre, normalized)
+        else:
+            pieces = [(p.text, _char_spans(p)) for p in tok._pieces(text[seg_start:seg_end])[1]]
+        for piece_text, spans in pieces:
+            if not piece_text:
+                continue
+            for token_id, s, e in tok.model.tokenize(piece_text):
+                assert e > s
+                start, end = ns.original_span(spans[s][0], spans[e - 1][1])
+                ids.append(token_id)
+                tokens.append(tok.id_to_token(token_id))
+                offsets.append((seg_start + start, seg_start + end))
+                words.append(word)
+                mask.append(0)
+            word += 1
+    return ids, tokens, offsets, words, mask
+
+
+def _check(tok: Tokenizer, text: str) -> None:
+    for allowed in (frozenset(), frozenset(tok.special_tokens)):
+        for _ in range(2):  # the second time through the per-piece caches
+            enc = tok._encode_sequence(text, allowed, 0)
+            got = (enc.ids, enc.tokens, enc.offsets, enc.word_ids, enc.special_tokens_mask)
+            assert got == _reference_encode(tok, text, allowed)
+
+
+def _small_wordpiece() -> WordPiece:
+    words = ["[UNK]", "[CLS]", "[SEP]", "the", "##s", "##ing", "un", "##able", "中", "é", "e"]
+    chars = sorted(set("abcxyzABCXYZ019.,;!?'\"-_()[]$€“”’‘—…") | set("abcxyz"))
+    vocab = {t: i for i, t in enumerate(dict.fromkeys(words + chars + ["##" + c for c in chars]))}
+    return WordPiece(vocab, special_tokens=["[CLS]", "[SEP]"])
+
+
+def _small_byte_level() -> ByteLevelBPE:
+    merges = [("Ġ", "t"), ("h", "e"), ("Ġt", "he"), ("Ã", "©"), ("a", "b"), ("Ġ", "Ġ")]
+    vocab = {c: i for i, c in enumerate(BYTE_TO_CHAR)}
+    for a, b in merges:
+        vocab.setdefault(a + b, len(vocab))
+    vocab["<|endoftext|>"] = len(vocab)
+    return ByteLevelBPE(vocab, merges, special_tokens=["<|endoftext|>"])
+
+
+PIPELINES = {
+    "bert": lambda: Tokenizer(_small_wordpiece(), normalizer=N.BertNormalizer(), pre_tokenizer=BertPreTokenizer()),
+    "bert-cased": lambda: Tokenizer(
+        _small_wordpiece(), normalizer=N.BertNormalizer(lowercase=False), pre_tokenizer=BertPreTokenizer()
+    ),
+    "bert-nfkc": lambda: Tokenizer(
+        _small_wordpiece(), normalizer=N.Sequence([N.NFKC(), N.BertNormalizer()]), pre_tokenizer=BertPreTokenizer()
+    ),
+    "byte-level": lambda: Tokenizer(_small_byte_level(), pre_tokenizer=ByteLevel()),
+    "byte-level-prefix": lambda: Tokenizer(_small_byte_level(), pre_tokenizer=ByteLevel(add_prefix_space=True)),
+    "byte-level-nfc": lambda: Tokenizer(_small_byte_level(), normalizer=N.NFKC(), pre_tokenizer=ByteLevel()),
+    "byte-level-no-regex": lambda: Tokenizer(_small_byte_level(), pre_tokenizer=ByteLevel(use_regex=False)),
+    # Generic path (no split_slices): Piece objects through a Sequence.
+    "split+byte-level": lambda: Tokenizer(
+        _small_byte_level(), pre_tokenizer=PreSequence([WhitespaceSplit(), ByteLevel(use_regex=False)])
+    ),
+    "metaspace": lambda: Tokenizer(_small_wordpiece(), normalizer=N.Lowercase(), pre_tokenizer=Metaspace()),
+}
+
+
+@pytest.mark.parametrize("name", list(PIPELINES))
+@given(text=SPECIAL_TEXT)
+def test_encode_equals_the_reference_encoder(name: str, text: str) -> None:
+    _check(PIPELINES[name](), text)
+
+
+def test_encode_equals_the_reference_encoder_on_real_vocabularies() -> None:
+    bert = Tokenizer.from_bert_vocab(shared_path("vocab/bert/bert-base-uncased-vocab.txt"), lowercase=True)
+    gpt2 = Tokenizer.from_gpt2(shared_path("vocab/gpt2/encoder.json"), shared_path("vocab/gpt2/vocab.bpe"))
+    with open(shared_path("english/gutenberg_part01.txt"), encoding="utf-8") as fh:
+        lines = [next(fh) for _ in range(3000)]
+    lines += ["Ünïcödé “quotes” — and 中文 İİ \x00 tab\there", "x" * 300, "e\u0301 " * 5, ""]
+    for line in lines:
+        _check(bert, line)
+        _check(gpt2, line)
+
+
+def test_encode_caches_are_forgotten_with_the_model() -> None:
+    tok = PIPELINES["bert"]()
+    before = tok.encode("the unable").ids
+    tok.model = WordPiece({"[UNK]": 0, "the": 1, "un": 2, "##able": 3})
+    assert tok.encode("the unable").ids != before
+    assert tok.encode("the unable").ids == [1, 2, 3]
