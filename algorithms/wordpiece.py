@@ -25,10 +25,8 @@ The slow test oracle that recomputes every score at every step lives in
 
 from __future__ import annotations
 
-import gc
 import heapq
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -39,6 +37,7 @@ from toolkit import limits
 from toolkit.errors import ConfigError, TrainingError, VocabularyError
 from toolkit.interfaces import Model, Params, ProgressCallback, Trainer, validate_params
 from toolkit.registry import register
+from toolkit.runtime import gc_paused
 
 __all__ = ["WordPiece", "WordPieceTrainer", "WordPieceTraining", "DEFAULT_SPECIAL_TOKENS"]
 
@@ -471,24 +470,10 @@ class WordPieceTrainer(Trainer):
         [('##g', '##s', '##gs'), ('h', '##u', 'hu')]
         """
         items = _checked_counts(word_counts)
-        with _gc_paused():
+        with gc_paused():
             return _Run(self, items).run()
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while training.
-
-    Training allocates hundreds of thousands of small long-lived lists, sets and tuples (none in
-    cycles); the collector would rescan them over and over for nothing.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _checked_counts(word_counts: Mapping[str, int]) -> list[tuple[str, int]]:

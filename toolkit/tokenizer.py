@@ -18,6 +18,7 @@ from toolkit.alignment import NormalizedString, Piece
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, InputError, SerializationError
 from toolkit.interfaces import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, Trainer
+from toolkit.runtime import gc_paused
 from toolkit.serialization import FORMAT, VERSION, atomic_write_text, build_components, check_document, parse_json
 
 if TYPE_CHECKING:
@@ -46,11 +47,8 @@ def _check_text(text: Any, what: str = "text") -> str:
 # ---------------------------------------------------------------------- encode(): per-piece token caches
 # _encode_sequence caches the tokens of each piece with spans relative to the piece, so a repeated word
 # costs one dict look-up instead of a model call plus one id_to_token and two span mappings per token.
-# The caches live inside Tokenizer._raw_cache under this key (a tuple, so it never collides with the
-# str keys of encode_ids): whatever makes the pipeline forget that cache (a new model or pre-tokenizer,
-# clear_cache, pickling for worker processes) forgets these too. There is one cache per respelling
-# (None: the piece is the model's input as it is).
-_ENCODE_CACHES = ("encode", "piece caches")
+# They live in Tokenizer._encode_cache, one cache per respelling (None: the piece is the model's input
+# as it is), and are forgotten together with encode_ids' raw-piece cache (Tokenizer._forget_caches).
 _MAX_CACHED_PIECE = 256  # longer pieces are rare and costly to keep: they are tokenized every time
 
 # The tokens of a piece: (ids, token strings, (start, end) of each token in the piece), or, for the
@@ -122,7 +120,6 @@ class Tokenizer:
                 raise ConfigError(f"{name} must be a {cls.__name__}, got {type(value).__name__}")
         if model is None:
             raise ConfigError("model is required, e.g. Tokenizer(BPE())")
-        self._raw_cache: dict[str, tuple[int, ...]] = {}
         self.model = model
         self.normalizer = normalizer
         self.pre_tokenizer = pre_tokenizer
@@ -151,7 +148,7 @@ class Tokenizer:
     @model.setter
     def model(self, value: Model) -> None:
         self._model = value
-        self._raw_cache = {}
+        self._forget_caches()
 
     @property
     def pre_tokenizer(self) -> PreTokenizer | None:
@@ -161,16 +158,23 @@ class Tokenizer:
     @pre_tokenizer.setter
     def pre_tokenizer(self, value: PreTokenizer | None) -> None:
         self._pre_tokenizer = value
-        self._raw_cache = {}
+        self._forget_caches()
+
+    def _forget_caches(self) -> None:
+        #: encode_ids: raw piece (before respelling) -> ids.
+        self._raw_cache: dict[str, tuple[int, ...]] = {}
+        #: encode: respelling -> {piece: tokens with spans relative to the piece}.
+        self._encode_cache: dict[Any, dict[str, Any]] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        state["_raw_cache"] = {}  # worker processes start with an empty cache
+        state["_raw_cache"] = {}  # worker processes start with empty caches
+        state["_encode_cache"] = {}
         return state
 
     def clear_cache(self) -> None:
         """Forget cached pieces; needed only after changing a model's vocabulary in place."""
-        self._raw_cache = {}
+        self._forget_caches()
         self.model.clear_cache()
 
     # ------------------------------------------------------------------ vocabulary
@@ -266,9 +270,7 @@ class Tokenizer:
         # can say where each starts (``split_slices``, or None for a text it cannot): the tokens of a
         # piece, with spans relative to its start, then depend on its text alone and come from a cache.
         split_slices = getattr(pre_tokenizer, "split_slices", None)
-        caches = self._raw_cache.get(_ENCODE_CACHES)  # type: ignore[call-overload]
-        if caches is None:
-            caches = self._raw_cache[_ENCODE_CACHES] = {}  # type: ignore[index]
+        caches = self._encode_cache
         word = 0
         for seg_start, seg_end, special_id in self._segments(text, allowed):
             if special_id is not None:
@@ -450,7 +452,8 @@ class Tokenizer:
         items = list(inputs)
         if num_workers is not None and num_workers > 1 and len(items) > 1:
             return self._encode_batch_in_processes(items, num_workers, add_special_tokens, allowed)
-        return [self._encode_item(item, add_special_tokens, allowed) for item in items]
+        with gc_paused():  # the results are many small cycle-free lists: collecting them is wasted time
+            return [self._encode_item(item, add_special_tokens, allowed) for item in items]
 
     def _encode_item(self, item: str | tuple[str, str], add_special_tokens: bool, allowed: AllowedSpecial) -> Encoding:
         if isinstance(item, tuple):
@@ -500,7 +503,8 @@ class Tokenizer:
     def _batch_worker_encode(chunk: list[Any], add_special_tokens: bool, allowed: AllowedSpecial) -> list[Encoding]:
         tok = Tokenizer._batch_worker_tokenizer
         assert tok is not None, "worker not initialised"
-        return [tok._encode_item(item, add_special_tokens, allowed) for item in chunk]
+        with gc_paused():
+            return [tok._encode_item(item, add_special_tokens, allowed) for item in chunk]
 
     # ------------------------------------------------------------------ decoding
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = False) -> str:
