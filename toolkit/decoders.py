@@ -22,16 +22,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StrictBool, StrictStr, field_validator
 
 from toolkit.bytelevel import CHAR_TO_BYTE, from_byte_level
-from toolkit.interfaces import Decoder, Params
-from toolkit.normalizers import (
-    Regex,
-    build_children,
-    check_options,
-    container_from_dict,
-    parse_pattern,
-    pattern_to_json,
-    replace_all,
-)
+from toolkit.interfaces import Decoder, Params, build_children, check_options, container_from_dict
+from toolkit.normalizers import Regex, parse_pattern, pattern_to_json, replace_all
 from toolkit.registry import register
 
 __all__ = [

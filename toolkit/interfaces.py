@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from toolkit.alignment import NormalizedString, Piece
 from toolkit.encoding import Encoding
-from toolkit.errors import ConfigError, ToolkitError
+from toolkit.errors import ConfigError, RegistryError, ToolkitError
 from toolkit.registry import lookup
 
 __all__ = [
@@ -36,6 +36,9 @@ __all__ = [
     "Decoder",
     "ProgressCallback",
     "build",
+    "build_children",
+    "check_options",
+    "container_from_dict",
     "validate_params",
 ]
 
@@ -323,3 +326,51 @@ class Decoder(Component):
         'hugs!'
         """
         return "".join(self.decode_chain(list(tokens)))
+
+
+# --------------------------------------------------------------------------- containers
+# Shared by the Sequence components of every kind: children are instances or their dicts.
+
+_INTERFACES: dict[str, type] = {
+    "normalizer": Normalizer,
+    "pre_tokenizer": PreTokenizer,
+    "post_processor": PostProcessor,
+    "decoder": Decoder,
+}
+
+
+def build_children(kind: str, items: Any, field: str, *, validate: bool = True, where: str) -> list[Any]:
+    """Components for a container's ``field`` (``Sequence.normalizers``...): instances are kept,
+    dicts are built through the registry; errors name ``where.field[i]``."""
+    interface = _INTERFACES[kind]
+    if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+        raise ConfigError(f"{where}.{field}: must be a list of {kind} objects, got {type(items).__name__}")
+    out = []
+    for i, item in enumerate(items):
+        place = f"{where}.{field}[{i}]"
+        if isinstance(item, interface):
+            out.append(item)
+        elif isinstance(item, Mapping):
+            try:
+                out.append(build(kind, item, validate=validate, where=place))
+            except RegistryError as exc:
+                raise RegistryError(f"{place}: {exc}") from None
+        else:
+            raise ConfigError(f"{place}: must be a {interface.__name__} or its dict, got {type(item).__name__}")
+    return out
+
+
+def container_from_dict(cls: Any, data: Mapping[str, Any], field: str, *, validate: bool, where: str | None) -> Any:
+    """``from_dict`` of a ``Sequence``: validate the options, then build each child with its path."""
+    where = where or f"{cls.kind} {cls.type_name!r}"
+    options = {k: v for k, v in data.items() if k != "type"}
+    if validate:
+        options = validate_params(cls.Params, options, where=where)
+    return cls(build_children(cls.kind, options.get(field, []), field, validate=validate, where=where))
+
+
+def check_options(component: Component, **options: Any) -> dict[str, Any]:
+    """Validate constructor options against the component's ``Params`` (a :class:`ConfigError`
+    names each bad field); returns the validated values."""
+    where = f"{component.kind} {component.type_name or type(component).__name__!r}"
+    return validate_params(type(component).Params, options, where=where)

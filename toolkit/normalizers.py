@@ -45,16 +45,13 @@ from pydantic import StrictBool, StrictStr, field_validator
 
 from toolkit.alignment import NormalizedString, Span
 from toolkit import limits
-from toolkit.errors import ConfigError, InputError, RegistryError
+from toolkit.errors import ConfigError, InputError
 from toolkit.interfaces import (
-    Component,
-    Decoder,
     Normalizer,
     Params,
-    PostProcessor,
-    PreTokenizer,
-    build,
-    validate_params,
+    build_children,
+    check_options,
+    container_from_dict,
 )
 from toolkit.registry import register
 
@@ -608,53 +605,6 @@ def parse_pattern(value: Any) -> str | Regex:
 def pattern_to_json(pattern: str | Regex) -> dict[str, str]:
     """The JSON form of a ``Replace`` pattern (the same as Hugging Face's)."""
     return {"Regex": pattern.pattern} if isinstance(pattern, Regex) else {"String": pattern}
-
-
-# --------------------------------------------------------------------------- containers
-
-_INTERFACES: dict[str, type] = {
-    "normalizer": Normalizer,
-    "pre_tokenizer": PreTokenizer,
-    "post_processor": PostProcessor,
-    "decoder": Decoder,
-}
-
-
-def build_children(kind: str, items: Any, field: str, *, validate: bool = True, where: str) -> list[Any]:
-    """Components for a container's ``field`` (``Sequence.normalizers``...): instances are kept,
-    dicts are built through the registry; errors name ``where.field[i]``."""
-    interface = _INTERFACES[kind]
-    if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
-        raise ConfigError(f"{where}.{field}: must be a list of {kind} objects, got {type(items).__name__}")
-    out = []
-    for i, item in enumerate(items):
-        place = f"{where}.{field}[{i}]"
-        if isinstance(item, interface):
-            out.append(item)
-        elif isinstance(item, Mapping):
-            try:
-                out.append(build(kind, item, validate=validate, where=place))
-            except RegistryError as exc:
-                raise RegistryError(f"{place}: {exc}") from None
-        else:
-            raise ConfigError(f"{place}: must be a {interface.__name__} or its dict, got {type(item).__name__}")
-    return out
-
-
-def container_from_dict(cls: Any, data: Mapping[str, Any], field: str, *, validate: bool, where: str | None) -> Any:
-    """``from_dict`` of a ``Sequence``: validate the options, then build each child with its path."""
-    where = where or f"{cls.kind} {cls.type_name!r}"
-    options = {k: v for k, v in data.items() if k != "type"}
-    if validate:
-        options = validate_params(cls.Params, options, where=where)
-    return cls(build_children(cls.kind, options.get(field, []), field, validate=validate, where=where))
-
-
-def check_options(component: Component, **options: Any) -> dict[str, Any]:
-    """Validate constructor options against the component's ``Params`` (a :class:`ConfigError`
-    names each bad field); returns the validated values."""
-    where = f"{component.kind} {component.type_name or type(component).__name__!r}"
-    return validate_params(type(component).Params, options, where=where)
 
 
 # --------------------------------------------------------------------------- Unicode normal forms

@@ -28,8 +28,8 @@ from pydantic import StrictBool, StrictInt, StrictStr, field_validator, model_va
 from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, InputError
-from toolkit.interfaces import Params, PostProcessor
-from toolkit.normalizers import WHITESPACE, build_children, check_options, container_from_dict
+from toolkit.interfaces import Params, PostProcessor, build_children, check_options, container_from_dict
+from toolkit.normalizers import WHITESPACE
 from toolkit.registry import register
 
 __all__ = ["TemplateProcessing", "BertProcessing", "ByteLevel", "Sequence"]
