@@ -2,7 +2,7 @@
 
 Each script runs in a subprocess on a tiny slice (of ``../shared/corpora`` when present, otherwise of
 ``pydoc_data.topics``, which ships with Python), with its own cache directory. The peer libraries the
-scripts compare against are required; a missing one skips. About 10 seconds in total.
+scripts compare against are required; a missing one skips. About 15 seconds in total on a quiet machine.
 """
 
 from __future__ import annotations
@@ -34,7 +34,9 @@ def check(proc: subprocess.CompletedProcess[str]) -> None:
     assert "Command: `" in proc.stdout
 
 
-@pytest.mark.parametrize("script", ["bench_bpe_training.py", "bench_encoding.py", "bench_wordpiece.py", "bench_counting.py"])
+@pytest.mark.parametrize(
+    "script", ["bench_bpe_training.py", "bench_encoding.py", "bench_wordpiece.py", "bench_counting.py", "bench_train_cli.py"]
+)
 def test_script_quick(script: str, tmp_path: Path) -> None:
     if script == "bench_bpe_training.py":
         pytest.importorskip("sentencepiece")

@@ -424,6 +424,8 @@ def run_child(
         # Everything the machine did meanwhile, minus the child's own CPU (its workers included).
         result["other_cores"] = max(0.0, (busy1 - busy0 - result["own_cpu_s"] - parent_cpu) / wall)
         OTHER_LOAD.append(result["other_cores"])
+        print(f"[bench] child {contender}: {wall:.1f}s, other processes used {result['other_cores']:.2f} cores",
+              file=sys.stderr, flush=True)
     return result
 
 

@@ -181,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
                 params["save"] = save
             r = C.run_child(__file__, name, params)
             print(f"[bench] {name} rep {rep + 1}/{reps}: "
-                  + (r["error"] if "error" in r else f"{r['seconds']:.2f}s, peak {C.fmt_mb(C.peak_kb(r))} MB"),
+                  + (r["error"] if "error" in r else f"{r['seconds']:.2f}s, peak {C.fmt_mb(C.peak_kb(r))} MB, "
+                     f"other processes {r.get('other_cores', float('nan')):.2f} cores"),
                   file=sys.stderr, flush=True)
             runs.append(r)
         results[name] = [r for r in runs if "error" not in r] or [runs[-1]]

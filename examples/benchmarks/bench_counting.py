@@ -87,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
             for rep in range(reps):
                 r = C.run_child(__file__, "count", {"files": files, "workers": w, "pipeline": name})
                 print(f"[bench] {name} workers={w} rep {rep + 1}: "
-                      + (r["error"] if "error" in r else f"{r['seconds']:.2f}s"), file=sys.stderr, flush=True)
+                      + (r["error"] if "error" in r else f"{r['seconds']:.2f}s, other processes "
+                         f"{r.get('other_cores', float('nan')):.2f} cores"), file=sys.stderr, flush=True)
                 runs.append(r)
             good = [r for r in runs if "error" not in r]
             if not good:

@@ -16,7 +16,8 @@ Target: our WordPiece training ≤ 1.5× our BPE trainer on the same counts.
 **encoding** — the BERT uncased vocabulary (``vocab.txt``): ``Tokenizer.from_bert_vocab(lowercase=True)``
 vs HF ``BertWordPieceTokenizer(lowercase=True)``, on the same lines of ``gutenberg_part01.txt`` (each
 line keeps its ``\\n``), ``[CLS]``/``[SEP]`` added by both. Ours: ``encode_ids`` per line (ids only,
-cold and warm per-word cache) and ``encode_batch`` (full ``Encoding`` objects with offsets, like HF's).
+cold and warm per-word cache) and ``encode_batch`` (full ``Encoding`` objects with offsets, like HF's;
+in this process, and with ``num_workers`` = the number of cores).
 HF: ``encode_batch(lines)`` then ``.ids`` of each, with ``RAYON_NUM_THREADS=1`` and with its default
 pool; its time without reading ``.ids`` is shown too. Ids are checked identical.
 Target: ≥ 2× HF ``encode_batch`` in one process.
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import inspect
 import os
 import sys
 import time
@@ -179,6 +181,11 @@ def child_enc_ours(p: dict[str, Any]) -> dict[str, Any]:
     out["ids_warm"] = {"times": t, "digest": C.ids_digest(i for ids in res for i in ids)}
     t, res = timed(lambda: tok.encode_batch(lines), p["reps"])
     out["encode_batch"] = {"times": t, "digest": C.ids_digest(i for e in res for i in e.ids)}
+    if "num_workers" in inspect.signature(tok.encode_batch).parameters:
+        workers = os.cpu_count() or 1
+        t, res = timed(lambda: tok.encode_batch(lines, num_workers=workers), p["reps"])
+        out["encode_batch_workers"] = {"times": t, "digest": C.ids_digest(i for e in res for i in e.ids),
+                                       "workers": workers}
     return out
 
 
@@ -214,6 +221,11 @@ def section_encoding(vocab: str, file: str, reps: int) -> bool:
         ("ours `encode_ids` per line, cold cache", "1", o["ids_cold"]),
         ("ours `encode_ids` per line, warm cache", "1", o["ids_warm"]),
         ("ours `encode_batch(lines)` (Encodings with offsets)", "1", o["encode_batch"]),
+    ]
+    if "encode_batch_workers" in o:
+        w = o["encode_batch_workers"]["workers"]
+        runs.append((f"ours `encode_batch(lines, num_workers={w})`", f"{w} processes", o["encode_batch_workers"]))
+    runs += [
         ("HF `encode_batch(lines)` + `.ids`", "1 (RAYON_NUM_THREADS=1)", h1["batch_ids"]),
         ("HF `encode_batch(lines)` (Encodings, `.ids` not read)", "1 (RAYON_NUM_THREADS=1)", h1["batch_only"]),
         ("HF `encode_batch(lines)` + `.ids`", f"{ncpu} (default pool)", hn["batch_ids"]),

@@ -8,7 +8,11 @@ Sections (``--sections``, all by default), each profiled in this process after a
   ``encode_batch(lines)`` (full Encodings with offsets);
 * ``wordpiece_train`` / ``bpe_train``: ``WordPieceTrainer`` and ``BPETrainer`` (vocab 32,000) on the same
   BERT-pipeline counts of the training corpus;
-* ``counting``: ``count_corpus(num_workers=1)`` with the GPT-2 ``ByteLevel`` pre-tokenizer.
+* ``counting``: ``count_corpus(num_workers=1)`` with the GPT-2 ``ByteLevel`` pre-tokenizer on the
+  encoding text; ``counting_2workers``: ``num_workers=2`` on all six Gutenberg parts, profiling the
+  calling process (waiting for and merging the workers' counts);
+* ``gpt2_lines``: ``encode_ids`` once per line (warm); ``bert_batch_workers``: ``encode_batch`` with
+  ``num_workers`` = cores, profiling the calling process.
 
 cProfile adds overhead to every Python-level call, so absolute times are inflated; the shares show
 where the time goes. Each table lists the top functions by own time (``tottime``).
@@ -76,7 +80,8 @@ def profile(title: str, fn: Callable[[], Any], top: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sections", default="gpt2_warm,gpt2_cold,bert_ids,bert_batch,wordpiece_train,bpe_train,counting")
+    ap.add_argument("--sections", default="gpt2_warm,gpt2_cold,gpt2_lines,bert_ids,bert_batch,bert_batch_workers,"
+                                          "wordpiece_train,bpe_train,counting,counting_2workers")
     ap.add_argument("--file", default=None, help="text for the encoding profiles (default gutenberg_part01.txt)")
     ap.add_argument("--files", nargs="+", default=None, help="training corpus (default Gutenberg parts 1 and 2)")
     ap.add_argument("--vocab-size", type=int, default=32000)
@@ -98,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Encoding text: `{os.path.basename(file)}` ({len(text.encode()) / 1e6:.2f} MB); training corpus: "
           f"{', '.join(os.path.basename(f) for f in files)}; vocab {vocab}.")
 
-    if {"gpt2_warm", "gpt2_cold"} & set(sections) and (C.GPT2_DIR / "vocab.bpe").exists():
+    if {"gpt2_warm", "gpt2_cold", "gpt2_lines"} & set(sections) and (C.GPT2_DIR / "vocab.bpe").exists():
         tok = Tokenizer.from_gpt2(str(C.GPT2_DIR / "encoder.json"), str(C.GPT2_DIR / "vocab.bpe"))
         parts = C.input_chunks(text)  # at most toolkit.limits.MAX_INPUT_CHARS characters per call
 
@@ -115,7 +120,11 @@ def main(argv: list[str] | None = None) -> int:
                 whole()
 
             profile("GPT-2 `encode_ids(whole file)`, cold cache", cold, args.top)
-    if {"bert_ids", "bert_batch"} & set(sections) and C.BERT_UNCASED.exists():
+        if "gpt2_lines" in sections:
+            for line in lines:
+                tok.encode_ids(line)
+            profile("GPT-2 `encode_ids` per line, warm cache", lambda: [tok.encode_ids(x) for x in lines], args.top)
+    if {"bert_ids", "bert_batch", "bert_batch_workers"} & set(sections) and C.BERT_UNCASED.exists():
         bert = Tokenizer.from_bert_vocab(str(C.BERT_UNCASED), lowercase=True)
         if "bert_ids" in sections:
             for line in lines:
@@ -123,6 +132,10 @@ def main(argv: list[str] | None = None) -> int:
             profile("BERT `encode_ids` per line, warm cache", lambda: [bert.encode_ids(x) for x in lines], args.top)
         if "bert_batch" in sections:
             profile("BERT `encode_batch(lines)`", lambda: bert.encode_batch(lines), args.top)
+        if "bert_batch_workers" in sections:
+            workers = os.cpu_count() or 1
+            profile(f"BERT `encode_batch(lines, num_workers={workers})` (the calling process only)",
+                    lambda: bert.encode_batch(lines, num_workers=workers), args.top)
     if {"wordpiece_train", "bpe_train"} & set(sections):
         from algorithms import BPETrainer, WordPieceTrainer
         from pretokenizers import BertPreTokenizer
@@ -143,6 +156,13 @@ def main(argv: list[str] | None = None) -> int:
 
         profile(f"`count_corpus([{os.path.basename(file)}], pre_tokenizer=ByteLevel(), num_workers=1)`",
                 lambda: count_corpus([file], pre_tokenizer=ByteLevel(add_prefix_space=False), num_workers=1), args.top)
+    if "counting_2workers" in sections:
+        from pretokenizers import ByteLevel
+        from toolkit.corpus import count_corpus
+
+        two = files + [f for f in C.gutenberg(3, 4, 5, 6) if os.path.exists(f)] if not args.quick else files
+        profile(f"`count_corpus({len(two)} files, pre_tokenizer=ByteLevel(), num_workers=2)` (the calling process only)",
+                lambda: count_corpus(two, pre_tokenizer=ByteLevel(add_prefix_space=False), num_workers=2), args.top)
     C.footer()
     return 0
 

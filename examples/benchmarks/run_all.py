@@ -3,7 +3,7 @@
 ``make bench`` runs this. Order matters: ``bench_bpe_training.py`` saves the byte-level model that
 ``bench_encoding.py`` then measures (it trains one itself when run alone).
 
-    .venv/bin/python examples/benchmarks/run_all.py                       # everything, ~20-25 minutes
+    .venv/bin/python examples/benchmarks/run_all.py                       # everything, ~10 minutes on a quiet machine
     .venv/bin/python examples/benchmarks/run_all.py --quick               # smoke test, ~15 seconds
     .venv/bin/python examples/benchmarks/run_all.py --max-load 1.5 --max-other-cpu 0.3 --output /tmp/bench.md
     .venv/bin/python examples/benchmarks/run_all.py --only encoding,wordpiece
@@ -31,6 +31,7 @@ SCRIPTS = {
     "encoding": "bench_encoding.py",
     "wordpiece": "bench_wordpiece.py",
     "counting": "bench_counting.py",
+    "train_cli": "bench_train_cli.py",
 }
 
 
