@@ -4,7 +4,9 @@ This module owns one function, :func:`learn_merges`: given the distinct words of
 sequences of symbol ids and their frequencies, it returns the merges BPE training learns, in order.
 It knows nothing about strings, vocabularies or special tokens: the caller maps characters or bytes
 to ids and allocates the id (and string) of every merged token through ``merge_symbol``.
-:mod:`algorithms.reference` holds the slow oracle it is tested against.
+:mod:`algorithms.reference` holds the slow oracle it is tested against. The data structures and the
+merge rewrite live in :class:`_Splits`, which the WordPiece trainer (:mod:`algorithms.wordpiece`)
+reuses with its own choice of the next pair.
 
 Semantics (those of Hugging Face ``tokenizers``' ``BpeTrainer`` and of the Hugging Face course):
 
@@ -126,8 +128,13 @@ def learn_merges(
 
 
 
-class _MergeState:
-    """The engine's data structures and the two operations on them: pop the best pair, merge it."""
+class _Splits:
+    """The current splits of the words, the pair counts and the pair index, and the merge rewrite.
+
+    Shared by the BPE engine below and the WordPiece trainer (:mod:`algorithms.wordpiece`), which
+    differ only in how they choose the next pair. ``words``, ``counts``, ``pair_counts`` and
+    ``where`` are described in the module docstring.
+    """
 
     def __init__(self, words: Sequence[Sequence[int]], counts: Sequence[int], *, first_occurrence: bool) -> None:
         self.first_occurrence = first_occurrence
@@ -148,10 +155,8 @@ class _MergeState:
         self.words: list[str] = split_words
         #: Largest id seen (symbols and merged tokens): a merged id above it is a new token.
         self.top_id = top_id
-        #: Pairs that ``merge_symbol`` refused.
+        #: Pairs never to merge (``merge_symbol`` refused them, or they would make too long a token).
         self.banned: set[str] = set()
-        #: first_occurrence only: the length of each symbol in initial symbols, for offsets.
-        self.sym_len: dict[str, int] = dict.fromkeys("".join(split_words), 1) if first_occurrence else {}
 
         # Initial count: list each word once per occurrence of each of its pairs; the count of a pair
         # is then the sum of the counts of the words in its list.
@@ -168,11 +173,118 @@ class _MergeState:
                 else:
                     lst.append(wi)
         cget = self.counts.__getitem__
-        #: Pair → count in the current splits.
+        #: Pair → count in the current splits (a pair that vanished may stay with count 0).
         self.pair_counts: dict[str, int] = {p: sum(map(cget, lst)) for p, lst in where.items()}
         #: Pair → words where it was formed (a superset of the words holding it; sorted in
         #: first_occurrence mode).
         self.where = where
+
+    def _first_live(self, p: str) -> tuple[int, int]:
+        """``(word index, position in the current split)`` of the first occurrence of ``p``.
+
+        ``where[p]`` is sorted in first_occurrence mode; the stale words at its head are dropped on
+        the way (if ``p`` is formed there again, the word is listed again).
+        """
+        lst = self.where[p]
+        words = self.words
+        for i, wi in enumerate(lst):
+            k = words[wi].find(p)
+            if k >= 0:
+                if i:
+                    del lst[:i]
+                return wi, k
+        raise AssertionError(f"pair {p!r} is counted but occurs nowhere")  # pragma: no cover
+
+    def _apply(self, ab: str, n: str) -> dict[str, list[int]]:
+        """Rewrite ``ab → n`` in every word that holds ``ab`` and decrement the pairs that vanish.
+
+        Returns the pairs formed by the merge, each with one word index per formed occurrence; the
+        caller records them (:meth:`_record_formed`) and queues them. ``ab`` leaves ``pair_counts``.
+        """
+        words = self.words
+        counts = self.counts
+        pair_counts = self.pair_counts
+        formed: dict[str, list[int]] = {}
+        fget = formed.get
+        for wi in self.where.pop(ab):
+            s = words[wi]
+            i = s.find(ab)
+            if i < 0:
+                continue  # stale: an earlier merge destroyed the pair in this word
+            c = counts[wi]
+            t = s.replace(ab, n)
+            words[wi] = t
+            size = len(s)
+            if len(t) == size - 1:
+                # One occurrence (the usual case): x a b y → x n y.
+                if i:
+                    pair_counts[s[i - 1 : i + 1]] -= c  # (x, a) is gone
+                    q = t[i - 1 : i + 1]  # (x, n) is formed
+                    lst = fget(q)
+                    if lst is None:
+                        formed[q] = [wi]
+                    else:
+                        lst.append(wi)
+                if i + 2 < size:
+                    pair_counts[s[i + 1 : i + 3]] -= c  # (b, y) is gone
+                    q = t[i : i + 2]  # (n, y) is formed
+                    lst = fget(q)
+                    if lst is None:
+                        formed[q] = [wi]
+                    else:
+                        lst.append(wi)
+            else:
+                # Several occurrences (runs such as "a b a b", or long CJK "words"). The pairs that
+                # touch an occurrence are gone, those that touch a new symbol are formed, the others
+                # stay; sets of positions count a pair between two occurrences once.
+                gone: set[int] = set()
+                new: set[int] = set()
+                k, m = i, 0  # m-th occurrence: at k in s, at k - m in t
+                while k >= 0:
+                    gone.add(k - 1)
+                    gone.add(k + 1)
+                    new.add(k - m - 1)
+                    new.add(k - m)
+                    k = s.find(ab, k + 2)  # the same left-to-right scan as str.replace
+                    m += 1
+                for k in gone:
+                    if 0 <= k < size - 1:
+                        pair_counts[s[k : k + 2]] -= c
+                for k in new:
+                    if 0 <= k < size - m - 1:
+                        q = t[k : k + 2]
+                        lst = fget(q)
+                        if lst is None:
+                            formed[q] = [wi]
+                        else:
+                            lst.append(wi)
+        del pair_counts[ab]  # merged everywhere (decrements of (a, b) itself above are moot)
+        return formed
+
+    def _record_formed(self, formed: dict[str, list[int]]) -> None:
+        """Add the occurrences returned by :meth:`_apply` to ``pair_counts`` and ``where``."""
+        pair_counts = self.pair_counts
+        where = self.where
+        cget = self.counts.__getitem__
+        first = self.first_occurrence
+        for q, lst in formed.items():
+            pair_counts[q] = pair_counts.get(q, 0) + sum(map(cget, lst))
+            old = where.get(q)
+            if old is None:
+                where[q] = lst  # sorted when where[ab] is: words are visited in its order
+            else:  # q existed already: only when a merge reuses an existing token
+                old.extend(lst)
+                if first:
+                    old.sort()
+
+
+class _MergeState(_Splits):
+    """The BPE engine: a heap of pair counts, and the two operations on it: pop the best, merge it."""
+
+    def __init__(self, words: Sequence[Sequence[int]], counts: Sequence[int], *, first_occurrence: bool) -> None:
+        super().__init__(words, counts, first_occurrence=first_occurrence)
+        #: first_occurrence only: the length of each symbol in initial symbols, for offsets.
+        self.sym_len: dict[str, int] = dict.fromkeys("".join(self.words), 1) if first_occurrence else {}
         #: Candidate pairs, best first (see the module docstring).
         self.heap: list[int] = [self._key(p, n) for p, n in self.pair_counts.items()]
         heapq.heapify(self.heap)
@@ -186,20 +298,9 @@ class _MergeState:
         return (-count << _COUNT_SHIFT_FIRST) | (wi << _WORD_SHIFT) | (offset << _OFFSET_SHIFT) | code
 
     def _first_position(self, p: str) -> tuple[int, int]:
-        """``(word index, offset in initial symbols)`` of the first occurrence of ``p``.
-
-        ``where[p]`` is sorted in first_occurrence mode; the stale words at its head are dropped on
-        the way (if ``p`` is formed there again, the word is listed again).
-        """
-        lst = self.where[p]
-        words = self.words
-        for i, wi in enumerate(lst):
-            k = words[wi].find(p)
-            if k >= 0:
-                if i:
-                    del lst[:i]
-                return wi, sum(map(self.sym_len.__getitem__, words[wi][:k]))
-        raise AssertionError(f"pair {p!r} is counted but occurs nowhere")  # pragma: no cover
+        """``(word index, offset in initial symbols)`` of the first occurrence of ``p``."""
+        wi, k = self._first_live(p)
+        return wi, sum(map(self.sym_len.__getitem__, self.words[wi][:k]))
 
     def run(
         self,
@@ -263,84 +364,17 @@ class _MergeState:
 
     def _merge(self, ab: str, n: str) -> None:
         """Apply ``ab → n`` in every word that holds ``ab``; update counts, index and heap."""
-        words = self.words
-        counts = self.counts
-        pair_counts = self.pair_counts
-        # Pairs formed by this merge → one word index per formed occurrence.
-        formed: dict[str, list[int]] = {}
-        fget = formed.get
-        for wi in self.where.pop(ab):
-            s = words[wi]
-            i = s.find(ab)
-            if i < 0:
-                continue  # stale: an earlier merge destroyed the pair in this word
-            c = counts[wi]
-            t = s.replace(ab, n)
-            words[wi] = t
-            size = len(s)
-            if len(t) == size - 1:
-                # One occurrence (the usual case): x a b y → x n y.
-                if i:
-                    pair_counts[s[i - 1 : i + 1]] -= c  # (x, a) is gone
-                    q = t[i - 1 : i + 1]  # (x, n) is formed
-                    lst = fget(q)
-                    if lst is None:
-                        formed[q] = [wi]
-                    else:
-                        lst.append(wi)
-                if i + 2 < size:
-                    pair_counts[s[i + 1 : i + 3]] -= c  # (b, y) is gone
-                    q = t[i : i + 2]  # (n, y) is formed
-                    lst = fget(q)
-                    if lst is None:
-                        formed[q] = [wi]
-                    else:
-                        lst.append(wi)
-            else:
-                # Several occurrences (runs such as "a b a b", or long CJK "words"). The pairs that
-                # touch an occurrence are gone, those that touch a new symbol are formed, the others
-                # stay; sets of positions count a pair between two occurrences once.
-                gone: set[int] = set()
-                new: set[int] = set()
-                k, m = i, 0  # m-th occurrence: at k in s, at k - m in t
-                while k >= 0:
-                    gone.add(k - 1)
-                    gone.add(k + 1)
-                    new.add(k - m - 1)
-                    new.add(k - m)
-                    k = s.find(ab, k + 2)  # the same left-to-right scan as str.replace
-                    m += 1
-                for k in gone:
-                    if 0 <= k < size - 1:
-                        pair_counts[s[k : k + 2]] -= c
-                for k in new:
-                    if 0 <= k < size - m - 1:
-                        q = t[k : k + 2]
-                        lst = fget(q)
-                        if lst is None:
-                            formed[q] = [wi]
-                        else:
-                            lst.append(wi)
-        del pair_counts[ab]  # merged everywhere (decrements of (a, b) itself above are moot)
+        formed = self._apply(ab, n)
         if self.first_occurrence and n not in self.sym_len:
             self.sym_len[n] = self.sym_len[ab[0]] + self.sym_len[ab[1]]
-
-        # Count, index and push the formed pairs, once each.
-        where = self.where
+        self._record_formed(formed)
+        # Push the formed pairs, once each: their counts went up.
         heap = self.heap
-        cget = counts.__getitem__
-        first = self.first_occurrence
-        for q, lst in formed.items():
-            count = pair_counts.get(q, 0) + sum(map(cget, lst))
-            pair_counts[q] = count
-            old = where.get(q)
-            if old is None:
-                where[q] = lst  # sorted when where[ab] is: words are visited in its order
-            else:  # q existed already: only when merge_symbol reuses an id
-                old.extend(lst)
-                if first:
-                    old.sort()
-            if first:
-                heapq.heappush(heap, self._key(q, count))
-            else:
-                heapq.heappush(heap, (-count << _PAIR_BITS) | (ord(q[0]) << _ID_BITS) | ord(q[1]))
+        pair_counts = self.pair_counts
+        push = heapq.heappush
+        if self.first_occurrence:
+            for q in formed:
+                push(heap, self._key(q, pair_counts[q]))
+        else:
+            for q in formed:
+                push(heap, (-pair_counts[q] << _PAIR_BITS) | (ord(q[0]) << _ID_BITS) | ord(q[1]))

@@ -9,9 +9,10 @@ This module owns:
 - :class:`WordPieceTrainer` — trains with the actual WordPiece criterion (SPEC §4.4): every step
   merges the adjacent pair maximising ``freq(pair) / (freq(first) * freq(second))``, compared exactly.
   (Hugging Face's ``WordPieceTrainer`` trains BPE and converts the result; this one does not.)
-  Training is incremental: an index from each token to the pairs that contain it, and a priority
-  queue of score upper bounds checked lazily, mean a merge touches only the words containing the
-  merged pair and re-pushes only the pairs whose bound it broke (see ``_Run``).
+  Training is incremental: it shares the BPE engine's word splits, pair counts and pair index
+  (:class:`algorithms._merges._Splits`) and adds an index from each token to the pairs that contain
+  it and a priority queue of score upper bounds checked lazily, so a merge touches only the words
+  containing the merged pair and re-pushes only the pairs whose bound it broke (see ``_Run``).
 
 The slow test oracle that recomputes every score at every step lives in
 :mod:`algorithms.wordpiece_reference`.
@@ -33,6 +34,17 @@ from typing import Any, Literal
 
 from pydantic import Field, StrictInt, StrictStr
 
+from algorithms._merges import (
+    _COUNT_SHIFT_FIRST,
+    _ID_BITS,
+    _ID_MASK,
+    _OFFSET_SHIFT,
+    _PAIR_BITS,
+    _PAIR_MASK,
+    _WORD_SHIFT,
+    MAX_SYMBOL_ID,
+    _Splits,
+)
 from toolkit import limits
 from toolkit.errors import ConfigError, TrainingError, VocabularyError
 from toolkit.interfaces import Model, Params, ProgressCallback, Trainer, validate_params
@@ -346,10 +358,6 @@ class WordPieceTraining:
     n_base: int = 0
 
 
-_SHIFT = 32
-_MASK = (1 << _SHIFT) - 1
-
-
 @register("WordPieceTrainer")
 class WordPieceTrainer(Trainer):
     """Trains a :class:`WordPiece` vocabulary with the WordPiece score, exactly and incrementally.
@@ -514,22 +522,25 @@ def select_alphabet(
     return initial | set(others[: max(0, limit_alphabet - len(initial))])
 
 
-class _Run:
-    """One training run: mutable state and the merge loop (kept out of the trainer, which is pure).
+class _Run(_Splits):
+    """One training run: the merge loop over :class:`algorithms._merges._Splits` (kept out of the
+    trainer, which is pure).
 
-    State (ids are vocabulary ids; a *pair code* is ``left << 32 | right``, cheaper to hash than a
-    tuple):
+    The splits, pair counts and pair index are the BPE engine's (:mod:`algorithms._merges`): each
+    segment is a ``str`` with one character per symbol (``chr(token id)``), and a pair is the
+    2-character string of its symbols. "Words" there are *segments* here: each word cut at characters
+    outside the alphabet, in corpus order, so ``(segment index, character offset)`` orders occurrences
+    like a left-to-right scan of the corpus and merges never reorder them: that is the
+    ``first_occurrence`` key. On top of them this class keeps:
 
-    - ``segs`` — each word cut at characters outside the alphabet, as lists of symbol ids;
-      ``seg_counts`` their word counts. Segments are in corpus order, so ``(segment index, char
-      offset)`` orders occurrences like a left-to-right scan of the corpus, and merges never reorder
-      them: that is the ``first_occurrence`` key.
-    - ``pair_count`` / ``where`` — weighted count of each adjacent pair, and the segments holding it.
-    - ``freq`` — weighted count of each token as a symbol in the current splits.
-    - ``pairs_of`` — token id → codes of the pairs containing it: after merging ``(a, b)`` into ``ab``
-      exactly the pairs containing ``a``, ``b`` or ``ab`` change score.
-    - ``heap`` — ``(score key, tie key, code)`` entries whose score keys are *upper bounds* (and tie
-      keys lower bounds) of the pairs' current keys; :meth:`_pop_best` checks them.
+    - ``freq`` — weighted count of each token as a symbol in the current splits;
+    - ``pairs_of`` — token id → the pairs containing it (pairs that vanished are pruned lazily):
+      after merging ``(a, b)`` into ``ab`` exactly the pairs containing ``a``, ``b`` or ``ab`` change
+      score;
+    - ``heap`` — one int per entry, ``score key << 42 | pair code`` (``"ids"``) or
+      ``score key << 114 | first position | pair code`` (``"first_occurrence"``), where the score keys
+      are *upper bounds* of the pairs' current scores and the first positions lower bounds of
+      their current first occurrences; :meth:`_pop_best` checks them.
 
     Why bounds: a merge lowers ``freq(a)`` and ``freq(b)``, which *raises* the score of every pair
     containing them, and tokens such as ``##s`` sit in thousands of pairs. Rescoring all of them at
@@ -541,11 +552,17 @@ class _Run:
     eighth, not at every merge (~360k pushes instead; 6x faster overall, same merges).
     """
 
+    #: Tokens in more pairs than this get slack bound frequencies (see the class docstring).
+    slack_degree = 24
+    #: The slack: such a token's bound frequency is ``freq - freq >> slack_shift``.
+    slack_shift = 3
+    #: Outdated heap entries tolerated beyond 4 per live pair before the heap is rebuilt.
+    heap_slack = 10_000
+
     def __init__(self, trainer: WordPieceTrainer, items: list[tuple[str, int]]) -> None:
         self.trainer = trainer
         self.prefix = prefix = trainer.continuing_subword_prefix
         self.plen = len(prefix)
-        self.first_occurrence = trainer.tie_break == "first_occurrence"
         self.min_count = max(1, trainer.min_frequency)
 
         alphabet = select_alphabet(items, trainer.limit_alphabet, trainer.initial_alphabet)
@@ -567,6 +584,7 @@ class _Run:
                 self.ids[s] = len(self.tokens)
                 self.tokens.append(s)
         self.n_base = len(self.tokens)
+        self._check_id(self.n_base - 1)
 
         # Split words into segments of symbol ids; a character outside the alphabet ends a segment.
         ids = self.ids
@@ -590,65 +608,37 @@ class _Run:
                 segs.append(cur)
                 seg_counts.append(count)
                 seg_initial.append(start == 0)
-        self.segs = segs
-        self.seg_counts = seg_counts
+        super().__init__(segs, seg_counts, first_occurrence=trainer.tie_break == "first_occurrence")
         self.seg_initial = seg_initial
-        # Characters of the original word covered by each token: its length, minus the prefix when
-        # it continues a word. (A token's string alone does not say which: "##a" may be the
-        # continuation "a" or a word that really starts with "##a".)
-        self.tok_len: list[int] = [len(t) for t in self.tokens]
+        # Characters of the original word a token covers when it continues a word: its length minus
+        # the prefix. (A token's string alone does not say whether it starts the word: "##a" may be
+        # the continuation "a" or a word that really starts with "##a"; see _position.)
+        self.cont_len: list[int] = [len(t) - self.plen for t in self.tokens]
 
         self.freq: list[int] = [0] * len(self.tokens)
-        self.pairs_of: list[set[int]] = [set() for _ in self.tokens]
-        self.pair_count: dict[int, int] = {}
-        self.where: dict[int, set[int]] = {}
-        self.first: dict[int, int] = {}
-        self.dirty: set[int] = set()  # pairs whose ``first`` is only a lower bound
         freq = self.freq
-        pair_count = self.pair_count
-        where = self.where
-        first = self.first
-        for si, seg in enumerate(segs):
-            count = seg_counts[si]
-            for t in seg:
-                freq[t] += count
-            if len(seg) < 2:
-                continue
-            off = 0
-            left = seg[0]
-            left_len = self.tok_len[left] - (0 if seg_initial[si] else self.plen)
-            for right in seg[1:]:
-                code = left << _SHIFT | right
-                if code in pair_count:
-                    pair_count[code] += count
-                    where[code].add(si)
-                else:
-                    pair_count[code] = count
-                    where[code] = {si}
-                    first[code] = si << _SHIFT | off
-                    self.pairs_of[left].add(code)
-                    self.pairs_of[right].add(code)
-                off += left_len
-                left = right
-                left_len = self.tok_len[right] - self.plen
-
+        for s, count in zip(self.words, self.counts):
+            for ch in s:
+                freq[ord(ch)] += count
+        self.pairs_of: list[set[str]] = [set() for _ in self.tokens]
+        pairs_of = self.pairs_of
+        for p in self.pair_counts:
+            pairs_of[ord(p[0])].add(p)
+            pairs_of[ord(p[1])].add(p)
         self.shift = self._score_shift(sum(freq))
+        #: first_occurrence only: pair → a lower bound of its first position (as a heap-key field).
+        self.first: dict[str, int] = {}
+        if self.first_occurrence:
+            self.first = {p: self._position(p) for p in self.pair_counts}
         # Bound frequencies (see the class docstring): g[t] <= freq[t] always.
         self.g: list[int] = [0] * len(self.tokens)
         for t in range(len(self.tokens)):
             self._set_bound(t)
-        self.heap: list[tuple[int, int, int]] = []
+        self.heap: list[int] = []
         self._rebuild_heap()
         self.merges: list[tuple[str, str, str]] = []
 
     # ------------------------------------------------------------------ scoring
-    #: Tokens in more pairs than this get slack bound frequencies (see the class docstring).
-    slack_degree = 24
-    #: The slack: such a token's bound frequency is ``freq - freq >> slack_shift``.
-    slack_shift = 3
-    #: Outdated heap entries tolerated beyond 4 per live pair before the heap is rebuilt.
-    heap_slack = 10_000
-
     @staticmethod
     def _score_shift(total: int) -> int:
         """Bits ``K`` such that ``-((count << K) // den)`` orders scores exactly, as one integer.
@@ -663,59 +653,59 @@ class _Run:
         """
         return 4 * max(1, total).bit_length() + 1
 
+    @staticmethod
+    def _check_id(token_id: int) -> None:
+        if token_id > MAX_SYMBOL_ID:
+            raise TrainingError(
+                f"WordPieceTrainer: training supports at most {MAX_SYMBOL_ID + 1:,} tokens "
+                "(special tokens, alphabet and merges); lower vocab_size"
+            )
+
+    def _position(self, p: str) -> int:
+        """The first occurrence of ``p`` as the heap-key field ``segment << 74 | offset << 42``.
+
+        The offset counts characters of the word before the pair's left symbol: unlike the position
+        in the current split it never changes under merges, so fields computed at different steps
+        stay comparable.
+        """
+        si, k = self._first_live(p)
+        offset = sum(map(self.cont_len.__getitem__, map(ord, self.words[si][:k])))
+        if k and self.seg_initial[si]:
+            offset += self.plen  # the segment's first symbol starts the word: it has no prefix
+        return si << _WORD_SHIFT | offset << _OFFSET_SHIFT
+
     def _set_bound(self, t: int) -> None:
         """Reset the bound frequency of ``t``; the caller re-pushes the pairs of ``t``."""
         f = self.freq[t]
         self.g[t] = f if len(self.pairs_of[t]) <= self.slack_degree else f - (f >> self.slack_shift)
 
-    def _entry(self, code: int) -> tuple[int, int, int]:
-        """Heap entry of a live pair: an upper bound of its score (bound frequencies) and tie key."""
-        g = self.g
-        key = -((self.pair_count[code] << self.shift) // (g[code >> _SHIFT] * g[code & _MASK]))
-        return (key, self.first[code] if self.first_occurrence else code, code)
-
-    def _push_all(self, codes: Iterable[int]) -> None:
-        """Push fresh bound entries for the live pairs among ``codes``."""
+    def _push_all(self, pairs: Iterable[str]) -> None:
+        """Push fresh bound entries for the live pairs among ``pairs``."""
         heap = self.heap
-        pair_count = self.pair_count
+        pair_counts = self.pair_counts
         g = self.g
         first = self.first
         min_count = self.min_count
         fo = self.first_occurrence
         shift = self.shift
         push = heapq.heappush
-        for code in codes:
-            count = pair_count.get(code, 0)
+        for p in pairs:
+            count = pair_counts.get(p, 0)
             if count >= min_count:
+                x, y = ord(p[0]), ord(p[1])
                 # Smallest key = highest score (heapq is a min-heap); see _score_shift.
-                push(heap, (-((count << shift) // (g[code >> _SHIFT] * g[code & _MASK])), first[code] if fo else code, code))
-        # Outdated entries pile up; rebuild once they dominate so the heap stays O(live pairs).
-        if len(heap) > 4 * len(pair_count) + self.heap_slack:
-            self._rebuild_heap()
+                score = -((count << shift) // (g[x] * g[y]))
+                if fo:
+                    push(heap, score << _COUNT_SHIFT_FIRST | first[p] | x << _ID_BITS | y)
+                else:
+                    push(heap, score << _PAIR_BITS | x << _ID_BITS | y)
 
     def _rebuild_heap(self) -> None:
-        min_count = self.min_count
-        self.heap = [self._entry(code) for code, count in self.pair_count.items() if count >= min_count]
+        self.heap = []
+        self._push_all(self.pair_counts)
         heapq.heapify(self.heap)
 
-    def _exact_first(self, code: int) -> int:
-        """Recompute the first occurrence of ``code`` (after the one recorded was merged away)."""
-        si = min(self.where[code])
-        seg = self.segs[si]
-        left, right = code >> _SHIFT, code & _MASK
-        tok_len = self.tok_len
-        off = 0
-        prev = seg[0]
-        prev_len = tok_len[prev] - (0 if self.seg_initial[si] else self.plen)
-        for t in seg[1:]:
-            if prev == left and t == right:
-                return si << _SHIFT | off
-            off += prev_len
-            prev = t
-            prev_len = tok_len[t] - self.plen
-        raise RuntimeError("WordPieceTrainer: pair index out of sync (internal error)")
-
-    def _pop_best(self) -> int | None:
+    def _pop_best(self) -> str | None:
         """The live pair with the best ``(score, tie key)``, found through the bound keys.
 
         Heap keys are upper bounds of the scores (and tie keys lower bounds), so pop entries, compute
@@ -723,212 +713,104 @@ class _Run:
         found: nothing left in the heap can. Pairs popped but not chosen go back in.
         """
         heap = self.heap
-        pair_count = self.pair_count
+        pair_counts = self.pair_counts
         freq = self.freq
-        first = self.first
-        dirty = self.dirty
+        banned = self.banned
         fo = self.first_occurrence
         shift = self.shift
         min_count = self.min_count
-        tok_len = self.tok_len
-        plen = self.plen
-        max_len = limits.MAX_TOKEN_LENGTH
+        cont_len = self.cont_len
+        max_len = limits.MAX_TOKEN_LENGTH - self.plen
         pop = heapq.heappop
-        best: tuple[int, int, int] | None = None
-        seen: set[int] = set()
+        best: int | None = None
+        seen: dict[int, str] = {}
         while heap:
             if best is not None and heap[0] >= best:
                 break
-            code = pop(heap)[2]
+            code = pop(heap) & _PAIR_MASK
             if code in seen:
                 continue
-            seen.add(code)
-            count = pair_count.get(code, 0)
-            if count < min_count:
+            p = chr(code >> _ID_BITS) + chr(code & _ID_MASK)
+            count = pair_counts.get(p, 0)
+            if count < min_count or p in banned:
                 continue  # merged away (or below min_frequency): its entries are outdated
-            if tok_len[code >> _SHIFT] + tok_len[code & _MASK] - plen > max_len:
-                seen.discard(code)  # never merged: the token would exceed toolkit.limits.MAX_TOKEN_LENGTH
+            x, y = code >> _ID_BITS, code & _ID_MASK
+            if cont_len[x] + cont_len[y] > max_len:
+                banned.add(p)  # never merged: the token would exceed toolkit.limits.MAX_TOKEN_LENGTH
                 continue
-            if fo and code in dirty:
-                # The recorded first occurrence was merged away: compute the real one.
-                dirty.discard(code)
-                first[code] = self._exact_first(code)
-            exact = (-((count << shift) // (freq[code >> _SHIFT] * freq[code & _MASK])), first[code] if fo else code, code)
+            seen[code] = p
+            score = -((count << shift) // (freq[x] * freq[y]))
+            if fo:
+                self.first[p] = position = self._position(p)
+                exact = score << _COUNT_SHIFT_FIRST | position | code
+            else:
+                exact = score << _PAIR_BITS | code
             if best is None or exact < best:
                 best = exact
         if best is None:
             return None
-        seen.discard(best[2])
-        self._push_all(seen)
-        return best[2]
+        p = seen.pop(best & _PAIR_MASK)
+        self._push_all(seen.values())
+        return p
 
     # ------------------------------------------------------------------ merging
-    def _merge(self, code: int) -> None:
-        a, b = code >> _SHIFT, code & _MASK
+    def _merge(self, ab: str) -> None:
+        a, b = ord(ab[0]), ord(ab[1])
         tokens = self.tokens
-        new_str = tokens[a] + tokens[b][self.plen:]
+        new_str = tokens[a] + tokens[b][self.plen :]
         new = self.ids.get(new_str)
         if new is None:
             new = len(tokens)
+            self._check_id(new)
             tokens.append(new_str)
             self.ids[new_str] = new
-            self.tok_len.append(len(new_str))
+            self.cont_len.append(len(new_str) - self.plen)
             self.freq.append(0)
             self.g.append(0)
             self.pairs_of.append(set())
         self.merges.append((tokens[a], tokens[b], new_str))
 
-        segs = self.segs
-        seg_counts = self.seg_counts
-        seg_initial = self.seg_initial
-        pair_count = self.pair_count
-        where = self.where
-        first = self.first
-        pairs_of = self.pairs_of
-        tok_len = self.tok_len
-        plen = self.plen
-        fo = self.first_occurrence
-        dirty = self.dirty
-        delta: dict[int, int] = {}
-        push: set[int] = set()  # pairs whose heap keys are no longer bounds
-        merged = 0
-        simple = a != b
-        for si in where.pop(code):
-            seg = segs[si]
-            count = seg_counts[si]
-            if simple and seg.count(a) == 1 and seg.count(b) == 1:
-                # The common case: one occurrence and no other a or b in the segment, so every pair
-                # containing a or b occurs once here and only the neighbours change:
-                # x a b y -> x n y loses (x, a), (a, b), (b, y) and gains (x, n), (n, y).
-                i = seg.index(a)
-                seg[i : i + 2] = [new]  # in place: seg is segs[si]
-                merged += count
-                delta[code] = delta.get(code, 0) - count
-                lost = [code]
-                gained = []
-                if i:
-                    left = seg[i - 1]
-                    p = left << _SHIFT | a
-                    delta[p] = delta.get(p, 0) - count
-                    where[p].discard(si)
-                    lost.append(p)
-                    gained.append(left << _SHIFT | new)
-                if i + 1 < len(seg):
-                    p = b << _SHIFT | seg[i + 1]
-                    delta[p] = delta.get(p, 0) - count
-                    where[p].discard(si)
-                    lost.append(p)
-                    gained.append(new << _SHIFT | seg[i + 1])
-                for q in gained:
-                    delta[q] = delta.get(q, 0) + count
-                    w = where.get(q)
-                    if w is None:
-                        where[q] = {si}
-                    else:
-                        w.add(si)
-                if fo:
-                    for p in lost:
-                        f = first.get(p)
-                        if f is not None and f >> _SHIFT == si:
-                            dirty.add(p)
-                    # Character offset of position i (see tok_len in __init__).
-                    initial = seg_initial[si]
-                    off = sum(map(tok_len.__getitem__, seg[:i])) - plen * i + (plen if initial and i else 0)
-                    if i:
-                        left_len = tok_len[seg[i - 1]] - (0 if initial and i == 1 else plen)
-                        keys = [si << _SHIFT | (off - left_len), si << _SHIFT | off]
-                    else:
-                        keys = [si << _SHIFT | off]
-                    for q, key in zip(gained, keys):
-                        f = first.get(q)
-                        if f is None or key < f:
-                            first[q] = key
-                            push.add(q)
-                continue
-            n = len(seg)
-            out: list[int] = []
-            i = 0
-            k = 0
-            while i < n:
-                if i + 1 < n and seg[i] == a and seg[i + 1] == b:
-                    out.append(new)
-                    i += 2
-                    k += 1
-                else:
-                    out.append(seg[i])
-                    i += 1
-            merged += k * count
-            segs[si] = out
-            # Pairs before and after, as multisets; only the difference is applied.
-            old_pairs = [seg[j] << _SHIFT | seg[j + 1] for j in range(n - 1)]
-            new_pairs = [out[j] << _SHIFT | out[j + 1] for j in range(len(out) - 1)]
-            old_set = set(old_pairs)
-            new_set = set(new_pairs)
-            for p in old_pairs:
-                delta[p] = delta.get(p, 0) - count
-            for p in new_pairs:
-                delta[p] = delta.get(p, 0) + count
-            for p in old_set - new_set:
-                if p != code:
-                    where[p].discard(si)
-            for p in new_set - old_set:
-                s = where.get(p)
-                if s is None:
-                    where[p] = {si}
-                else:
-                    s.add(si)
-            if fo:
-                # A removed occurrence may have been the recorded first one: the record becomes a
-                # lower bound (dirty), fixed when the pair is popped. A new occurrence may be
-                # earlier than the record: take the minimum, and re-push (tie keys are lower bounds).
-                for p in old_set:
-                    f = first.get(p)
-                    if f is not None and f >> _SHIFT == si:
-                        dirty.add(p)
-                off = 0
-                initial = seg_initial[si]
-                for j in range(len(out) - 1):
-                    t = out[j]
-                    p = t << _SHIFT | out[j + 1]
-                    if p not in old_set or p in dirty:
-                        key = si << _SHIFT | off
-                        f = first.get(p)
-                        if f is None or key < f:
-                            first[p] = key
-                            push.add(p)
-                    off += tok_len[t] - (0 if initial and j == 0 else plen)
+        if a != b:
+            merged = self.pair_counts[ab]  # occurrences of "a b" cannot overlap: each one merges
+        else:
+            # "a a a" counts the pair twice but merges once: count what str.replace will rewrite.
+            words = self.words
+            counts = self.counts
+            merged = sum(counts[si] * words[si].count(ab) for si in set(self.where[ab]))
+        formed = self._apply(ab, chr(new))
+        self._record_formed(formed)
         freq = self.freq
         freq[a] -= merged
         freq[b] -= merged
         freq[new] += merged
-        for p, d in delta.items():
-            if not d:
-                continue
-            c = pair_count.get(p, 0) + d
-            if c:
-                if p not in pair_count:
-                    pairs_of[p >> _SHIFT].add(p)
-                    pairs_of[p & _MASK].add(p)
-                pair_count[p] = c
-                if d > 0:
-                    push.add(p)  # a higher count: the old bound is too low
-            else:
-                # Gone: heap entries of p are skipped when popped (count 0).
-                del pair_count[p]
-                pairs_of[p >> _SHIFT].discard(p)
-                pairs_of[p & _MASK].discard(p)
-                where.pop(p, None)
-                first.pop(p, None)
-                dirty.discard(p)
-        # The scores of the pairs containing a, b or the new token changed with their frequencies.
-        # A lower frequency raises the scores: once freq falls below the bound frequency the
-        # pair's heap keys are no longer upper bounds, so they are re-pushed with a new bound.
+
+        pairs_of = self.pairs_of
+        for q in formed:
+            pairs_of[ord(q[0])].add(q)
+            pairs_of[ord(q[1])].add(q)
+        if self.first_occurrence:
+            first = self.first
+            for q in formed:  # a new occurrence may be earlier than the recorded one
+                first[q] = self._position(q)
+        # The scores of the pairs containing a, b or the new token changed with their frequencies. A
+        # lower frequency raises the scores: once freq falls below the bound frequency the pairs'
+        # heap keys are no longer upper bounds, so they are re-pushed with a new bound. Formed pairs
+        # (which all contain the new token) are counted higher than their heap keys say: re-pushed
+        # too, by the new token's rescoring or on their own.
         g = self.g
-        for t in {a, b, new}:
-            if freq[t] < g[t] or not g[t]:
-                self._set_bound(t)
-                push |= pairs_of[t]
-        self._push_all(push)
+        pair_counts = self.pair_counts
+        reset = [t for t in {a, b, new} if freq[t] < g[t] or not g[t]]
+        for t in reset:
+            pairs = pairs_of[t]
+            pairs.difference_update([p for p in pairs if not pair_counts.get(p, 0)])  # prune vanished pairs
+            self._set_bound(t)
+        for t in reset:  # after every reset: a pair may contain two of these tokens
+            self._push_all(pairs_of[t])
+        if new not in reset:
+            self._push_all(formed)
+        # Outdated entries pile up; rebuild once they dominate so the heap stays O(live pairs).
+        if len(self.heap) > 4 * len(self.pair_counts) + self.heap_slack:
+            self._rebuild_heap()
 
     def run(self) -> WordPieceTraining:
         target = self.trainer.vocab_size
@@ -938,10 +820,10 @@ class _Run:
         if progress is not None:
             progress("merges", 0, total)
         while len(self.tokens) < target:
-            code = self._pop_best()
-            if code is None:
+            ab = self._pop_best()
+            if ab is None:
                 break
-            self._merge(code)
+            self._merge(ab)
             step += 1
             if progress is not None and step % 100 == 0:
                 progress("merges", min(total, len(self.tokens) - self.n_base), total)

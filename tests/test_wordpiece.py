@@ -410,6 +410,30 @@ def test_real_ties_use_the_tie_break() -> None:
     assert first[0] == ("c", "##d", "cd")
 
 
+@pytest.mark.parametrize("tie_break", ["ids", "first_occurrence"])
+def test_runs_of_one_symbol_merge_as_often_as_they_are_rewritten(tie_break: str) -> None:
+    # "##a ##a ##a ##a" holds (##a, ##a) three times but the merge rewrites it twice (left to
+    # right, no overlap): freq(##a) must drop by 4, to 0, not by 6. The next scores depend on it.
+    counts = {"bbaaaa": 1, "bb": 5}
+    fast = WordPieceTrainer(vocab_size=40, special_tokens=["[UNK]"], tie_break=tie_break).train_merges(counts)
+    assert fast.merges[:2] == [
+        ("##a", "##a", "##aa"),  # 3 / (4 * 4)
+        ("##aa", "##aa", "##aaaa"),  # 1 / (2 * 2): with freq(##a) = 4 - 6 it could not be chosen
+    ]  # then (b, ##b) and (##b, ##aaaa) tie at 6 / (6 * 6) = 1 / (6 * 1)
+    assert fast.merges == reference_wordpiece_trainer(counts, vocab_size=40, special_tokens=["[UNK]"], tie_break=tie_break).merges
+
+
+def test_more_tokens_than_symbol_ids_is_a_training_error(monkeypatch) -> None:
+    # Symbols are stored as characters (chr(id)); training beyond the code space stops with a clear
+    # error instead of a ValueError from chr(). The limit is lowered here so the test stays small.
+    monkeypatch.setattr(wp_module, "MAX_SYMBOL_ID", 9)
+    counts = {"abcdef": 5, "bcdefa": 3}
+    with pytest.raises(TrainingError, match="at most 10 tokens"):
+        WordPieceTrainer(vocab_size=30, special_tokens=["[UNK]"]).train_merges(counts)
+    with pytest.raises(TrainingError, match="at most 10 tokens"):
+        WordPieceTrainer(vocab_size=30, special_tokens=[f"[S{i}]" for i in range(12)] + ["[UNK]"]).train_merges(counts)
+
+
 # ---------------------------------------------------------------------------------------------- trainer options
 def test_vocab_size_is_reached_exactly_and_the_alphabet_is_never_cut() -> None:
     counts = _random_counts(random.Random(3), "abcdefg", 60)
