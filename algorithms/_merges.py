@@ -325,7 +325,7 @@ class _MergeState(_Splits):
             if new_id is None:
                 self.banned.add(p)
                 continue
-            if not 0 <= new_id <= MAX_SYMBOL_ID or new_id == a or new_id == b:
+            if type(new_id) is not int or not 0 <= new_id <= MAX_SYMBOL_ID:
                 raise ValueError(f"merge_symbol({a}, {b}) returned an invalid id {new_id!r}")
             merges.append((a, b, new_id))
             if new_id > self.top_id:
@@ -365,9 +365,21 @@ class _MergeState(_Splits):
     def _merge(self, ab: str, n: str) -> None:
         """Apply ``ab → n`` in every word that holds ``ab``; update counts, index and heap."""
         formed = self._apply(ab, n)
-        if self.first_occurrence and n not in self.sym_len:
-            self.sym_len[n] = self.sym_len[ab[0]] + self.sym_len[ab[1]]
+        rekey = False
+        if self.first_occurrence:
+            length = self.sym_len[ab[0]] + self.sym_len[ab[1]]
+            if n not in self.sym_len:
+                self.sym_len[n] = length
+            elif self.sym_len[n] != length:
+                # An existing token reached from a different number of initial symbols (with a
+                # continuing prefix, "##" + "###" spells the existing "###"). Offsets after it
+                # shifted, so heap keys may no longer be lower bounds: recompute them all (rare).
+                rekey = True
         self._record_formed(formed)
+        if rekey:
+            self.heap = [self._key(q, c) for q, c in self.pair_counts.items() if c > 0]
+            heapq.heapify(self.heap)
+            return
         # Push the formed pairs, once each: their counts went up.
         heap = self.heap
         pair_counts = self.pair_counts

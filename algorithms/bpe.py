@@ -528,7 +528,10 @@ class BPETrainer(Trainer):
             tie_break=self.tie_break,
             progress=self.progress,
         )
-        merges = [(id_to_token[a], id_to_token[b]) for a, b, _ in learned]
+        # A pair can be merged twice when a later merge re-creates one of its tokens ("##" + "###"
+        # spells the existing "###"). The model ranks each pair once, by its first merge, which is the
+        # one that applies when encoding; the repeat adds no token.
+        merges = list(dict.fromkeys((id_to_token[a], id_to_token[b]) for a, b, _ in learned))
 
         options: dict[str, Any] = {
             "unk_token": unk_token,

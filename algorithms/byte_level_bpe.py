@@ -488,7 +488,9 @@ class ByteLevelBPETrainer(Trainer):
         )
         strings = [bytes_to_byte_level(b) for b in token_bytes]
         vocab = {s: i for i, s in enumerate(strings)}
-        merges = [(strings[a], strings[b]) for a, b, _ in learned]
+        # A pair merged twice (a later merge re-created one of its tokens) is ranked once, by its
+        # first merge; see BPETrainer.train.
+        merges = list(dict.fromkeys((strings[a], strings[b]) for a, b, _ in learned))
         specials = {t: len(strings) + k for k, t in enumerate(self.special_tokens)}
         result = ByteLevelBPE.__new__(ByteLevelBPE)
         Model.__init__(result)

@@ -287,6 +287,46 @@ def test_reused_merge_strings_keep_one_id_like_hf(monkeypatch: pytest.MonkeyPatc
     assert model.encode_piece("abc") == (5,)
 
 
+@pytest.mark.parametrize("tie_break", ["ids", "first_occurrence"])
+def test_prefix_merge_that_spells_its_right_operand(monkeypatch: pytest.MonkeyPatch, tie_break: str) -> None:
+    # With continuing_subword_prefix="##", the word "###" (a Markdown heading) is "# ## ##" -> "#"+"###"
+    # spells "##", then "##"+"###" spells "###", the right operand's own id. HF records such a merge
+    # and goes on; training used to stop with a ValueError from the merge engine.
+    import algorithms.bpe as module
+    from algorithms.reference import reference_learn_merges
+
+    counts = Counter("### Title ### ## subtitle ###a #### x ## notes: a##b ### c ###".split())
+    trainer = BPETrainer(vocab_size=60, continuing_subword_prefix="##", tie_break=tie_break)
+    model = trainer.train(counts)
+    assert ("#", "###") in model.merges and ("##", "###") in model.merges
+    assert [model.id_to_token(i) for i in model.encode_piece("###")] == ["###"]
+    monkeypatch.setattr(module, "learn_merges", lambda *a, progress=None, **k: reference_learn_merges(*a, **k))
+    assert trainer.train(counts).merges == model.merges  # the slow oracle agrees
+    # HF's BPE model loaded with this vocabulary and these merges encodes alike.
+    hf = pytest.importorskip("tokenizers")
+    theirs = hf.models.BPE(vocab=model.get_vocab(), merges=model.merges, continuing_subword_prefix="##")
+    for word in ["###", "####", "######", "##", "#", "###a", "a##b", "subtitle##"]:
+        assert model.encode_piece(word) == tuple(t.id for t in theirs.tokenize(word)), word
+
+
+def test_a_pair_merged_twice_is_ranked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "#" + "####" spells the existing "###", which re-forms ("###", "###"), merged before: the engine
+    # reports the merge twice (as HF's trainer would); the model ranks the pair once, at its first merge.
+    import algorithms.bpe as module
+
+    raw: list[tuple[int, int, int]] = []
+    engine = module.learn_merges
+    monkeypatch.setattr(module, "learn_merges", lambda *a, **k: raw.extend(engine(*a, **k)) or list(raw))
+    counts = {"a##ba": 5, "#b####": 3, "a": 2, "####": 1, "#abbabb": 1, "#": 1}
+    model = BPETrainer(vocab_size=15, special_tokens=[], continuing_subword_prefix="##").train(counts)
+    pairs = [(a, b) for a, b, _ in raw]
+    assert len(pairs) == len(set(pairs)) + 1  # one pair merged twice...
+    assert model.merges == list(dict.fromkeys(model.merges)) and len(model.merges) == len(raw) - 1  # ...ranked once
+    assert ("###", "###") in model.merges and model.vocab_size == 15
+    assert [model.id_to_token(i) for i in model.encode_piece("#b####")] == ["#b####"]
+    assert BPE(model.get_vocab(), model.merges, continuing_subword_prefix="##").encode_piece("a##ba") == model.encode_piece("a##ba")
+
+
 def test_special_tokens_come_first_in_order() -> None:
     model = BPETrainer(vocab_size=20, special_tokens=["<s>", "</s>", "<pad>"], unk_token="<unk>").train(TOY)
     assert list(model.get_vocab())[:5] == ["<unk>", "<s>", "</s>", "<pad>", "b"]

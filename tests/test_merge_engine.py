@@ -20,7 +20,7 @@ import regex
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from algorithms._merges import learn_merges
+from algorithms._merges import MAX_SYMBOL_ID, learn_merges
 from algorithms.reference import reference_bpe_merges, reference_learn_merges
 from tests.conftest import shared_path
 from toolkit.bytelevel import BYTE_TO_CHAR, to_byte_level
@@ -68,6 +68,20 @@ class SortedVocab(StringVocab):
 
     def spell(self, left: str, right: str) -> str:
         return "".join(sorted(left + right))
+
+
+class PrefixVocab(StringVocab):
+    """BPE with the continuing prefix "##": "#" + "###" spells "##", and "##" + "###" spells the
+    *existing* "###", the right operand itself, reached from two initial symbols instead of one."""
+
+    def __init__(self, alphabet: Sequence[str], special_tokens: Sequence[str] = (), max_len: int | None = None):
+        super().__init__([*alphabet, *("##" + c for c in alphabet)], special_tokens, max_len)
+
+    def spell(self, left: str, right: str) -> str:
+        return left + right[2:]
+
+    def encode(self, word: str) -> list[int]:
+        return [self.ids[word[0]]] + [self.ids["##" + c] for c in word[1:]]
 
 
 def run(
@@ -271,7 +285,7 @@ def test_bad_arguments() -> None:
     with pytest.raises(ValueError, match="tie_break"):
         learn_merges([[0, 1]], [1], merge_symbol=lambda a, b: 2, max_merges=1, tie_break="random")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="invalid id"):
-        learn_merges([[0, 1]], [1], merge_symbol=lambda a, b: a, max_merges=1)
+        learn_merges([[0, 1]], [1], merge_symbol=lambda a, b: MAX_SYMBOL_ID + 1, max_merges=1)
     with pytest.raises(ValueError, match=">= 0"):
         learn_merges([[0, 1]], [-1], merge_symbol=lambda a, b: 2, max_merges=1)
 
@@ -331,6 +345,37 @@ def test_engine_matches_reference_when_ids_are_reused(
     assert raw == run(reference_learn_merges, word_counts, **options)[2]  # type: ignore[arg-type]
     assert len({n for _, _, n in raw}) <= max_merges
     assert all(vocab.asked[pair] == 1 for pair in vocab.refused)  # a refused pair is dropped for good
+
+
+def test_a_merge_may_return_the_id_of_one_of_its_operands() -> None:
+    # The "###" of a Markdown heading: "# ## ##" -> ("#", "###") gives "##", then ("##", "###")
+    # gives "###", the id of the right operand. Hugging Face records it and goes on; so must we.
+    word_counts = {"###": 9, "##": 3}
+    for tie_break in ("ids", "first_occurrence"):
+        merges, vocab, raw = run(learn_merges, word_counts, max_merges=5, tie_break=tie_break, vocab_class=PrefixVocab)
+        assert merges == [("#", "###"), ("##", "###")]
+        assert raw[1][2] == raw[1][1]  # the merged token is the right operand
+        assert raw == run(reference_learn_merges, word_counts, max_merges=5, tie_break=tie_break, vocab_class=PrefixVocab)[2]
+
+
+@settings(max_examples=300)
+@given(
+    word_counts=st.dictionaries(st.text(alphabet="##ab", min_size=1, max_size=9), st.integers(1, 6), min_size=1, max_size=12),
+    max_merges=st.integers(0, 25),
+    tie_break=st.sampled_from(["ids", "first_occurrence"]),
+)
+# Found by a fuzzer: without recomputing the heap keys after a mismatched reuse, merge 12 differs.
+@example(
+    word_counts={"ab##aa": 2, "##bba##b": 6, "###b##": 1, "##": 5, "a#aa": 2, "baa##aab": 4, "b": 1, "#ab": 2,
+                 "#ba###b": 1, "##baab#b": 4},
+    max_merges=14,
+    tie_break="first_occurrence",
+)
+def test_engine_matches_reference_with_a_continuing_prefix(word_counts: dict[str, int], max_merges: int, tie_break: str) -> None:
+    """Tokens reached from different numbers of initial symbols keep first_occurrence exact."""
+    options = dict(max_merges=max_merges, tie_break=tie_break, vocab_class=PrefixVocab)
+    raw = run(learn_merges, word_counts, **options)[2]  # type: ignore[arg-type]
+    assert raw == run(reference_learn_merges, word_counts, **options)[2]  # type: ignore[arg-type]
 
 
 # -- parity with Hugging Face tokenizers -------------------------------------------------------
