@@ -11,15 +11,14 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from toolkit.alignment import Piece
-from toolkit.errors import ConfigError, RegistryError
-from toolkit.interfaces import Params, PreTokenizer, build, validate_params
+from toolkit.interfaces import Container, Params, PreTokenizer
 from toolkit.registry import register
 
 __all__ = ["Sequence"]
 
 
 @register("Sequence")
-class Sequence(PreTokenizer):
+class Sequence(Container, PreTokenizer):
     """Chain pre-tokenizers: each one splits (and may rewrite) the pieces of the one before.
 
     Serializes as ``{"type": "Sequence", "pretokenizers": [...]}`` (the Hugging Face layout).
@@ -29,40 +28,18 @@ class Sequence(PreTokenizer):
     ['hi', ',', 'Ġyou']
     """
 
+    children_field = "pretokenizers"
+
     class Params(Params):
         pretokenizers: list[dict[str, Any]]
 
-    def __init__(self, pretokenizers: Iterable[PreTokenizer]) -> None:
-        if isinstance(pretokenizers, PreTokenizer) or not isinstance(pretokenizers, Iterable):
-            raise ConfigError("Sequence takes a list of pre-tokenizers, e.g. Sequence([WhitespaceSplit(), Digits()])")
-        children = list(pretokenizers)
-        for i, child in enumerate(children):
-            if not isinstance(child, PreTokenizer):
-                raise ConfigError(f"Sequence pretokenizers[{i}] must be a PreTokenizer, got {type(child).__name__}")
-        self.pretokenizers: list[PreTokenizer] = children
+    def __init__(self, pretokenizers: Iterable[PreTokenizer | Mapping[str, Any]]) -> None:
+        self.pretokenizers: list[PreTokenizer]
+        self._set_children(pretokenizers)
 
     @property
     def _position_sensitive(self) -> bool:
         return any(getattr(child, "_position_sensitive", False) for child in self.pretokenizers)
-
-    def params(self) -> dict[str, Any]:
-        return {"pretokenizers": [child.to_dict() for child in self.pretokenizers]}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> Sequence:
-        where = where or f"{cls.kind} {cls.type_name!r}"
-        options = {k: v for k, v in data.items() if k != "type"}
-        if validate:
-            validate_params(cls.Params, options, where=where)
-        children = options["pretokenizers"]
-        built = []
-        for i, child in enumerate(children):
-            place = f"{where}.pretokenizers[{i}]"
-            try:
-                built.append(build("pre_tokenizer", child, validate=validate, where=place))
-            except RegistryError as exc:  # the registry names only "pre_tokenizer.type": add the path
-                raise RegistryError(f"{place}: {exc}") from None
-        return cls(built)
 
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
         for child in self.pretokenizers:

@@ -72,6 +72,34 @@ def test_unknown_option_is_a_typed_error_naming_it(kind: str, name: str, cls: ty
         build(kind, data)
 
 
+# The four Sequence containers share toolkit.interfaces.Container: one child of each kind.
+CONTAINERS = {
+    "normalizer": ("normalizers", {"type": "Lowercase"}),
+    "pre_tokenizer": ("pretokenizers", {"type": "Whitespace"}),
+    "decoder": ("decoders", {"type": "Fuse"}),
+    "post_processor": ("processors", {"type": "ByteLevel"}),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CONTAINERS))
+def test_sequence_containers_take_instances_or_dicts_and_name_bad_children(kind: str) -> None:
+    field, child = CONTAINERS[kind]
+    cls = lookup(kind, "Sequence")
+    built = build(kind, child)
+    seq = cls([built, child])  # an instance and a dict
+    assert len(seq) == 2 and list(seq) == [built, built] and seq[1] == built
+    assert getattr(seq, field) == seq.children == [built, built]
+    data = seq.to_dict()
+    assert list(data) == ["type", field] and [c["type"] for c in data[field]] == [child["type"]] * 2
+    assert build(kind, json.loads(json.dumps(data))) == seq
+    with pytest.raises(ConfigError, match=rf"Sequence'\.{field}\[1\]: must be a"):
+        cls([built, 42])
+    with pytest.raises(ConfigError, match=rf"{field}: must be a list of {kind} objects, got str"):
+        cls("Lowercase")
+    with pytest.raises(RegistryError, match=rf"{kind}\.{field}\[0\]: .*NoSuchThing"):
+        build(kind, {"type": "Sequence", field: [{"type": "NoSuchThing"}]}, where=kind)
+
+
 def test_every_registered_component_is_reachable_by_lookup() -> None:
     comps = _all_components()
     kinds = {k for k, _, _ in comps}

@@ -16,13 +16,13 @@ semantics: it receives the list of token strings and returns a list of strings, 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictBool, StrictStr, field_validator
 
 from toolkit.bytelevel import CHAR_TO_BYTE, from_byte_level
-from toolkit.interfaces import Decoder, Params, build_children, check_options, container_from_dict
+from toolkit.interfaces import Container, Decoder, Params, check_options
 from toolkit.normalizers import Regex, parse_pattern, pattern_to_json, replace_all
 from toolkit.registry import register
 
@@ -320,36 +320,21 @@ class Replace(Decoder):
 
 
 @register("Sequence", kind="decoder")
-class Sequence(Decoder):
+class Sequence(Container, Decoder):
     """Runs decoders one after the other, each on the previous one's output tokens.
 
     >>> Sequence([Replace("▁", " "), Strip(left=1)]).decode(["▁Hi", "▁there"])
     'Hithere'
     """
 
+    children_field = "decoders"
+
     class Params(Params):
         decoders: list[Any]
 
     def __init__(self, decoders: Iterable[Decoder | Mapping[str, Any]]) -> None:
-        self.decoders: list[Decoder] = build_children(
-            "decoder", decoders, "decoders", where=f"{self.kind} {self.type_name!r}"
-        )
-
-    def params(self) -> dict[str, Any]:
-        return {"decoders": [d.to_dict() for d in self.decoders]}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> Sequence:
-        return container_from_dict(cls, data, "decoders", validate=validate, where=where)
-
-    def __len__(self) -> int:
-        return len(self.decoders)
-
-    def __getitem__(self, index: int) -> Decoder:
-        return self.decoders[index]
-
-    def __iter__(self) -> Iterator[Decoder]:
-        return iter(self.decoders)
+        self.decoders: list[Decoder]
+        self._set_children(decoders)
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         for d in self.decoders:

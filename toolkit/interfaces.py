@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -38,7 +38,7 @@ __all__ = [
     "build",
     "build_children",
     "check_options",
-    "container_from_dict",
+    "Container",
     "validate_params",
 ]
 
@@ -360,13 +360,49 @@ def build_children(kind: str, items: Any, field: str, *, validate: bool = True, 
     return out
 
 
-def container_from_dict(cls: Any, data: Mapping[str, Any], field: str, *, validate: bool, where: str | None) -> Any:
-    """``from_dict`` of a ``Sequence``: validate the options, then build each child with its path."""
-    where = where or f"{cls.kind} {cls.type_name!r}"
-    options = {k: v for k, v in data.items() if k != "type"}
-    if validate:
-        options = validate_params(cls.Params, options, where=where)
-    return cls(build_children(cls.kind, options.get(field, []), field, validate=validate, where=where))
+class Container:
+    """Mixin of the ``Sequence`` components: an ordered list of children of the component's kind.
+
+    A subclass (``class Sequence(Container, Normalizer)``) names the attribute and JSON field that
+    hold the children in ``children_field`` and calls :meth:`_set_children` from ``__init__``; it then
+    serializes with each child as a full ``{"type": ...}`` object, loads with errors naming
+    ``where.field[i]``, and supports ``len``, indexing and iteration.
+    """
+
+    children_field: ClassVar[str]
+    kind: ClassVar[str]
+    type_name: ClassVar[str]
+
+    def _set_children(self, items: Any) -> None:
+        """Store ``items`` (components of this kind, or their dicts) as the children."""
+        field = self.children_field
+        setattr(self, field, build_children(self.kind, items, field, where=f"{self.kind} {self.type_name!r}"))
+
+    @property
+    def children(self) -> list[Any]:
+        return getattr(self, self.children_field)  # type: ignore[no-any-return]
+
+    def params(self) -> dict[str, Any]:
+        return {self.children_field: [child.to_dict() for child in self.children]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> Any:
+        """Validate the options, then build each child with its path in the error messages."""
+        where = where or f"{cls.kind} {cls.type_name!r}"
+        field = cls.children_field
+        options = {k: v for k, v in data.items() if k != "type"}
+        if validate:
+            options = validate_params(cls.Params, options, where=where)  # type: ignore[attr-defined]
+        return cls(build_children(cls.kind, options.get(field, []), field, validate=validate, where=where))
+
+    def __len__(self) -> int:
+        return len(self.children)
+
+    def __getitem__(self, index: int) -> Any:
+        return self.children[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.children)
 
 
 def check_options(component: Component, **options: Any) -> dict[str, Any]:

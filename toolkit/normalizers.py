@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 import time
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import regex
@@ -46,13 +46,7 @@ from pydantic import StrictBool, StrictStr, field_validator
 from toolkit.alignment import NormalizedString, Span
 from toolkit import limits
 from toolkit.errors import ConfigError, InputError
-from toolkit.interfaces import (
-    Normalizer,
-    Params,
-    build_children,
-    check_options,
-    container_from_dict,
-)
+from toolkit.interfaces import Container, Normalizer, Params, check_options
 from toolkit.registry import register
 
 __all__ = [
@@ -1039,7 +1033,7 @@ def _bert_tables(normalizer: BertNormalizer) -> _BertCharTables:
 # --------------------------------------------------------------------------- Sequence
 
 @register("Sequence")
-class Sequence(Normalizer):
+class Sequence(Container, Normalizer):
     """Applies normalizers one after the other; alignments compose.
 
     ``normalizers`` holds normalizer objects (or their dicts). In JSON each child is a full
@@ -1050,29 +1044,14 @@ class Sequence(Normalizer):
     ('ebene', {'type': 'NFD'})
     """
 
+    children_field = "normalizers"
+
     class Params(Params):
         normalizers: list[Any]
 
     def __init__(self, normalizers: Iterable[Normalizer | Mapping[str, Any]]) -> None:
-        self.normalizers: list[Normalizer] = build_children(
-            "normalizer", normalizers, "normalizers", where=f"{self.kind} {self.type_name!r}"
-        )
-
-    def params(self) -> dict[str, Any]:
-        return {"normalizers": [n.to_dict() for n in self.normalizers]}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> Sequence:
-        return container_from_dict(cls, data, "normalizers", validate=validate, where=where)
-
-    def __len__(self) -> int:
-        return len(self.normalizers)
-
-    def __getitem__(self, index: int) -> Normalizer:
-        return self.normalizers[index]
-
-    def __iter__(self) -> Iterator[Normalizer]:
-        return iter(self.normalizers)
+        self.normalizers: list[Normalizer]
+        self._set_children(normalizers)
 
     def normalize(self, text: NormalizedString) -> NormalizedString:
         for n in self.normalizers:

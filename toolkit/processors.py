@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
 from pydantic import StrictBool, StrictInt, StrictStr, field_validator, model_validator
@@ -28,7 +28,7 @@ from pydantic import StrictBool, StrictInt, StrictStr, field_validator, model_va
 from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, InputError
-from toolkit.interfaces import Params, PostProcessor, build_children, check_options, container_from_dict
+from toolkit.interfaces import Container, Params, PostProcessor, check_options
 from toolkit.normalizers import WHITESPACE
 from toolkit.registry import register
 
@@ -418,7 +418,7 @@ class ByteLevel(_EncodingsProcessor):
 # --------------------------------------------------------------------------- Sequence
 
 @register("Sequence", kind="post_processor")
-class Sequence(_EncodingsProcessor):
+class Sequence(Container, _EncodingsProcessor):
     """Runs post-processors one after the other (e.g. ``ByteLevel`` trimming, then a template).
 
     >>> from toolkit.encoding import Encoding
@@ -429,35 +429,20 @@ class Sequence(_EncodingsProcessor):
     ([0, 5], [(0, 0), (1, 3)])
     """
 
+    children_field = "processors"
+
     class Params(Params):
         processors: list[Any]
 
     def __init__(self, processors: Iterable[PostProcessor | Mapping[str, Any]]) -> None:
-        self.processors: list[PostProcessor] = build_children(
-            "post_processor", processors, "processors", where=f"{self.kind} {self.type_name!r}"
-        )
+        self.processors: list[PostProcessor]
+        self._set_children(processors)
         for i, p in enumerate(self.processors):
             if not isinstance(p, _EncodingsProcessor):
                 raise ConfigError(
                     f"{self.kind} {self.type_name!r}.processors[{i}]: {type(p).__name__} has no process_encodings, "
                     "so it cannot be chained"
                 )
-
-    def params(self) -> dict[str, Any]:
-        return {"processors": [p.to_dict() for p in self.processors]}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> Sequence:
-        return container_from_dict(cls, data, "processors", validate=validate, where=where)
-
-    def __len__(self) -> int:
-        return len(self.processors)
-
-    def __getitem__(self, index: int) -> PostProcessor:
-        return self.processors[index]
-
-    def __iter__(self) -> Iterator[PostProcessor]:
-        return iter(self.processors)
 
     def process_encodings(self, encodings: list[Encoding], *, add_special_tokens: bool = True) -> list[Encoding]:
         for p in self.processors:  # each one is an _EncodingsProcessor (checked in __init__)
