@@ -8,6 +8,7 @@ them under each other constantly, and switch threads every microsecond to maximi
 from __future__ import annotations
 
 import multiprocessing
+import pickle
 import random
 import sys
 import threading
@@ -15,10 +16,13 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import toolkit.limits as limits
 from test_robustness_support import ALL, SPECIALS, TRICKY, corpus_lines, pipelines
 from toolkit import Tokenizer
+from toolkit.encoding import Encoding, pack_encodings, unpack_encodings
 from toolkit.errors import ConfigError, InputError
 from toolkit.interfaces import Normalizer
 from toolkit.registry import register
@@ -113,6 +117,32 @@ def test_encode_batch_with_worker_processes_is_identical(name: str) -> None:
     assert [e.ids for e in tok.encode_batch(iter(texts), num_workers=3, allowed_special="all")] == [
         e.ids for e in tok.encode_batch(texts, allowed_special="all")
     ]
+
+
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_packed_encodings_round_trip_through_pickle(name: str) -> None:
+    # Workers send their Encodings back as flat columns (pack_encodings); unpacked, they must be equal
+    # in every field: pairs (type id 1), special tokens (word id None), empty encodings.
+    tok = pipelines()[name]
+    texts: list = _texts(120, seed=3) + ["", *TRICKY]
+    texts[2:2] = [(a, b) for a, b in zip(texts[:10], texts[10:20])] + [("", "")]
+    encodings = tok.encode_batch(texts)
+    back = unpack_encodings(pickle.loads(pickle.dumps(pack_encodings(encodings))))
+    assert back == encodings
+    assert all(type(e) is Encoding and type(e.offsets[0]) is tuple for e in back if len(e))
+    assert back[0].ids is not encodings[0].ids and back[0].ids is not back[1].ids  # fresh, unshared lists
+
+
+@given(st.lists(st.lists(st.tuples(st.integers(0, 2**40), st.integers(0, 10**6), st.integers(0, 3),
+                                   st.sampled_from([0, 1]), st.none() | st.integers(0, 10**5)), max_size=6),
+                max_size=8))
+def test_packing_any_encodings_is_lossless(rows: list) -> None:
+    encodings = [
+        Encoding([r[0] for r in row], [f"t{r[0]}" for r in row], [(r[1], r[1] + r[2]) for r in row],
+                 [r[3] for r in row], [r[3] for r in row], [1] * len(row), [r[4] for r in row])
+        for row in rows
+    ]
+    assert unpack_encodings(pickle.loads(pickle.dumps(pack_encodings(encodings)))) == encodings
 
 
 def test_encode_batch_worker_errors_are_the_serial_ones() -> None:

@@ -15,7 +15,7 @@ import regex
 
 from toolkit import limits
 from toolkit.alignment import NormalizedString, Piece
-from toolkit.encoding import Encoding
+from toolkit.encoding import Encoding, PackedEncodings, pack_encodings, unpack_encodings
 from toolkit.errors import ConfigError, InputError, SerializationError
 from toolkit.interfaces import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, Trainer
 from toolkit.runtime import gc_paused
@@ -485,8 +485,9 @@ class Tokenizer:
             initargs=(self, limits.snapshot()),
         ) as pool:
             try:
-                for part in pool.map(Tokenizer._batch_worker_encode, chunks, repeat(add_special_tokens), repeat(allowed)):
-                    out += part
+                with gc_paused():  # millions of cycle-free lists again (see encode_batch)
+                    for part in pool.map(Tokenizer._batch_worker_encode, chunks, repeat(add_special_tokens), repeat(allowed)):
+                        out += unpack_encodings(part)
             except BaseException:
                 pool.shutdown(wait=True, cancel_futures=True)
                 raise
@@ -500,11 +501,12 @@ class Tokenizer:
         Tokenizer._batch_worker_tokenizer = tokenizer
 
     @staticmethod
-    def _batch_worker_encode(chunk: list[Any], add_special_tokens: bool, allowed: AllowedSpecial) -> list[Encoding]:
+    def _batch_worker_encode(chunk: list[Any], add_special_tokens: bool, allowed: AllowedSpecial) -> PackedEncodings:
         tok = Tokenizer._batch_worker_tokenizer
         assert tok is not None, "worker not initialised"
         with gc_paused():
-            return [tok._encode_item(item, add_special_tokens, allowed) for item in chunk]
+            # Packed: a list of Encoding objects costs more to pickle than to encode.
+            return pack_encodings([tok._encode_item(item, add_special_tokens, allowed) for item in chunk])
 
     # ------------------------------------------------------------------ decoding
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = False) -> str:
