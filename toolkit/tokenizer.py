@@ -34,8 +34,9 @@ _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 def _check_text(text: Any, what: str = "text") -> str:
     if not isinstance(text, str):
         raise InputError(f"{what} must be a str, got {type(text).__name__}")
-    limits.check_input_size(text, what)
-    m = _SURROGATE.search(text)
+    if len(text) > limits.MAX_INPUT_CHARS:
+        limits.check_input_size(text, what)
+    m = None if text.isascii() else _SURROGATE.search(text)  # isascii() is O(1) in CPython
     if m is not None:
         raise InputError(
             f"{what} contains a lone surrogate U+{ord(m.group()):04X} at index {m.start()}, which is not "
@@ -380,43 +381,47 @@ class Tokenizer:
         [2, 2]
         """
         _check_text(text)
-        allowed = self._allowed(allowed_special) if allowed_special else frozenset()
-        model = self.model
-        get = model._cache.get
-        encode_piece = model.encode_piece
-        normalize = self.normalizer.normalize_str if self.normalizer is not None else None
-        split_raw = self.pre_tokenizer.split_raw if self.pre_tokenizer is not None else None
-        raw_cache = self._raw_cache
-        raw_get = raw_cache.get
-        out: list[int] = []
-        for start, end, special_id in self._segments(text, allowed) if allowed else [(0, len(text), None)]:
-            if special_id is not None:
-                out.append(special_id)
-                continue
-            segment = text[start:end] if allowed else text
-            if normalize is not None:
-                segment = normalize(segment)
-            if split_raw is None:
-                if segment:
-                    out += get(segment) or encode_piece(segment)
-                continue
-            pieces, spell = split_raw(segment)
-            if spell is None:
-                for piece in pieces:
-                    out += get(piece) or encode_piece(piece)
-                continue
-            # Cache by the piece before respelling (e.g. " the" rather than "Ġthe"): a repeated
-            # word then costs one look-up and no respelling.
-            for piece in pieces:
-                ids = raw_get(piece)
-                if ids is None:
-                    ids = model._encode_piece(spell(piece))
-                    if len(raw_cache) >= model.cache_capacity:
-                        raw_cache.clear()
-                    raw_cache[piece] = ids
-                out += ids
+        if allowed_special:
+            out: list[int] = []
+            for start, end, special_id in self._segments(text, self._allowed(allowed_special)):
+                if special_id is None:
+                    out += self._segment_ids(text[start:end])
+                else:
+                    out.append(special_id)
+        else:
+            out = self._segment_ids(text)  # the common call: no special tokens to look for
         if self.post_processor is not None:
             return self.post_processor.process_ids(out, add_special_tokens=add_special_tokens)
+        return out
+
+    def _segment_ids(self, segment: str) -> list[int]:
+        """The ids of a text without special tokens: normalize, split, look up or encode each piece."""
+        model = self._model
+        if self.normalizer is not None:
+            segment = self.normalizer.normalize_str(segment)
+        pre_tokenizer = self._pre_tokenizer
+        if pre_tokenizer is None:
+            return list(model._cache.get(segment) or model.encode_piece(segment)) if segment else []
+        out: list[int] = []
+        pieces, spell = pre_tokenizer.split_raw(segment)
+        if spell is None:
+            get = model._cache.get
+            encode_piece = model.encode_piece
+            for piece in pieces:
+                out += get(piece) or encode_piece(piece)
+            return out
+        # Cache by the piece before respelling (e.g. " the" rather than "Ġthe"): a repeated word then
+        # costs one look-up and no respelling.
+        raw_cache = self._raw_cache
+        raw_get = raw_cache.get
+        for piece in pieces:
+            ids = raw_get(piece)
+            if ids is None:
+                ids = model._encode_piece(spell(piece))
+                if len(raw_cache) >= model.cache_capacity:
+                    raw_cache.clear()
+                raw_cache[piece] = ids
+            out += ids
         return out
 
     def encode_batch(
