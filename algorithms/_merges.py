@@ -54,6 +54,7 @@ occurrence can only move later, which the lazy heap handles like a lower count.
 from __future__ import annotations
 
 import heapq
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Literal
 
@@ -204,8 +205,7 @@ class _Splits:
         words = self.words
         counts = self.counts
         pair_counts = self.pair_counts
-        formed: dict[str, list[int]] = {}
-        fget = formed.get
+        formed: defaultdict[str, list[int]] = defaultdict(list)  # a missing key costs no Python call
         for wi in self.where.pop(ab):
             s = words[wi]
             i = s.find(ab)
@@ -219,20 +219,10 @@ class _Splits:
                 # One occurrence (the usual case): x a b y → x n y.
                 if i:
                     pair_counts[s[i - 1 : i + 1]] -= c  # (x, a) is gone
-                    q = t[i - 1 : i + 1]  # (x, n) is formed
-                    lst = fget(q)
-                    if lst is None:
-                        formed[q] = [wi]
-                    else:
-                        lst.append(wi)
+                    formed[t[i - 1 : i + 1]].append(wi)  # (x, n) is formed
                 if i + 2 < size:
                     pair_counts[s[i + 1 : i + 3]] -= c  # (b, y) is gone
-                    q = t[i : i + 2]  # (n, y) is formed
-                    lst = fget(q)
-                    if lst is None:
-                        formed[q] = [wi]
-                    else:
-                        lst.append(wi)
+                    formed[t[i : i + 2]].append(wi)  # (n, y) is formed
             else:
                 # Several occurrences (runs such as "a b a b", or long CJK "words"). The pairs that
                 # touch an occurrence are gone, those that touch a new symbol are formed, the others
@@ -252,12 +242,7 @@ class _Splits:
                         pair_counts[s[k : k + 2]] -= c
                 for k in new:
                     if 0 <= k < size - m - 1:
-                        q = t[k : k + 2]
-                        lst = fget(q)
-                        if lst is None:
-                            formed[q] = [wi]
-                        else:
-                            lst.append(wi)
+                        formed[t[k : k + 2]].append(wi)
         del pair_counts[ab]  # merged everywhere (decrements of (a, b) itself above are moot)
         return formed
 
