@@ -330,3 +330,21 @@ def test_constructor_errors() -> None:
         BertProcessing(sep=("[SEP]",))  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="twice"):
         TemplateProcessing(special_tokens=[("[CLS]", 1), ("[CLS]", 2)])
+
+
+@given(st.lists(st.tuples(st.integers(0, 30000), st.integers(0, 50), st.sampled_from([0, 1]), st.none() | st.integers(0, 9)),
+                max_size=6),
+       st.sampled_from([0, 1]))
+def test_bert_single_sequence_fast_path_equals_the_generic_driver(rows: list, type_id: int) -> None:
+    # BertProcessing builds the one-sequence result directly; it must equal what the shared driver
+    # (copy with type id 0, three parts, concatenation) builds, special-token masks and word ids included.
+    from toolkit.processors import _EncodingsProcessor
+
+    enc = Encoding([r[0] for r in rows], [f"t{r[0]}" for r in rows], [(r[1], r[1] + 1) for r in rows],
+                   [type_id] * len(rows), [r[2] for r in rows], [1] * len(rows), [r[3] for r in rows])
+    proc = BertProcessing(sep=("[SEP]", 102), cls=("[CLS]", 101))
+    fast = proc.process(enc)
+    assert fast == _EncodingsProcessor.process(proc, enc)
+    assert fast.ids[0] == 101 and fast.ids[-1] == 102 and set(fast.type_ids) <= {0}
+    assert fast.ids[1:-1] == enc.ids and fast.ids is not enc.ids
+    assert proc.process(enc, add_special_tokens=False) == _EncodingsProcessor.process(proc, enc, add_special_tokens=False)

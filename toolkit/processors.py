@@ -331,6 +331,23 @@ class BertProcessing(_EncodingsProcessor):
     def _special(self, token: tuple[str, int], type_id: int) -> Encoding:
         return Encoding([token[1]], [token[0]], [(0, 0)], [type_id], [1], [1], [None])
 
+    def process(self, encoding: Encoding, pair: Encoding | None = None, *, add_special_tokens: bool = True) -> Encoding:
+        if pair is not None or not add_special_tokens:
+            return super().process(encoding, pair, add_special_tokens=add_special_tokens)
+        # The common call, one sequence, built in one go: the same result as the generic driver,
+        # which copies the encoding and concatenates three parts (five Encodings per text).
+        (cls_token, cls_id), (sep_token, sep_id) = self.cls, self.sep
+        e = encoding
+        return Encoding(
+            [cls_id, *e.ids, sep_id],
+            [cls_token, *e.tokens, sep_token],
+            [(0, 0), *e.offsets, (0, 0)],
+            [0] * (len(e.ids) + 2),
+            [1, *e.special_tokens_mask, 1],
+            [1, *e.attention_mask, 1],
+            [None, *e.word_ids, None],
+        )
+
     def process_encodings(self, encodings: list[Encoding], *, add_special_tokens: bool = True) -> list[Encoding]:
         if not add_special_tokens:
             return encodings
