@@ -808,8 +808,8 @@ class _Run(_Splits):
         # lower frequency raises the scores: once freq falls below the bound frequency the pairs'
         # heap keys are no longer upper bounds, so they are re-pushed with a new bound. Formed pairs
         # (which all contain the new token) are counted higher than their heap keys say: re-pushed
-        # too, by the new token's rescoring or on their own.
-        # The pairs _pop_best popped and did not choose go back in too.
+        # too, by the new token's rescoring or on their own, with the pairs _pop_best popped and did
+        # not choose.
         g = self.g
         reset = [t for t in {a, b, new} if freq[t] < g[t] or not g[t]]
         for t in reset:
