@@ -1,4 +1,5 @@
-"""Vocabulary and merge-list checks shared by the BPE models, their trainers and ``from_dict``.
+"""Vocabulary and merge-list checks shared by the BPE models, their trainers and ``from_dict``, and
+the vocabulary look-ups both BPE models expose (:class:`VocabLookup`).
 
 Vocabularies can hold 100 000+ entries, so they are checked with explicit loops (one pass, one dict
 look-up per entry) instead of pydantic. Every problem raises a typed error naming the bad entry:
@@ -24,8 +25,35 @@ from toolkit import limits
 from toolkit.errors import ConfigError, TrainingError, VocabularyError
 
 __all__ = [
+    "VocabLookup",
     "checked_word_counts",
     "check_vocab", "parse_merges", "check_special_tokens", "ordered_vocab", "merges_to_json"]
+
+
+
+class VocabLookup:
+    """The vocabulary accessors of a model that keeps ``vocab`` (token → id, ordered by id, special
+    tokens included) and ``_id_to_token`` (its inverse)."""
+
+    vocab: dict[str, int]
+    _id_to_token: dict[int, str]
+
+    def get_vocab(self) -> dict[str, int]:
+        """Token string → id, special tokens included (a copy, ordered by id)."""
+        return dict(self.vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        """Number of tokens, special tokens included."""
+        return len(self.vocab)
+
+    def token_to_id(self, token: str) -> int | None:
+        """The id of ``token`` (a special token too), or ``None``."""
+        return self.vocab.get(token)
+
+    def id_to_token(self, token_id: int) -> str | None:
+        """The token string of ``token_id``, or ``None``."""
+        return self._id_to_token.get(token_id)
 
 
 def _is_int(value: Any) -> bool:
@@ -93,8 +121,21 @@ def parse_merges(merges: Any, *, where: str) -> list[tuple[str, str]]:
     return out
 
 
-def check_special_tokens(special_tokens: Any, vocab: Mapping[str, int], *, where: str) -> dict[str, int]:
-    """Special tokens given as a list of strings that must be in ``vocab``; return ``{token: id}``."""
+def check_special_tokens(
+    special_tokens: Any,
+    vocab: Mapping[str, int],
+    *,
+    where: str,
+    missing: str = "special tokens must be vocabulary entries (trainers add them for you)",
+) -> dict[str, int]:
+    """Special tokens given as a list of strings that must be in ``vocab``; return ``{token: id}``.
+
+    ``missing`` is the fix named when a token is not in ``vocab`` (a ``str.format`` template that may
+    use ``{token!r}``).
+
+    >>> check_special_tokens(["<s>"], {"a": 0, "<s>": 1}, where="BPE")
+    {'<s>': 1}
+    """
     if isinstance(special_tokens, (str, bytes)) or not isinstance(special_tokens, Iterable):
         raise ConfigError(f"{where}.special_tokens: must be a list of token strings, got {special_tokens!r}")
     out: dict[str, int] = {}
@@ -104,8 +145,7 @@ def check_special_tokens(special_tokens: Any, vocab: Mapping[str, int], *, where
         token_id = vocab.get(token)
         if token_id is None:
             raise VocabularyError(
-                f"{where}.special_tokens: {token!r} is not in the vocabulary; special tokens must be vocabulary "
-                "entries (trainers add them for you)"
+                f"{where}.special_tokens: {token!r} is not in the vocabulary; " + missing.format(token=token)
             )
         out[token] = token_id
     return out

@@ -32,6 +32,7 @@ from pydantic import Field
 
 from algorithms._bpe_encode import LONG_PIECE_THRESHOLD, merge_ids, merge_with_positions
 from algorithms._bpe_vocab import (
+    VocabLookup,
     check_special_tokens,
     check_vocab,
     checked_word_counts,
@@ -56,7 +57,7 @@ def _byte_fallback_token(byte: int) -> str:
 
 
 @register("BPE")
-class BPE(Model):
+class BPE(VocabLookup, Model):
     """Character-level BPE model (Hugging Face ``models.BPE`` semantics).
 
     ``vocab`` maps token strings to ids; ``merges`` lists ``(left, right)`` pairs in rank order. The
@@ -217,24 +218,6 @@ class BPE(Model):
         Model.__init__(model)
         model._setup(data.get("vocab"), data.get("merges"), full, check=validate, where=where)
         return model
-
-    # ------------------------------------------------------------------ vocabulary
-    def get_vocab(self) -> dict[str, int]:
-        """Token string → id (a copy, ordered by id)."""
-        return dict(self.vocab)
-
-    @property
-    def vocab_size(self) -> int:
-        """Number of tokens in the vocabulary."""
-        return len(self.vocab)
-
-    def token_to_id(self, token: str) -> int | None:
-        """The id of ``token`` or ``None``."""
-        return self.vocab.get(token)
-
-    def id_to_token(self, token_id: int) -> str | None:
-        """The token string of ``token_id`` or ``None``."""
-        return self._id_to_token.get(token_id)
 
     # ------------------------------------------------------------------ encoding
     def _initial(self, piece: str) -> tuple[list[int], list[int], list[int]] | None:

@@ -38,7 +38,15 @@ from algorithms._bpe_encode import (
     merge_short,
     pair_table_from_ranks,
 )
-from algorithms._bpe_vocab import check_vocab, checked_word_counts, merges_to_json, ordered_vocab, parse_merges
+from algorithms._bpe_vocab import (
+    VocabLookup,
+    check_special_tokens,
+    check_vocab,
+    checked_word_counts,
+    merges_to_json,
+    ordered_vocab,
+    parse_merges,
+)
 from algorithms._merges import learn_merges
 from toolkit import limits
 from toolkit.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_byte_level, from_byte_level
@@ -52,7 +60,7 @@ SpecialTokens = Mapping[str, int] | Sequence[str]
 
 
 @register("ByteLevelBPE")
-class ByteLevelBPE(Model):
+class ByteLevelBPE(VocabLookup, Model):
     """Byte-level BPE model: merges mode (HF semantics) or rank mode (tiktoken semantics).
 
     ``vocab`` maps byte-level strings (``"Ġthe"``) to ids and must contain the 256 single-byte tokens;
@@ -278,24 +286,6 @@ class ByteLevelBPE(Model):
             )
         return model
 
-    # ------------------------------------------------------------------ vocabulary
-    def get_vocab(self) -> dict[str, int]:
-        """Byte-level token string → id, special tokens included (a copy, ordered by id)."""
-        return dict(self.vocab)
-
-    @property
-    def vocab_size(self) -> int:
-        """Number of tokens, special tokens included."""
-        return len(self.vocab)
-
-    def token_to_id(self, token: str) -> int | None:
-        """The id of a byte-level token string (or special token), or ``None``."""
-        return self.vocab.get(token)
-
-    def id_to_token(self, token_id: int) -> str | None:
-        """The byte-level string (or special token) of ``token_id``, or ``None``."""
-        return self._id_to_token.get(token_id)
-
     # ------------------------------------------------------------------ encoding
     def _symbols(self, piece: str) -> list[int]:
         syms = [*map(self._char_ids.get, piece)]
@@ -369,17 +359,9 @@ def _add_special_tokens(
         return out
     if isinstance(special_tokens, (str, bytes)) or not isinstance(special_tokens, Sequence):
         raise ConfigError(f"{where}.special_tokens: must be a list of tokens or a mapping token -> id, got {special_tokens!r}")
-    for token in special_tokens:
-        if not isinstance(token, str):
-            raise ConfigError(f"{where}.special_tokens: {token!r} is not a string")
-        token_id = vocab.get(token)
-        if token_id is None:
-            raise VocabularyError(
-                f"{where}.special_tokens: {token!r} is not in the vocabulary; give its id with a mapping "
-                f"(special_tokens={{{token!r}: id}}) to add it"
-            )
-        out[token] = token_id
-    return out
+    return check_special_tokens(
+        special_tokens, vocab, where=where, missing="give its id with a mapping (special_tokens={{{token!r}: id}}) to add it"
+    )
 
 
 @register("ByteLevelBPETrainer")
@@ -488,9 +470,7 @@ class ByteLevelBPETrainer(Trainer):
         )
         strings = [bytes_to_byte_level(b) for b in token_bytes]
         vocab = {s: i for i, s in enumerate(strings)}
-        # A pair merged twice (a later merge re-created one of its tokens) is ranked once, by its
-        # first merge; see BPETrainer.train.
-        merges = list(dict.fromkeys((strings[a], strings[b]) for a, b, _ in learned))
+        merges = [(strings[a], strings[b]) for a, b, _ in learned]
         specials = {t: len(strings) + k for k, t in enumerate(self.special_tokens)}
         result = ByteLevelBPE.__new__(ByteLevelBPE)
         Model.__init__(result)
