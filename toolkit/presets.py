@@ -65,15 +65,25 @@ def gpt2_style(
         pre_tokenizer=ByteLevel(add_prefix_space=add_prefix_space),
         decoder=decoders.ByteLevel(),
     )
-    trainer = ByteLevelBPETrainer(
+    return tokenizer, _byte_level_trainer(vocab_size, special_tokens, min_frequency, tie_break, progress)
+
+
+
+def _byte_level_trainer(
+    vocab_size: int,
+    special_tokens: Sequence[str],
+    min_frequency: int,
+    tie_break: str,
+    progress: ProgressCallback | None,
+) -> ByteLevelBPETrainer:
+    """The trainer of both byte-level presets."""
+    return ByteLevelBPETrainer(
         vocab_size=vocab_size,
         special_tokens=list(special_tokens),
         min_frequency=min_frequency,
         tie_break=tie_break,  # type: ignore[arg-type]
         progress=progress,
     )
-    return tokenizer, trainer
-
 
 def chat(
     *,
@@ -102,14 +112,7 @@ def chat(
         ),
         decoder=decoders.ByteLevel(),
     )
-    trainer = ByteLevelBPETrainer(
-        vocab_size=vocab_size,
-        special_tokens=list(special_tokens),
-        min_frequency=min_frequency,
-        tie_break=tie_break,  # type: ignore[arg-type]
-        progress=progress,
-    )
-    return tokenizer, trainer
+    return tokenizer, _byte_level_trainer(vocab_size, special_tokens, min_frequency, tie_break, progress)
 
 
 # --------------------------------------------------------------------------------------------- BERT
