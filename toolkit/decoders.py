@@ -23,7 +23,7 @@ from pydantic import Field, StrictBool, StrictStr, field_validator
 
 from toolkit.bytelevel import CHAR_TO_BYTE, from_byte_level
 from toolkit.interfaces import Container, Decoder, Params, check_options
-from toolkit.normalizers import Regex, parse_pattern, pattern_to_json, replace_all
+from toolkit.normalizers import PatternReplacement, replace_all
 from toolkit.registry import register
 
 __all__ = [
@@ -290,30 +290,12 @@ class Strip(Decoder):
 
 
 @register("Replace", kind="decoder")
-class Replace(Decoder):
+class Replace(PatternReplacement, Decoder):
     """Replaces ``pattern`` by ``content`` in each token (same patterns as the ``Replace`` normalizer).
 
     >>> Replace("▁", " ").decode(["▁Hi", "▁there"])
     ' Hi there'
     """
-
-    class Params(Params):
-        pattern: StrictStr | Regex | dict[str, Any]
-        content: StrictStr
-
-        @field_validator("pattern")
-        @classmethod
-        def _check_pattern(cls, value: Any) -> Any:
-            parse_pattern(value)
-            return value
-
-    def __init__(self, pattern: str | Regex | Mapping[str, str], content: str) -> None:
-        opts = check_options(self, pattern=pattern, content=content)
-        self.pattern: str | Regex = parse_pattern(opts["pattern"])
-        self.content: str = opts["content"]
-
-    def params(self) -> dict[str, Any]:
-        return {"pattern": pattern_to_json(self.pattern), "content": self.content}
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         return [replace_all(self.pattern, self.content, t) for t in tokens]

@@ -753,19 +753,9 @@ class Strip(Normalizer):
         return text[start:end]
 
 
-@register("Replace")
-class Replace(Normalizer):
-    """Replaces every match of ``pattern`` by ``content``.
-
-    ``pattern`` is a literal string, or ``Regex("...")`` for a regular expression; in JSON it is
-    ``{"String": "..."}`` or ``{"Regex": "..."}`` as in Hugging Face. Matches are found left to right
-    without overlap; replaced text is aligned to the whole match.
-
-    >>> Replace(" ", "▁").normalize_str("a b  c")
-    'a▁b▁▁c'
-    >>> Replace(Regex(r"\\d+"), "#").normalize_str("1 and 23")
-    '# and #'
-    """
+class PatternReplacement:
+    """Options of the ``Replace`` normalizer and decoder: ``pattern`` (a literal string or a
+    :class:`Regex`; ``{"String": ...}`` / ``{"Regex": ...}`` in JSON) and ``content``."""
 
     class Params(Params):
         pattern: StrictStr | Regex | dict[str, Any]
@@ -778,12 +768,27 @@ class Replace(Normalizer):
             return value
 
     def __init__(self, pattern: str | Regex | Mapping[str, str], content: str) -> None:
-        opts = check_options(self, pattern=pattern, content=content)
+        opts = check_options(self, pattern=pattern, content=content)  # type: ignore[arg-type]
         self.pattern: str | Regex = parse_pattern(opts["pattern"])
         self.content: str = opts["content"]
 
     def params(self) -> dict[str, Any]:
         return {"pattern": pattern_to_json(self.pattern), "content": self.content}
+
+
+@register("Replace")
+class Replace(PatternReplacement, Normalizer):
+    """Replaces every match of ``pattern`` by ``content``.
+
+    ``pattern`` is a literal string, or ``Regex("...")`` for a regular expression; in JSON it is
+    ``{"String": "..."}`` or ``{"Regex": "..."}`` as in Hugging Face. Matches are found left to right
+    without overlap; replaced text is aligned to the whole match.
+
+    >>> Replace(" ", "▁").normalize_str("a b  c")
+    'a▁b▁▁c'
+    >>> Replace(Regex(r"\\d+"), "#").normalize_str("1 and 23")
+    '# and #'
+    """
 
     def normalize(self, text: NormalizedString) -> NormalizedString:
         return _replace_aligned(self.pattern, self.content, text)
