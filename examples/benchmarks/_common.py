@@ -50,6 +50,28 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
+def timed(fn: Callable[[], Any], reps: int) -> tuple[list[float], Any]:
+    """Wall times of ``reps`` calls of ``fn`` and the last result."""
+    times, out = [], None
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return times, out
+
+
+def read_lines(path: str) -> tuple[str, list[str]]:
+    """The file's text and its lines (split on ``\\n`` only, each keeping it)."""
+    with open(path, encoding="utf-8", newline="") as fh:
+        text = fh.read()
+    lines = text.split("\n")
+    last = lines.pop()
+    lines = [line + "\n" for line in lines]
+    if last:
+        lines.append(last)
+    return text, lines
+
+
 def gutenberg(*parts: int) -> list[str]:
     """Paths of ``gutenberg_partNN.txt`` (1-based part numbers)."""
     return [str(ENGLISH / f"gutenberg_part{p:02d}.txt") for p in parts]

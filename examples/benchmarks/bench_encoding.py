@@ -40,7 +40,6 @@ import argparse
 import inspect
 import os
 import sys
-import time
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -48,27 +47,6 @@ import _common as C  # noqa: E402
 
 
 # ------------------------------------------------------------------------------------ helpers
-def read_lines(path: str) -> tuple[str, list[str]]:
-    """The file's text and its lines (split on ``\\n`` only, each keeping it)."""
-    with open(path, encoding="utf-8", newline="") as fh:
-        text = fh.read()
-    lines = text.split("\n")
-    last = lines.pop()
-    lines = [line + "\n" for line in lines]
-    if last:
-        lines.append(last)
-    return text, lines
-
-
-def timed(fn: Any, reps: int) -> tuple[list[float], Any]:
-    times, out = [], None
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return times, out
-
-
 def flat(list_of_lists: list[list[int]]) -> list[int]:
     return [i for ids in list_of_lists for i in ids]
 
@@ -84,7 +62,7 @@ def load_ours(model: dict[str, Any]) -> Any:
 
 def child_ours(p: dict[str, Any]) -> dict[str, Any]:
     tok = load_ours(p["model"])
-    text, lines = read_lines(p["file"])
+    text, lines = C.read_lines(p["file"])
     encode_ids = tok.encode_ids
 
     def clear() -> None:
@@ -108,25 +86,25 @@ def child_ours(p: dict[str, Any]) -> dict[str, Any]:
         times, res = [], None
         for _ in range(reps):
             clear()
-            t, res = timed(fn, 1)
+            t, res = C.timed(fn, 1)
             times += t
         return times, res
 
     times, ids = cold(whole)
     out["whole_cold"] = {"times": times, "digest": C.ids_digest(ids), "n_ids": len(ids), "calls": len(parts)}
-    times, ids = timed(whole, reps)  # the cache is warm after the cold passes
+    times, ids = C.timed(whole, reps)  # the cache is warm after the cold passes
     out["whole_warm"] = {"times": times, "digest": C.ids_digest(ids), "n_ids": len(ids),
                          "cache_entries": C.cache_entries(tok), "cache_capacity": tok.model.cache_capacity}
     times, res = cold(per_line)
     out["lines_cold"] = {"times": times, "digest": C.ids_digest(flat(res))}
-    times, res = timed(per_line, reps)
+    times, res = C.timed(per_line, reps)
     out["lines_warm"] = {"times": times, "digest": C.ids_digest(flat(res))}
     # Full Encodings (tokens and offsets too), HF's output; in this process, then in worker processes.
-    times, res = timed(lambda: [e.ids for e in tok.encode_batch(lines)], reps)
+    times, res = C.timed(lambda: [e.ids for e in tok.encode_batch(lines)], reps)
     out["batch"] = {"times": times, "digest": C.ids_digest(flat(res))}
     if "num_workers" in inspect.signature(tok.encode_batch).parameters:
         workers = os.cpu_count() or 1
-        times, res = timed(lambda: [e.ids for e in tok.encode_batch(lines, num_workers=workers)], reps)
+        times, res = C.timed(lambda: [e.ids for e in tok.encode_batch(lines, num_workers=workers)], reps)
         out["batch_workers"] = {"times": times, "digest": C.ids_digest(flat(res)), "workers": workers}
     return out
 
@@ -146,12 +124,12 @@ def child_tiktoken(p: dict[str, Any]) -> dict[str, Any]:
         ranks = ranks() if callable(ranks) else ranks
         specials = {}
     enc = tiktoken.Encoding("bench", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens=specials)
-    text, lines = read_lines(p["file"])
+    text, lines = C.read_lines(p["file"])
     encode = enc.encode_ordinary
     out: dict[str, Any] = {}
-    times, ids = timed(lambda: encode(text), p["reps"])
+    times, ids = C.timed(lambda: encode(text), p["reps"])
     out["whole"] = {"times": times, "digest": C.ids_digest(ids), "n_ids": len(ids)}
-    times, res = timed(lambda: [encode(line) for line in lines], p["reps"])
+    times, res = C.timed(lambda: [encode(line) for line in lines], p["reps"])
     out["lines"] = {"times": times, "digest": C.ids_digest(flat(res))}
     return out
 
@@ -167,17 +145,17 @@ def child_hf(p: dict[str, Any]) -> dict[str, Any]:
         path = os.path.join(str(C.CACHE_DIR), "hf_export_" + os.path.basename(model["path"]))
         load_ours(model).to_hf_json(path)
         tok = Tokenizer.from_file(path)
-    text, lines = read_lines(p["file"])
+    text, lines = C.read_lines(p["file"])
     out: dict[str, Any] = {}
     reps = p["reps"]
     if "whole" in p["modes"]:
-        times, ids = timed(lambda: tok.encode(text, add_special_tokens=False).ids, reps)
+        times, ids = C.timed(lambda: tok.encode(text, add_special_tokens=False).ids, reps)
         out["whole"] = {"times": times, "digest": C.ids_digest(ids), "n_ids": len(ids)}
     if "batch" in p["modes"]:
-        times, res = timed(lambda: [e.ids for e in tok.encode_batch(lines, add_special_tokens=False)], reps)
+        times, res = C.timed(lambda: [e.ids for e in tok.encode_batch(lines, add_special_tokens=False)], reps)
         out["batch"] = {"times": times, "digest": C.ids_digest(flat(res))}
     if "loop" in p["modes"]:
-        times, res = timed(lambda: [tok.encode(line, add_special_tokens=False).ids for line in lines], reps)
+        times, res = C.timed(lambda: [tok.encode(line, add_special_tokens=False).ids for line in lines], reps)
         out["loop"] = {"times": times, "digest": C.ids_digest(flat(res))}
     return out
 

@@ -144,46 +144,28 @@ SCALING_INPUT: dict[str, Any] = {}
 
 
 # ------------------------------------------------------------------------------------ encoding
-def read_lines(path: str) -> list[str]:
-    with open(path, encoding="utf-8", newline="") as fh:
-        text = fh.read()
-    lines = text.split("\n")
-    last = lines.pop()
-    lines = [line + "\n" for line in lines]
-    if last:
-        lines.append(last)
-    return lines
-
-
-def timed(fn: Any, reps: int) -> tuple[list[float], Any]:
-    times, out = [], None
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return times, out
 
 
 def child_enc_ours(p: dict[str, Any]) -> dict[str, Any]:
     from toolkit import Tokenizer
 
     tok = Tokenizer.from_bert_vocab(p["vocab"], lowercase=True)
-    lines = read_lines(p["file"])
+    _, lines = C.read_lines(p["file"])
     encode_ids = tok.encode_ids
     out: dict[str, Any] = {}
     cold = []
     for _ in range(p["reps"]):
         C.clear_caches(tok)
-        t, res = timed(lambda: [encode_ids(line) for line in lines], 1)
+        t, res = C.timed(lambda: [encode_ids(line) for line in lines], 1)
         cold += t
     out["ids_cold"] = {"times": cold, "digest": C.ids_digest(i for ids in res for i in ids)}
-    t, res = timed(lambda: [encode_ids(line) for line in lines], p["reps"])
+    t, res = C.timed(lambda: [encode_ids(line) for line in lines], p["reps"])
     out["ids_warm"] = {"times": t, "digest": C.ids_digest(i for ids in res for i in ids)}
-    t, res = timed(lambda: tok.encode_batch(lines), p["reps"])
+    t, res = C.timed(lambda: tok.encode_batch(lines), p["reps"])
     out["encode_batch"] = {"times": t, "digest": C.ids_digest(i for e in res for i in e.ids)}
     if "num_workers" in inspect.signature(tok.encode_batch).parameters:
         workers = os.cpu_count() or 1
-        t, res = timed(lambda: tok.encode_batch(lines, num_workers=workers), p["reps"])
+        t, res = C.timed(lambda: tok.encode_batch(lines, num_workers=workers), p["reps"])
         out["encode_batch_workers"] = {"times": t, "digest": C.ids_digest(i for e in res for i in e.ids),
                                        "workers": workers}
     return out
@@ -193,11 +175,11 @@ def child_enc_hf(p: dict[str, Any]) -> dict[str, Any]:
     from tokenizers import BertWordPieceTokenizer
 
     tok = BertWordPieceTokenizer(p["vocab"], lowercase=True)
-    lines = read_lines(p["file"])
+    _, lines = C.read_lines(p["file"])
     out: dict[str, Any] = {}
-    t, res = timed(lambda: [e.ids for e in tok.encode_batch(lines)], p["reps"])
+    t, res = C.timed(lambda: [e.ids for e in tok.encode_batch(lines)], p["reps"])
     out["batch_ids"] = {"times": t, "digest": C.ids_digest(i for ids in res for i in ids)}
-    t, res = timed(lambda: tok.encode_batch(lines), p["reps"])
+    t, res = C.timed(lambda: tok.encode_batch(lines), p["reps"])
     out["batch_only"] = {"times": t, "digest": C.ids_digest(i for e in res for i in e.ids)}
     return out
 
