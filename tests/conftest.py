@@ -37,3 +37,19 @@ def corpora() -> Path:
     if not CORPORA.is_dir():
         pytest.skip(f"shared corpora folder is absent ({CORPORA})")
     return CORPORA
+
+
+#: A small multilingual training text (60 lines) for the config and CLI tests.
+SMALL_CORPUS = (
+    "The quick brown fox jumps over the lazy dog.\n"
+    "Phileas Fogg parie vingt mille livres: 12345 snake_case naïve café!\n"
+    "Tokenizers split text into subword units; tokenization isn't magic.\n"
+) * 20
+
+
+@pytest.fixture
+def corpus_file(tmp_path: Path) -> Path:
+    """:data:`SMALL_CORPUS` written to a UTF-8 file."""
+    path = tmp_path / "corpus.txt"
+    path.write_text(SMALL_CORPUS, encoding="utf-8")
+    return path

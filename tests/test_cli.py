@@ -18,23 +18,11 @@ import pytest
 from toolkit import Tokenizer
 from toolkit.cli import ProgressBar, main
 
+from conftest import SMALL_CORPUS
+
 ROOT = Path(__file__).resolve().parent.parent
 CONFIGS = ROOT / "examples" / "configs"
 SCRIPT = Path(sys.executable).parent / "tokenizer-toolkit"
-
-TEXT = (
-    "The quick brown fox jumps over the lazy dog.\n"
-    "Phileas Fogg parie vingt mille livres: 12345 snake_case naïve café!\n"
-    "Tokenizers split text into subword units; tokenization isn't magic.\n"
-) * 20
-
-
-@pytest.fixture
-def corpus_file(tmp_path: Path) -> Path:
-    path = tmp_path / "corpus.txt"
-    path.write_text(TEXT, encoding="utf-8")
-    return path
-
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str], *, stdin: str | None = None,
         monkeypatch: pytest.MonkeyPatch | None = None) -> tuple[int, str, str]:
@@ -235,7 +223,7 @@ def test_debug_shows_the_traceback(tmp_path: Path, capsys: pytest.CaptureFixture
 
 def test_jsonl_and_gzip_corpora_train_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     jl = tmp_path / "c.jsonl.gz"
-    jl.write_bytes(gzip.compress("".join(json.dumps({"content": line}) + "\n" for line in TEXT.splitlines()).encode()))
+    jl.write_bytes(gzip.compress("".join(json.dumps({"content": line}) + "\n" for line in SMALL_CORPUS.splitlines()).encode()))
     code, stdout, stderr = run(
         ["train", str(CONFIGS / "gpt2_style.toml"), "--set", f'corpus.files=["{jl}"]', "--set", "corpus.field=content",
          "--set", "trainer.vocab_size=300", "-o", str(tmp_path / "g.json")],

@@ -20,22 +20,10 @@ from toolkit.config import TrainingConfig, apply_overrides, read_config_file, tr
 from toolkit.interfaces import Model, Params, Trainer
 from toolkit.registry import register
 
+from conftest import SMALL_CORPUS
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples" / "configs").glob("*.toml"))
-
-TEXT = (
-    "The quick brown fox jumps over the lazy dog.\n"
-    "Phileas Fogg parie vingt mille livres: 12345 snake_case naïve café!\n"
-    "Tokenizers split text into subword units; tokenization isn't magic.\n"
-) * 20
-
-
-@pytest.fixture
-def corpus_file(tmp_path: Path) -> Path:
-    path = tmp_path / "corpus.txt"
-    path.write_text(TEXT, encoding="utf-8")
-    return path
-
 
 def _base(corpus: Path, **extra: Any) -> dict[str, Any]:
     return {
@@ -298,7 +286,7 @@ def test_metadata_records_the_effective_config_and_the_corpus_fingerprint(corpus
     assert meta["owner"] == "tests"
     training = meta["training"]
     digest = hashlib.sha256(corpus_file.read_bytes()).hexdigest()
-    assert training["corpus"]["files"] == [{"path": str(corpus_file), "bytes": len(TEXT.encode()), "sha256": digest}]
+    assert training["corpus"]["files"] == [{"path": str(corpus_file), "bytes": len(SMALL_CORPUS.encode()), "sha256": digest}]
     effective = training["config"]
     assert effective["trainer"]["type"] == "ByteLevelBPETrainer" and effective["trainer"]["tie_break"] == "ids"
     assert effective["pre_tokenizer"] == {"type": "ByteLevel", "add_prefix_space": False, "use_regex": True, "trim_offsets": True}
@@ -311,9 +299,9 @@ def test_metadata_records_the_effective_config_and_the_corpus_fingerprint(corpus
 def test_bytes_per_token_is_measured_on_the_training_corpus(corpus_file: Path) -> None:
     result = train_from_config(TrainingConfig.from_dict(_base(corpus_file)), write=False)
     tok = result.tokenizer
-    lines = TEXT.splitlines(keepends=True)
+    lines = SMALL_CORPUS.splitlines(keepends=True)
     assert result.tokens == sum(len(tok.encode_ids(line)) for line in lines)
-    assert result.corpus_bytes == len(TEXT.encode("utf-8"))
+    assert result.corpus_bytes == len(SMALL_CORPUS.encode("utf-8"))
     assert "bytes/token" in result.summary() and "vocab 300" in result.summary()
 
 
@@ -321,9 +309,9 @@ def test_gzip_and_jsonl_corpora_train(tmp_path: Path) -> None:
     import gzip
 
     gz = tmp_path / "c.txt.gz"
-    gz.write_bytes(gzip.compress(TEXT.encode()))
+    gz.write_bytes(gzip.compress(SMALL_CORPUS.encode()))
     jl = tmp_path / "c.jsonl"
-    jl.write_text("".join(json.dumps({"body": line}) + "\n" for line in TEXT.splitlines()))
+    jl.write_text("".join(json.dumps({"body": line}) + "\n" for line in SMALL_CORPUS.splitlines()))
     for files, extra in (([str(gz)], {}), ([str(jl)], {"field": "body"})):
         config = TrainingConfig.from_dict(
             {"algorithm": "wordpiece", "corpus": {"files": files, **extra}, "pre_tokenizer": "BertPreTokenizer",
