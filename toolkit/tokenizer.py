@@ -34,8 +34,7 @@ _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 def _check_text(text: Any, what: str = "text") -> str:
     if not isinstance(text, str):
         raise InputError(f"{what} must be a str, got {type(text).__name__}")
-    if len(text) > limits.MAX_INPUT_CHARS:
-        limits.check_input_size(text, what)
+    limits.check_input_size(text, what)
     m = None if text.isascii() else _SURROGATE.search(text)  # isascii() is O(1) in CPython
     if m is not None:
         raise InputError(
