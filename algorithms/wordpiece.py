@@ -15,7 +15,7 @@ This module owns:
   containing the merged pair and re-pushes only the pairs whose bound it broke (see ``_Run``).
 
 The slow test oracle that recomputes every score at every step lives in
-:mod:`algorithms.wordpiece_reference`.
+:mod:`algorithms.reference.wordpiece`.
 
 >>> wp = WordPiece({"[UNK]": 0, "hug": 1, "##s": 2, "b": 3, "##u": 4, "##gs": 5})
 >>> [wp.id_to_token(i) for i, _, _ in wp.tokenize("hugs")], wp.tokenize("bugs")

@@ -2,7 +2,7 @@
 
 With the real BERT vocabularies (``../shared/corpora/vocab/bert``), our pipeline — ``BertNormalizer``,
 ``BertPreTokenizer``, ``WordPiece``, ``BertProcessing``, ``WordPiece`` decoder, built by
-:func:`toolkit.presets.bert_pipeline` — must give identical ids **and** offsets on every line of the
+:func:`toolkit.training.presets.bert_pipeline` — must give identical ids **and** offsets on every line of the
 shared corpora. Skips when the corpora or ``tokenizers`` are absent. The full Gutenberg part is
 ``slow``; the default run checks its first 2 MB.
 """
@@ -17,7 +17,7 @@ from algorithms import WordPiece
 from conftest import shared_path
 from toolkit import Tokenizer
 from toolkit.errors import ConfigError
-from toolkit.presets import bert, bert_pipeline
+from toolkit.training.presets import bert, bert_pipeline
 
 pytestmark = pytest.mark.parity
 

@@ -102,7 +102,7 @@ def _hf_merges(hf_tokenizer: object) -> list[tuple[str, str]]:
 def _parity(corpus_file: str, held_out_file: str) -> None:
     hf = pytest.importorskip("tokenizers")
     from pretokenizers import ByteLevel
-    from toolkit.corpus import iter_file_lines
+    from toolkit.training.corpus import iter_file_lines
 
     lines = list(iter_file_lines(shared_path(corpus_file)))
     specials = ["<|endoftext|>"]
@@ -293,7 +293,7 @@ def test_prefix_merge_that_spells_its_right_operand(monkeypatch: pytest.MonkeyPa
     # spells "##", then "##"+"###" spells "###", the right operand's own id. HF records such a merge
     # and goes on; training used to stop with a ValueError from the merge engine.
     import algorithms.bpe as module
-    from algorithms.reference import reference_learn_merges
+    from algorithms.reference.bpe import reference_learn_merges
 
     counts = Counter("### Title ### ## subtitle ###a #### x ## notes: a##b ### c ###".split())
     trainer = BPETrainer(vocab_size=60, continuing_subword_prefix="##", tie_break=tie_break)

@@ -2,7 +2,7 @@
 
 Covers :mod:`algorithms.byte_level_bpe` (``ByteLevelBPE`` in merges and rank mode,
 ``ByteLevelBPETrainer``), the long-piece path of :mod:`algorithms._bpe_encode` and
-:mod:`toolkit.presets`. Tests that need ``../shared/corpora`` or a peer library skip without them.
+:mod:`toolkit.training.presets`. Tests that need ``../shared/corpora`` or a peer library skip without them.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from algorithms import ByteLevelBPE, ByteLevelBPETrainer
 from algorithms._bpe_encode import merge_long, merge_short
 from tests.conftest import shared_path
-from toolkit import Tokenizer, presets
+from toolkit import Tokenizer
+from toolkit.training import presets
 from toolkit.bytelevel import BYTE_TO_CHAR, to_byte_level
 from toolkit.errors import ConfigError, InputError, SerializationError, TrainingError, VocabularyError
 

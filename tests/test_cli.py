@@ -357,21 +357,3 @@ def test_convert_errors(bl_tokenizer: Path, wp_tokenizer: Path, tmp_path: Path, 
     lonely.write_text("{}")
     code, _, err = run(["convert", str(lonely), str(tmp_path / "y.json")], capsys)
     assert code == 1 and "--merges" in one_line_error(err)
-
-
-def test_a_broken_plugin_command_does_not_break_the_others(
-    bl_tokenizer: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from toolkit import cli
-
-    def broken(parser: object) -> None:
-        raise ImportError("no module named plotting_backend")
-
-    monkeypatch.setattr(cli, "_EXTRA_COMMANDS", {"compare": ("compare tokenizers", broken, lambda args: 0)})
-    code, out, _ = run(["encode", str(bl_tokenizer), "hi"], capsys)
-    assert code == 0 and out.strip()
-    code, _, err = run(["compare", "a.json", "b.json", "--whatever"], capsys)
-    assert code == 1
-    assert one_line_error(err) == (
-        "tokenizer-toolkit: error: the compare command is unavailable: ImportError: no module named plotting_backend"
-    )

@@ -26,7 +26,7 @@ from algorithms import BPE, ByteLevelBPE, WordPiece
 from pretokenizers import ByteLevel, Metaspace, Whitespace
 from toolkit import ConfigError, InputError, Tokenizer, TrainingError, decoders
 from toolkit.bytelevel import BYTE_TO_CHAR
-from toolkit.compare import (
+from toolkit.analysis.metrics import (
     METRICS,
     ComparisonReport,
     SweepResult,
@@ -36,7 +36,7 @@ from toolkit.compare import (
     token_surface,
     vocabulary_strings,
 )
-from toolkit.visualize import TokenView, visualize
+from toolkit.analysis.visualize import TokenView, visualize
 
 TEXTS = ["hug hugs", "ugh é"]
 
@@ -165,7 +165,7 @@ def test_token_covering_no_text_counts_for_the_word_it_starts() -> None:
 
 
 def test_post_processor_specials_are_not_counted() -> None:
-    from toolkit.presets import bert_pipeline
+    from toolkit.training.presets import bert_pipeline
 
     tok = bert_pipeline({"[UNK]": 0, "[CLS]": 1, "[SEP]": 2, "hug": 3, "##s": 4})
     assert tok.encode("hugs").tokens == ["[CLS]", "hug", "##s", "[SEP]"]
@@ -208,9 +208,11 @@ def test_input_errors() -> None:
         compare({"x": bpe()}, TEXTS, measure_speed=False)["x"].metric("speed")
 
 
-def test_toolkit_compare_is_callable() -> None:
-    assert toolkit.compare({"x": bpe()}, TEXTS, measure_speed=False)["x"].tokens == 7
-    assert toolkit.compare.compare is compare
+def test_compare_is_exported_by_the_analysis_package() -> None:
+    import toolkit.analysis
+
+    assert toolkit.analysis.compare is compare
+    assert toolkit.analysis.compare({"x": bpe()}, TEXTS, measure_speed=False)["x"].tokens == 7
 
 
 # ------------------------------------------------------------------------------ renderings
@@ -283,17 +285,17 @@ CORPUS = ["low lower lowest newer wider newest widest", "the lowest and the newe
 
 
 def test_sweep_counts_once_per_split_and_trains_each_size(monkeypatch: pytest.MonkeyPatch) -> None:
-    import toolkit.corpus
-    from toolkit.presets import bert, gpt2_style
+    import toolkit.training.corpus
+    from toolkit.training.presets import bert, gpt2_style
 
     calls: list[object] = []
-    real = toolkit.corpus.count_words
+    real = toolkit.training.corpus.count_words
 
     def counting(*args: object, **kwargs: object) -> object:
         calls.append(kwargs.get("pre_tokenizer"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(toolkit.corpus, "count_words", counting)
+    monkeypatch.setattr(toolkit.training.corpus, "count_words", counting)
     pipelines = {"byte-level": gpt2_style(), "byte-level again": gpt2_style(min_frequency=2), "WordPiece": bert()}
     result = sweep(pipelines, iter(CORPUS), vocab_sizes=[270, 280], keep_tokenizers=True)
     assert len(calls) == 2  # the two byte-level pipelines cut text the same way: one count
@@ -312,7 +314,7 @@ def test_sweep_counts_once_per_split_and_trains_each_size(monkeypatch: pytest.Mo
 
 
 def test_sweep_on_separate_texts_and_languages() -> None:
-    from toolkit.presets import gpt2_style
+    from toolkit.training.presets import gpt2_style
 
     result = sweep({"bl": gpt2_style()}, CORPUS, vocab_sizes=[280], texts={"en": ["the newest"], "xx": ["wider"]})
     m = result.points[0].metrics
@@ -321,7 +323,7 @@ def test_sweep_on_separate_texts_and_languages() -> None:
 
 
 def test_sweep_renderings() -> None:
-    from toolkit.presets import gpt2_style
+    from toolkit.training.presets import gpt2_style
 
     result = sweep({"bl": gpt2_style()}, CORPUS, vocab_sizes=[260, 280])
     text = str(result)
@@ -335,7 +337,7 @@ def test_sweep_renderings() -> None:
 
 
 def test_sweep_errors() -> None:
-    from toolkit.presets import gpt2_style
+    from toolkit.training.presets import gpt2_style
 
     with pytest.raises(ConfigError, match=r"sweep: bl at vocab_size=100: .* too small"):
         sweep({"bl": gpt2_style()}, CORPUS, vocab_sizes=[100])
@@ -393,7 +395,7 @@ def test_token_view_group_with_an_unknown_token() -> None:
 
 
 def test_token_view_html(tmp_path: Path) -> None:
-    from toolkit.presets import bert_pipeline
+    from toolkit.training.presets import bert_pipeline
 
     bert = bert_pipeline({"[UNK]": 0, "[CLS]": 1, "[SEP]": 2, "hug": 3, "##s": 4})
     view = visualize({"bert": bert, "bl": byte_level()}, ["hugs <é>"], show_ids=True)
@@ -427,8 +429,8 @@ def test_plots(tmp_path: Path, report: ComparisonReport) -> None:
     pytest.importorskip("matplotlib")
     from matplotlib.figure import Figure
 
-    from toolkit.plots import plot_languages, plot_sweep, plot_token_lengths, save_plots
-    from toolkit.presets import gpt2_style
+    from toolkit.analysis.plots import plot_languages, plot_sweep, plot_token_lengths, save_plots
+    from toolkit.training.presets import gpt2_style
 
     fig = plot_token_lengths(report)
     assert isinstance(fig, Figure) and fig.axes[0].get_xlabel().startswith("token length")

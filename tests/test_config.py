@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from toolkit import ConfigError, Tokenizer
-from toolkit.config import TrainingConfig, apply_overrides, read_config_file, train_from_config
+from toolkit.training.config import TrainingConfig, apply_overrides, read_config_file, train_from_config
 from toolkit.interfaces import Model, Params, Trainer
 from toolkit.registry import register
 
@@ -61,7 +61,7 @@ def test_every_example_config_trains_loads_and_encodes(path: Path, corpus_file: 
 
 
 def test_chat_preset_config_matches_the_library_preset(corpus_file: Path, tmp_path: Path) -> None:
-    from toolkit.presets import chat
+    from toolkit.training.presets import chat
 
     config = TrainingConfig.from_file(ROOT / "examples/configs/chat.toml", overrides=[f'corpus.files=["{corpus_file}"]'])
     tok, trainer = config.build()
@@ -335,7 +335,7 @@ def test_a_failed_run_leaves_the_previous_file_untouched(corpus_file: Path, tmp_
 
 
 def test_parallel_training_gives_the_same_tokenizer(corpus_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolkit import corpus as corpus_mod
+    from toolkit.training import corpus as corpus_mod
 
     monkeypatch.setattr(corpus_mod, "_MIN_CHUNK", 1000)
     monkeypatch.setattr(corpus_mod, "_PARALLEL_THRESHOLD", 0)
@@ -352,7 +352,7 @@ def test_progress_hears_counting_and_training(corpus_file: Path) -> None:
 
 
 def test_dask_backend_fields_are_validated(corpus_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import toolkit.config as config_mod
+    import toolkit.training.config as config_mod
 
     assert 'scheduler: only used with backend = "dask"' in _error({**_base(corpus_file), "scheduler": "tcp://x:8786"})
     assert "backend:" in _error({**_base(corpus_file), "backend": "spark"})

@@ -19,8 +19,8 @@ import pytest
 from conftest import shared_path
 from pretokenizers import ByteLevel, Whitespace
 from toolkit import ConfigError, CorpusError, Tokenizer
-from toolkit import corpus as corpus_mod
-from toolkit.corpus import (
+from toolkit.training import corpus as corpus_mod
+from toolkit.training.corpus import (
     Corpus,
     count_corpus,
     count_texts,

@@ -23,7 +23,7 @@ tokenizers = pytest.importorskip("tokenizers")
 
 @pytest.fixture(scope="module")
 def byte_level() -> Tokenizer:
-    from toolkit.presets import gpt2_style
+    from toolkit.training.presets import gpt2_style
 
     tok, trainer = gpt2_style(vocab_size=800)
     return tok.train(training_lines(), trainer)

@@ -110,14 +110,14 @@ def metaspace_bpe() -> Tokenizer:
 
 
 def byte_level_gpt2() -> Tokenizer:
-    from toolkit.presets import gpt2_style
+    from toolkit.training.presets import gpt2_style
 
     tok, trainer = gpt2_style(vocab_size=700)
     return tok.train(training_lines(), trainer)
 
 
 def byte_level_prefix_trim() -> Tokenizer:
-    from toolkit.presets import gpt2_style
+    from toolkit.training.presets import gpt2_style
 
     tok, trainer = gpt2_style(vocab_size=600, add_prefix_space=True)
     tok = tok.train(training_lines(), trainer)
@@ -126,7 +126,7 @@ def byte_level_prefix_trim() -> Tokenizer:
 
 
 def byte_level_chat() -> Tokenizer:
-    from toolkit.presets import chat
+    from toolkit.training.presets import chat
 
     tok, trainer = chat(vocab_size=600)
     return tok.train(training_lines(), trainer)

@@ -156,7 +156,7 @@ TEST_TEXTS = [
 
 @pytest.fixture(scope="module")
 def trained_byte_level() -> Tokenizer:
-    from toolkit.presets import gpt2_style
+    from toolkit.training.presets import gpt2_style
 
     tok, trainer = gpt2_style(vocab_size=700)
     return tok.train(training_lines(), trainer)
@@ -164,7 +164,7 @@ def trained_byte_level() -> Tokenizer:
 
 @pytest.fixture(scope="module")
 def trained_chat() -> Tokenizer:
-    from toolkit.presets import chat
+    from toolkit.training.presets import chat
 
     tok, trainer = chat(vocab_size=600)
     return tok.train(training_lines(), trainer)

@@ -21,7 +21,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from algorithms._merges import MAX_SYMBOL_ID, learn_merges
-from algorithms.reference import reference_bpe_merges, reference_learn_merges
+from algorithms.reference.bpe import reference_bpe_merges, reference_learn_merges
 from tests.conftest import shared_path
 from toolkit.bytelevel import BYTE_TO_CHAR, to_byte_level
 

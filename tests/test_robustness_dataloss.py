@@ -227,7 +227,7 @@ def test_invalid_utf8_in_a_corpus_names_the_byte(tmp_path: Path) -> None:
 
 
 def _config(corpus: list[Path], output: Path):  # noqa: ANN202
-    from toolkit.config import TrainingConfig
+    from toolkit.training.config import TrainingConfig
 
     return TrainingConfig.from_dict({
         "algorithm": "bpe", "corpus": {"files": [str(p) for p in corpus]}, "pre_tokenizer": "Whitespace",
@@ -236,7 +236,7 @@ def _config(corpus: list[Path], output: Path):  # noqa: ANN202
 
 
 def test_training_writes_its_output_only_when_complete(tmp_path: Path) -> None:
-    from toolkit.config import train_from_config
+    from toolkit.training.config import train_from_config
 
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     _write_corpus(a)

@@ -634,7 +634,7 @@ _CONFIG_SEEDS = [
 @given(data=st.data())
 def test_fuzz_mutated_training_configs(data: st.DataObject) -> None:
     """An untrusted training config (in-memory corpus, nothing written) fails only with ToolkitErrors."""
-    from toolkit.config import TrainingConfig, train_from_config
+    from toolkit.training.config import TrainingConfig, train_from_config
 
     fuzzed("mutated_training_config")
     doc = _mutate(data.draw(st.sampled_from(_CONFIG_SEEDS)), data)

@@ -80,7 +80,8 @@ def pipelines() -> dict[str, Tokenizer]:
     """Small trained tokenizers, one per algorithm / pipeline shape (built once per process)."""
     from algorithms import BPE, BPETrainer, WordPiece, WordPieceTrainer
     from pretokenizers import CL100K_PATTERN, Metaspace, Whitespace, WhitespaceSplit
-    from toolkit import decoders, presets
+    from toolkit import decoders
+    from toolkit.training import presets
     from toolkit.interop.pipelines import tiktoken_tokenizer
     from toolkit.interop.tiktoken_files import ranks_of
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from algorithms import WordPiece, WordPieceTrainer
 from algorithms import wordpiece as wp_module
-from algorithms.wordpiece_reference import reference_wordpiece_trainer
+from algorithms.reference.wordpiece import reference_wordpiece_trainer
 from pretokenizers import BertPreTokenizer
 from toolkit import Tokenizer
 from toolkit.errors import ConfigError, SerializationError, ToolkitError, TrainingError, VocabularyError

@@ -41,11 +41,3 @@ __all__ = [
     "CorpusError",
 ]
 
-
-def __getattr__(name: str) -> object:
-    # ``toolkit.compare(tokenizers, texts)``: the comparison module is imported on first use (it is callable).
-    if name == "compare":
-        import importlib
-
-        return importlib.import_module("toolkit.compare")
-    raise AttributeError(f"module 'toolkit' has no attribute {name!r}")

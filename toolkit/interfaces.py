@@ -14,15 +14,14 @@ a pydantic ``Params`` model, which validates user-supplied JSON and configs in f
 from __future__ import annotations
 
 import json
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
-
-from pydantic import BaseModel, ConfigDict, ValidationError
 
 from toolkit.alignment import NormalizedString, Piece
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, RegistryError, ToolkitError
+from toolkit.options import Configurable, Params, validate_params, where_override
 from toolkit.registry import lookup
 
 __all__ = [
@@ -46,39 +45,6 @@ __all__ = [
 ProgressCallback = Callable[[str, int, int], None]
 
 
-class Params(BaseModel):
-    """Base of every component's options model: unknown keys are errors, values are validated strictly."""
-
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
-
-
-def format_validation_error(exc: ValidationError, where: str) -> str:
-    """One line per bad field, each with its dotted path: ``model.vocab.foo: Input should be ...``."""
-    lines = []
-    for err in exc.errors():
-        path = ".".join(str(p) for p in err["loc"])
-        full = f"{where}.{path}" if path else where
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = "unknown option (check the spelling; see the component's docstring for its options)"
-        elif err["type"] == "missing":
-            msg = "required option is missing"
-        lines.append(f"{full}: {msg}")
-    return "; ".join(lines)
-
-
-def validate_params(params_model: type[Params], data: Mapping[str, Any], *, where: str) -> dict[str, Any]:
-    """Validate ``data`` against ``params_model``; return the validated options as keyword arguments.
-
-    Raises :class:`ConfigError` naming every bad field with its path.
-    """
-    try:
-        validated = params_model.model_validate(dict(data))
-    except ValidationError as exc:
-        raise ConfigError(format_validation_error(exc, where)) from None
-    return {name: getattr(validated, name) for name in data}
-
-
 def build(kind: str, data: Any, *, validate: bool = True, where: str | None = None) -> Any:
     """Build a component of ``kind`` from its ``{"type": ..., **params}`` dict via the registry.
 
@@ -99,20 +65,17 @@ def build(kind: str, data: Any, *, validate: bool = True, where: str | None = No
         raise ConfigError(f"{where}: invalid {kind} {data['type']!r}: {exc}") from exc
 
 
-class Component(ABC):
+class Component(Configurable):
     """Base of all components: the ``type`` tag, options (``params``) and JSON (de)serialization.
 
-    Subclasses declare their options as a nested ``Params`` model, take them as keyword arguments and
-    store each one as an attribute of the same name; ``params()``, ``to_dict()``, ``from_dict()``,
+    Subclasses declare their options once, as a nested ``Params`` model (see :mod:`toolkit.options`):
+    the constructor, assignment after construction, ``params()``, ``to_dict()``, ``from_dict()``,
     equality and ``repr`` then come for free. Components with nested components or large tables
     override ``to_dict``/``from_dict``.
     """
 
     kind: ClassVar[str] = ""
     type_name: ClassVar[str] = ""
-
-    class Params(Params):
-        pass
 
     def params(self) -> dict[str, Any]:
         """The options that rebuild this component, as JSON-compatible values."""
@@ -130,9 +93,13 @@ class Component(ABC):
     def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> Any:
         """Build from :meth:`to_dict` output. ``validate=False`` trusts the data (files we wrote)."""
         options = {k: v for k, v in data.items() if k != "type"}
-        if validate:
-            options = validate_params(cls.Params, options, where=where or f"{cls.kind} {cls.type_name!r}")
-        return cls(**options)
+        where = where or f"{cls.kind} {cls.type_name!r}"
+        if "__init__" in _own_init_classes(cls):  # a hand-written constructor: validate first
+            if validate:
+                options = validate_params(cls.Params, options, where=where)
+            return cls(**options)
+        with where_override(where):  # the generated constructor validates, naming ``where``
+            return cls(**options)
 
     def __eq__(self, other: object) -> bool:
         if type(self) is not type(other):
@@ -148,6 +115,16 @@ class Component(ABC):
             items = {}
         shown = ", ".join(f"{k}={_short(v)}" for k, v in items.items())
         return f"{type(self).__name__}({shown})"
+
+
+def _own_init_classes(cls: type) -> set[str]:
+    """``{"__init__"}`` when a class between ``cls`` and :class:`Component` writes its own constructor."""
+    for klass in cls.__mro__:
+        if klass is Component:
+            return set()
+        if "__init__" in klass.__dict__:
+            return {"__init__"}
+    return set()
 
 
 def _canonical(d: Any) -> str:

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from toolkit.errors import RegistryError
 
-__all__ = ["register", "lookup", "registered", "ENTRY_POINT_GROUP", "KINDS"]
+__all__ = ["register", "lookup", "registered", "tool", "ENTRY_POINT_GROUP", "KINDS", "TOOLS"]
 
 ENTRY_POINT_GROUP = "tokenizer_toolkit.components"
 KINDS = ("normalizer", "pre_tokenizer", "model", "trainer", "post_processor", "decoder")
@@ -153,3 +153,36 @@ def registered(kind: str | None = None) -> Iterator[tuple[str, str, type]]:
     for k, n, c in sorted(items, key=lambda t: (t[0], t[1])):
         if kind is None or k == kind:
             yield k, n, c
+
+
+# ------------------------------------------------------------------------------------------ tools
+#: Functions of the tooling packages that :class:`~toolkit.Tokenizer` methods delegate to, by name
+#: (``"module:function"``). The core names them here and imports them on first use, the way it finds
+#: built-in components: no import statement of the core reaches into the tooling (the layering test
+#: checks both this table and the imports).
+TOOLS: dict[str, str] = {
+    "count_words": "toolkit.training.corpus:count_words",
+    "load_hf_json": "toolkit.interop.hf_json:load_hf_json",
+    "save_hf_json": "toolkit.interop.hf_json:save_hf_json",
+    "from_gpt2": "toolkit.interop.gpt2:from_gpt2",
+    "save_vocab_merges": "toolkit.interop.gpt2:save_vocab_merges",
+    "from_tiktoken": "toolkit.interop.tiktoken_files:from_tiktoken",
+    "save_tiktoken": "toolkit.interop.tiktoken_files:save_tiktoken",
+    "from_bert_vocab": "toolkit.interop.bert_vocab:from_bert_vocab",
+    "save_bert_vocab": "toolkit.interop.bert_vocab:save_bert_vocab",
+    "load_any": "toolkit.interop.files:load_tokenizer",
+    "visualize": "toolkit.analysis.visualize:visualize",
+}
+
+
+def tool(name: str) -> Callable[..., Any]:
+    """The tooling function registered as ``name`` in :data:`TOOLS`, imported on first use.
+
+    >>> tool("count_words").__module__
+    'toolkit.training.corpus'
+    """
+    target = TOOLS.get(name)
+    if target is None:
+        raise RegistryError(f"unknown tool {name!r}; known: {', '.join(sorted(TOOLS))}")
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]

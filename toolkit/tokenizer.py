@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import regex
 
@@ -18,15 +18,15 @@ from toolkit.alignment import NormalizedString, Piece
 from toolkit.encoding import Encoding, PackedEncodings, pack_encodings, unpack_encodings
 from toolkit.errors import ConfigError, InputError, SerializationError
 from toolkit.interfaces import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, Trainer
+from toolkit.registry import tool
 from toolkit.runtime import gc_paused
 from toolkit.serialization import FORMAT, VERSION, atomic_write_text, build_components, check_document, parse_json
-
-if TYPE_CHECKING:
-    from toolkit.corpus import CorpusSource
 
 __all__ = ["Tokenizer", "StreamDecoder", "AllowedSpecial"]
 
 AllowedSpecial = Literal["all"] | Iterable[str]
+#: What :meth:`Tokenizer.train` reads: texts, or a path / paths of text files (or a tooling ``Corpus``).
+CorpusSource = str | os.PathLike[str] | Iterable[str] | Iterable[os.PathLike[str]] | Any
 
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 
@@ -561,11 +561,9 @@ class Tokenizer:
         by line, never whole). The normalizer and pre-tokenizer of this pipeline cut the text into the
         word counts the trainer learns from.
         """
-        from toolkit.corpus import count_words
-
         if not isinstance(trainer, Trainer):
             raise ConfigError(f"trainer must be a Trainer, got {type(trainer).__name__}")
-        counts = count_words(corpus, normalizer=self.normalizer, pre_tokenizer=self.pre_tokenizer)
+        counts = tool("count_words")(corpus, normalizer=self.normalizer, pre_tokenizer=self.pre_tokenizer)
         self.model = trainer.train(counts, model=self.model)
         self._special_patterns.clear()
         return self
@@ -578,15 +576,11 @@ class Tokenizer:
 
         >>> tok = Tokenizer.from_hf_json("tokenizer.json")   # doctest: +SKIP
         """
-        from toolkit.interop import load_hf_json
-
-        return load_hf_json(path, strict=strict)
+        return tool("load_hf_json")(path, strict=strict)
 
     def to_hf_json(self, path: str | os.PathLike[str], *, indent: int | None = None) -> None:
         """Write a Hugging Face ``tokenizer.json`` that ``tokenizers.Tokenizer.from_file`` loads."""
-        from toolkit.interop import save_hf_json
-
-        save_hf_json(self, path, indent=indent)
+        tool("save_hf_json")(self, path, indent=indent)
 
     @classmethod
     def from_gpt2(
@@ -597,9 +591,7 @@ class Tokenizer:
 
         >>> tok = Tokenizer.from_gpt2("encoder.json", "vocab.bpe")   # doctest: +SKIP
         """
-        from toolkit.interop import from_gpt2
-
-        return from_gpt2(encoder_json, vocab_bpe, special_tokens=special_tokens, add_prefix_space=add_prefix_space)
+        return tool("from_gpt2")(encoder_json, vocab_bpe, special_tokens=special_tokens, add_prefix_space=add_prefix_space)
 
     @classmethod
     def from_tiktoken(
@@ -611,9 +603,7 @@ class Tokenizer:
         >>> from pretokenizers import CL100K_PATTERN
         >>> tok = Tokenizer.from_tiktoken("cl100k_base.tiktoken", pattern=CL100K_PATTERN)   # doctest: +SKIP
         """
-        from toolkit.interop import from_tiktoken
-
-        return from_tiktoken(path, pattern=pattern, special_tokens=special_tokens)
+        return tool("from_tiktoken")(path, pattern=pattern, special_tokens=special_tokens)
 
     @classmethod
     def from_bert_vocab(cls, vocab_txt: str | os.PathLike[str], *, lowercase: bool = True, **options: Any) -> Tokenizer:
@@ -621,38 +611,28 @@ class Tokenizer:
 
         >>> tok = Tokenizer.from_bert_vocab("vocab.txt", lowercase=True)   # doctest: +SKIP
         """
-        from toolkit.interop import from_bert_vocab
-
-        return from_bert_vocab(vocab_txt, lowercase=lowercase, **options)
+        return tool("from_bert_vocab")(vocab_txt, lowercase=lowercase, **options)
 
     def save_vocab_merges(self, folder: str | os.PathLike[str], *, prefix: str | None = None) -> tuple[Any, Any]:
         """Write ``vocab.json`` + ``merges.txt`` (BPE models); returns the two paths."""
-        from toolkit.interop import save_vocab_merges
-
-        return save_vocab_merges(self, folder, prefix=prefix)
+        return tool("save_vocab_merges")(self, folder, prefix=prefix)
 
     def save_bert_vocab(self, path: str | os.PathLike[str]) -> None:
         """Write the WordPiece vocabulary as a BERT ``vocab.txt``."""
-        from toolkit.interop import save_bert_vocab
-
-        save_bert_vocab(self, path)
+        tool("save_bert_vocab")(self, path)
 
     def save_tiktoken(self, path: str | os.PathLike[str]) -> None:
         """Write a byte-level BPE vocabulary as a ``.tiktoken`` rank file (special tokens excluded)."""
-        from toolkit.interop import save_tiktoken
-
-        save_tiktoken(self, path)
+        tool("save_tiktoken")(self, path)
 
     def visualize(self, text: str | Sequence[str], *, add_special_tokens: bool = True, show_ids: bool = False) -> Any:
-        """Token boundaries of ``text``: a :class:`toolkit.visualize.TokenView` (HTML in notebooks,
-        ``|``-separated plain text with ``str()``). Several tokenizers: :func:`toolkit.visualize.visualize`.
+        """Token boundaries of ``text``: a :class:`toolkit.analysis.visualize.TokenView` (HTML in notebooks,
+        ``|``-separated plain text with ``str()``). Several tokenizers: :func:`toolkit.analysis.visualize.visualize`.
 
         >>> print(tok.visualize("Phileas Fogg"))   # doctest: +SKIP
         Phileas|␣Fogg
         """
-        from toolkit.visualize import visualize
-
-        return visualize(self, text, add_special_tokens=add_special_tokens, show_ids=show_ids)
+        return tool("visualize")(self, text, add_special_tokens=add_special_tokens, show_ids=show_ids)
 
     # ------------------------------------------------------------------ files
     def to_dict(self) -> dict[str, Any]:

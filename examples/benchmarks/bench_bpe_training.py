@@ -4,7 +4,7 @@ Default workload: ``gutenberg_part01.txt`` + ``gutenberg_part02.txt`` (18 MB of 
 32,000, no special tokens, each file read one line per document. Every contender runs in its own
 child process (fresh interpreter, peak memory measured separately) and uses both cores:
 
-* **ours** — :func:`toolkit.corpus.count_corpus` with the GPT-2 ``ByteLevel`` pre-tokenizer and
+* **ours** — :func:`toolkit.training.corpus.count_corpus` with the GPT-2 ``ByteLevel`` pre-tokenizer and
   ``num_workers=2`` (two counting processes), then :class:`algorithms.ByteLevelBPETrainer`. Counting
   and merging are timed separately. This is exactly what ``Tokenizer.train`` does on two cores.
 * **hf** — ``tokenizers`` ``BpeTrainer`` with the ``ByteLevel`` pre-tokenizer and the 256-byte initial
@@ -55,7 +55,7 @@ def child_ours(p: dict[str, Any]) -> dict[str, Any]:
     from algorithms import ByteLevelBPETrainer
     from pretokenizers import ByteLevel
     from toolkit import Tokenizer, decoders
-    from toolkit.corpus import count_corpus
+    from toolkit.training.corpus import count_corpus
 
     pre = ByteLevel(add_prefix_space=False)
     t0 = time.perf_counter()
@@ -117,7 +117,7 @@ def child_parity(p: dict[str, Any]) -> dict[str, Any]:
     """
     from algorithms import BPETrainer
     from pretokenizers import ByteLevel
-    from toolkit.corpus import count_corpus
+    from toolkit.training.corpus import count_corpus
 
     counts = count_corpus(p["files"], pre_tokenizer=ByteLevel(add_prefix_space=False), num_workers=p["workers"]).counts
     model = BPETrainer(vocab_size=p["vocab_size"], initial_alphabet=ByteLevel.alphabet()).train(counts)

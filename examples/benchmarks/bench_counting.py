@@ -1,7 +1,7 @@
 """Benchmark 4 (issue 6): corpus word-counting throughput with 1 and 2 worker processes, and peak memory.
 
 Counts the whole Gutenberg corpus (the six ``gutenberg_partNN.txt`` files, 56 MB) with the toolkit's
-corpus API, :func:`toolkit.corpus.count_corpus` (streamed, one document per line; with ``num_workers``
+corpus API, :func:`toolkit.training.corpus.count_corpus` (streamed, one document per line; with ``num_workers``
 > 1 the files are cut into byte ranges at line ends and counted by a pool of processes, the partial
 counts merged in corpus order). Two pipelines:
 
@@ -45,7 +45,7 @@ def pipeline(name: str) -> tuple[Any, Any]:
 
 
 def child_count(p: dict[str, Any]) -> dict[str, Any]:
-    from toolkit.corpus import count_corpus
+    from toolkit.training.corpus import count_corpus
 
     normalizer, pre_tokenizer = pipeline(p["pipeline"])
     t0 = time.perf_counter()

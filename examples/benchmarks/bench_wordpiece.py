@@ -22,7 +22,7 @@ HF: ``encode_batch(lines)`` then ``.ids`` of each, with ``RAYON_NUM_THREADS=1`` 
 pool; its time without reading ``.ids`` is shown too. Ids are checked identical.
 Target: ≥ 2× HF ``encode_batch`` in one process.
 
-**reference** — the course's algorithm (``algorithms.wordpiece_reference.reference_wordpiece_trainer``:
+**reference** — the course's algorithm (``algorithms.reference.wordpiece.reference_wordpiece_trainer``:
 rescore every pair each step, exact fractions) against ours with ``tie_break="first_occurrence"`` (the
 course's rule) on small samples, merges checked equal; then an extrapolation to the 18 MB / 32,000
 run from a complete reference run whose merges-per-distinct-word ratio matches the full run's.
@@ -55,7 +55,7 @@ def bert_parts() -> tuple[Any, Any]:
 # ------------------------------------------------------------------------------------ training
 def child_train_ours(p: dict[str, Any]) -> dict[str, Any]:
     from algorithms import BPETrainer, WordPieceTrainer
-    from toolkit.corpus import count_corpus
+    from toolkit.training.corpus import count_corpus
 
     norm, pre = bert_parts()
     t0 = time.perf_counter()
@@ -231,7 +231,7 @@ def section_encoding(vocab: str, file: str, reps: int) -> bool:
 
 # ------------------------------------------------------------------------------------ reference scaling
 def sample_counts(path: str, nbytes: int) -> Any:
-    from toolkit.corpus import count_texts
+    from toolkit.training.corpus import count_texts
 
     with open(path, "rb") as fh:
         data = fh.read(nbytes)
@@ -242,7 +242,7 @@ def sample_counts(path: str, nbytes: int) -> Any:
 
 def section_reference(path: str, sizes: list[int], n_merges: int, matched_bytes: int, full: dict[str, Any]) -> None:
     from algorithms import WordPieceTrainer
-    from algorithms.wordpiece_reference import reference_wordpiece_trainer
+    from algorithms.reference.wordpiece import reference_wordpiece_trainer
 
     print("\n### The course's reference WordPiece trainer vs ours (`tie_break=\"first_occurrence\"`)\n")
     print(f"Samples: the first N bytes of `{os.path.basename(path)}`, BERT pre-processing; one run each "

@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     if {"wordpiece_train", "bpe_train"} & set(sections):
         from algorithms import BPETrainer, WordPieceTrainer
         from pretokenizers import BertPreTokenizer
-        from toolkit.corpus import count_corpus
+        from toolkit.training.corpus import count_corpus
         from toolkit.normalizers import BertNormalizer
 
         counts = count_corpus(files, normalizer=BertNormalizer(lowercase=True), pre_tokenizer=BertPreTokenizer(),
@@ -152,13 +152,13 @@ def main(argv: list[str] | None = None) -> int:
                     lambda: BPETrainer(vocab_size=vocab, special_tokens=C.BERT_SPECIALS).train(counts), args.top)
     if "counting" in sections:
         from pretokenizers import ByteLevel
-        from toolkit.corpus import count_corpus
+        from toolkit.training.corpus import count_corpus
 
         profile(f"`count_corpus([{os.path.basename(file)}], pre_tokenizer=ByteLevel(), num_workers=1)`",
                 lambda: count_corpus([file], pre_tokenizer=ByteLevel(add_prefix_space=False), num_workers=1), args.top)
     if "counting_2workers" in sections:
         from pretokenizers import ByteLevel
-        from toolkit.corpus import count_corpus
+        from toolkit.training.corpus import count_corpus
 
         two = files + [f for f in C.gutenberg(3, 4, 5, 6) if os.path.exists(f)] if not args.quick else files
         profile(f"`count_corpus({len(two)} files, pre_tokenizer=ByteLevel(), num_workers=2)` (the calling process only)",

@@ -1,7 +1,7 @@
 """The ``tokenizer-toolkit compare`` command: compare tokenizers on texts, write report.md and plots.
 
 This module owns the command's arguments, its config file (:class:`CompareConfig`), and its output.
-:func:`toolkit.compare.register_cli` adds it to the CLI of :mod:`toolkit.cli`, which owns the error
+:func:`toolkit.analysis.metrics.register_cli` adds it to the CLI of :mod:`toolkit.cli`, which owns the error
 policy (one line on stderr; exit 2 for usage and configuration errors, 1 for runtime errors).
 
 ::
@@ -47,7 +47,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from toolkit.errors import ConfigError
 
 if TYPE_CHECKING:
-    from toolkit.compare import ComparisonReport, SweepResult
+    from toolkit.analysis.metrics import ComparisonReport, SweepResult
     from toolkit.tokenizer import Tokenizer
 
 __all__ = ["CompareConfig", "add_arguments", "build_parser", "run", "DEFAULT_OUTPUT_DIR", "DEFAULT_MAX_BYTES"]
@@ -88,7 +88,7 @@ class SweepSpec(_Strict):
 
     @model_validator(mode="after")
     def _check(self) -> SweepSpec:
-        from toolkit.compare import METRICS
+        from toolkit.analysis.metrics import METRICS
 
         bad = [v for v in self.vocab_sizes if v < 1]
         if bad:
@@ -149,7 +149,7 @@ class CompareConfig(_Strict):
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> CompareConfig:
         """Read a TOML, YAML or JSON config file."""
-        from toolkit.config import read_config_file
+        from toolkit.training.config import read_config_file
 
         return cls.from_dict(read_config_file(path), source=str(path))
 
@@ -233,7 +233,7 @@ def _effective_config(args: argparse.Namespace) -> CompareConfig:
 # ---------------------------------------------------------------------------------------- inputs
 def read_texts(paths: Sequence[str], *, max_bytes: int) -> list[str]:
     """Lines (documents) of the files, in order, until ``max_bytes`` UTF-8 bytes have been read."""
-    from toolkit.corpus import Corpus
+    from toolkit.training.corpus import Corpus
 
     out: list[str] = []
     size = 0
@@ -247,10 +247,10 @@ def read_texts(paths: Sequence[str], *, max_bytes: int) -> list[str]:
 
 def _load(name: str, spec: TokenizerSpec, progress: Any) -> tuple[Tokenizer, float | None]:
     if spec.file is not None:
-        from toolkit.cli import load_tokenizer
+        from toolkit.cli.main import load_tokenizer
 
         return load_tokenizer(spec.file, format=spec.from_format, pattern=spec.pattern), None
-    from toolkit.config import load_config, train_from_config
+    from toolkit.training.config import load_config, train_from_config
 
     cfg = load_config(spec.config, overrides=spec.set)  # type: ignore[arg-type]
     result = train_from_config(cfg, progress=progress, write=False)
@@ -258,8 +258,8 @@ def _load(name: str, spec: TokenizerSpec, progress: Any) -> tuple[Tokenizer, flo
 
 
 def _run_sweep(config: CompareConfig, texts: Any, progress: Any) -> SweepResult | None:
-    from toolkit.compare import SweepResult, sweep
-    from toolkit.config import load_config
+    from toolkit.analysis.metrics import SweepResult, sweep
+    from toolkit.training.config import load_config
 
     if config.sweep is None:
         return None
@@ -312,8 +312,8 @@ def _markdown(config: CompareConfig, report: ComparisonReport, result: SweepResu
 # ---------------------------------------------------------------------------------------- run
 def run(args: argparse.Namespace) -> int:
     """Run ``compare``: load or train the tokenizers, measure, print, write the files; the exit code."""
-    from toolkit.cli import ProgressBar
-    from toolkit.compare import compare
+    from toolkit.cli.main import ProgressBar
+    from toolkit.analysis.metrics import compare
     from toolkit.serialization import atomic_write_text
 
     config = _effective_config(args)
@@ -349,7 +349,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write('tokenizer-toolkit: warning: plots skipped: matplotlib is not installed '
                              '(pip install "tokenizer-toolkit[compare]")\n')
         else:
-            from toolkit.plots import save_plots
+            from toolkit.analysis.plots import save_plots
 
             plots = save_plots(report, out, sweep=result, sweep_metrics=config.sweep.metrics if config.sweep else ())
     data = {"config": config.model_dump(by_alias=True), "report": report.to_dict(),

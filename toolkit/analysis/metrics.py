@@ -12,9 +12,9 @@ This module owns the comparison tools (``docs/compare.md`` defines every metric 
   once per distinct normalizer + pre-tokenizer, and collects the same metrics (:class:`SweepResult`)
   for compression-vs-vocabulary-size curves.
 - Reports render as a plain-text table (``str(report)``), Markdown, a pandas-free dict / JSON, and
-  HTML in notebooks (``_repr_html_``). Plots live in :mod:`toolkit.plots` (matplotlib, optional extra
-  ``compare``); the token view in :mod:`toolkit.visualize`; the ``compare`` command in
-  :mod:`toolkit.compare_cli` (registered through :func:`register_cli`).
+  HTML in notebooks (``_repr_html_``). Plots live in :mod:`toolkit.analysis.plots` (matplotlib, optional extra
+  ``compare``); the token view in :mod:`toolkit.analysis.visualize`; the ``compare`` command in
+  :mod:`toolkit.cli.compare` (registered through :func:`register_cli`).
 
 >>> from toolkit import Tokenizer
 >>> from algorithms import BPE
@@ -24,7 +24,7 @@ This module owns the comparison tools (``docs/compare.md`` defines every metric 
 >>> report["toy"].tokens, report["toy"].fertility, report["toy"].bytes_per_token
 (3, 1.0, 2.3333333333333335)
 
-``toolkit.compare`` is this module *and* callable: ``toolkit.compare(tokenizers, texts)`` is
+``toolkit.analysis.metrics`` is this module *and* callable: ``toolkit.analysis.metrics(tokenizers, texts)`` is
 :func:`compare`. Importing this module is cheap: the toolkit, matplotlib and the CLI code are
 imported inside the functions that need them.
 """
@@ -37,7 +37,6 @@ import math
 import re
 import sys
 import time
-import types
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -47,11 +46,9 @@ from typing import TYPE_CHECKING, Any
 from toolkit.errors import ConfigError, InputError, TrainingError
 
 if TYPE_CHECKING:
-    import argparse
-
     from matplotlib.figure import Figure
 
-    from toolkit.corpus import CorpusSource
+    from toolkit.training.corpus import CorpusSource
     from toolkit.interfaces import Trainer
     from toolkit.tokenizer import Tokenizer
 
@@ -159,7 +156,7 @@ def token_surface(tokenizer: Tokenizer, token: str) -> bytes | None:
     ``Ġthe`` → ``b" the"`` (byte-level), ``##ing`` → ``b"ing"`` (WordPiece), ``▁the`` → ``b" the"``
     (Metaspace). This is the "decoded token string" that vocabulary overlap and token lengths use.
 
-    >>> from toolkit.presets import gpt2_style
+    >>> from toolkit.training.presets import gpt2_style
     >>> token_surface(gpt2_style()[0], "ĠcafÃ©")
     b' caf\\xc3\\xa9'
     """
@@ -846,14 +843,14 @@ class ComparisonReport:
 
     # ---------------------------------------------------------------------------------- plots
     def plot_token_lengths(self, **options: Any) -> Figure:
-        """Histogram of token lengths per tokenizer (:func:`toolkit.plots.plot_token_lengths`)."""
-        from toolkit.plots import plot_token_lengths
+        """Histogram of token lengths per tokenizer (:func:`toolkit.analysis.plots.plot_token_lengths`)."""
+        from toolkit.analysis.plots import plot_token_lengths
 
         return plot_token_lengths(self, **options)
 
     def plot_languages(self, **options: Any) -> Figure:
-        """A metric per language and tokenizer (:func:`toolkit.plots.plot_languages`)."""
-        from toolkit.plots import plot_languages
+        """A metric per language and tokenizer (:func:`toolkit.analysis.plots.plot_languages`)."""
+        from toolkit.analysis.plots import plot_languages
 
         return plot_languages(self, **options)
 
@@ -938,8 +935,8 @@ class SweepResult:
         return f'{_HTML_STYLE}<div class="tkc-report">{self._table().html()}</div>'
 
     def plot(self, metric: str = "bytes_per_token", **options: Any) -> Figure:
-        """One curve per pipeline: ``metric`` against vocabulary size (:func:`toolkit.plots.plot_sweep`)."""
-        from toolkit.plots import plot_sweep
+        """One curve per pipeline: ``metric`` against vocabulary size (:func:`toolkit.analysis.plots.plot_sweep`)."""
+        from toolkit.analysis.plots import plot_sweep
 
         return plot_sweep(self, metric=metric, **options)
 
@@ -977,7 +974,7 @@ def sweep(
     """Train each pipeline at every size in ``vocab_sizes`` on ``corpus`` and measure each result.
 
     ``pipelines`` maps a name to ``(untrained tokenizer, trainer)``, what the presets return
-    (``toolkit.presets.bert(...)``...). The corpus is counted **once per distinct normalizer +
+    (``toolkit.training.presets.bert(...)``...). The corpus is counted **once per distinct normalizer +
     pre-tokenizer** (two pipelines that cut text the same way share one count), then each trainer is
     copied with each vocabulary size and trained on those counts. Each trained tokenizer is measured
     like :func:`compare` on ``texts`` (default: the training corpus itself) without timing encoding;
@@ -985,12 +982,12 @@ def sweep(
     :attr:`SweepResult.tokenizers` keyed by ``(name, requested size)``. ``progress(stage, done, total)``
     hears ``"sweep"`` with the number of tokenizers trained so far.
 
-    >>> from toolkit.presets import gpt2_style
+    >>> from toolkit.training.presets import gpt2_style
     >>> result = sweep({"byte-level": gpt2_style()}, ["low lower lowest newer wider"] * 20, vocab_sizes=[260, 270])
     >>> [(p.requested_vocab_size, p.metrics.vocab_size) for p in result.points]
     [(260, 260), (270, 270)]
     """
-    from toolkit.corpus import count_words, iter_texts
+    from toolkit.training.corpus import count_words, iter_texts
     from toolkit.interfaces import Trainer
     from toolkit.tokenizer import Tokenizer
 
@@ -998,7 +995,7 @@ def sweep(
         raise ConfigError("sweep: pipelines must be a non-empty mapping of names to (tokenizer, trainer) pairs")
     for name, pair in pipelines.items():
         if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], Tokenizer) and isinstance(pair[1], Trainer)):
-            raise ConfigError(f"sweep: {name!r} must be a (Tokenizer, Trainer) pair, e.g. toolkit.presets.bert()")
+            raise ConfigError(f"sweep: {name!r} must be a (Tokenizer, Trainer) pair, e.g. toolkit.training.presets.bert()")
     sizes = list(vocab_sizes)
     if not sizes or any(not isinstance(v, int) or isinstance(v, bool) or v < 1 for v in sizes):
         raise ConfigError(f"sweep: vocab_sizes must be a non-empty list of positive integers, got {vocab_sizes!r}")
@@ -1040,40 +1037,3 @@ def sweep(
             if progress is not None:
                 progress("sweep", done, total)
     return SweepResult(points, counting, kept)
-
-
-# ------------------------------------------------------------------------------------------- CLI
-def register_cli(register_command: Callable[..., None]) -> None:
-    """Add the ``compare`` command to ``tokenizer-toolkit`` (called by :mod:`toolkit.cli`).
-
-    The arguments and the command itself live in :mod:`toolkit.compare_cli`, imported only when
-    the parser is built, so other commands stay fast.
-    """
-
-    def add_arguments(parser: argparse.ArgumentParser) -> None:
-        from toolkit.compare_cli import add_arguments as add
-
-        add(parser)
-
-    def run(args: argparse.Namespace) -> int:
-        from toolkit.compare_cli import run as run_compare
-
-        return run_compare(args)
-
-    register_command(
-        "compare",
-        "compare tokenizers side by side: metrics table, report.md and PNG plots",
-        add_arguments,
-        run,
-    )
-
-
-# ``toolkit.compare`` is both this module and the function: ``toolkit.compare(tokenizers, texts)``.
-class _CallableModule(types.ModuleType):
-    """Module type whose instances call :func:`compare` (``toolkit.compare(...)``)."""
-
-    def __call__(self, tokenizers: Mapping[str, Tokenizer], texts: Texts, **options: Any) -> ComparisonReport:
-        return compare(tokenizers, texts, **options)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -4,7 +4,7 @@ This module owns argument parsing, reading tokenizers in any supported format, t
 command, progress bars, and the error policy:
 
 - ``train CONFIG [--set KEY=VALUE ...] [--output PATH] [--num-workers N]`` trains from a config file
-  (:mod:`toolkit.config`) and prints a one-line summary;
+  (:mod:`toolkit.training.config`) and prints a one-line summary;
 - ``encode TOKENIZER [TEXT] [--file PATH] [--lines] [--format ids|tokens|json] [--allowed-special ...]``;
 - ``decode TOKENIZER [IDS ...] [--file PATH] [--lines] [--skip-special-tokens]``;
 - ``inspect TOKENIZER [--top N] [--json]``: vocabulary size, special tokens, pipeline, first and longest tokens;
@@ -51,22 +51,6 @@ PROG = "tokenizer-toolkit"
 
 #: Formats ``--from`` / ``--to`` accept.
 TOKENIZER_FORMATS = ("auto", "toolkit", "hf", "vocab-txt", "vocab-merges", "tiktoken")
-
-#: Commands registered by other modules (e.g. ``compare``): name → (help, add_arguments, run).
-#: ``run(args) -> int`` returns the exit code. See :func:`register_command`.
-_EXTRA_COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
-
-
-#: Commands whose module failed to import: name → the error, reported when the command is run.
-_PLUGIN_ERRORS: dict[str, BaseException] = {}
-
-
-def register_command(
-    name: str, help: str, add_arguments: Callable[[argparse.ArgumentParser], None], run: Callable[[argparse.Namespace], int]
-) -> None:
-    """Add a subcommand (used by the comparison module for ``compare``); errors follow the CLI policy."""
-    _EXTRA_COMMANDS[name] = (help, add_arguments, run)
-
 
 class _UsageError(Exception):
     """A command-line usage problem: one line, exit code 2."""
@@ -288,7 +272,7 @@ def _output_format(output: Path, source_format: str) -> str:
 
 # ---------------------------------------------------------------------------------------- commands
 def _cmd_train(args: argparse.Namespace) -> int:
-    from toolkit.config import TrainingConfig, train_from_config
+    from toolkit.training.config import TrainingConfig, train_from_config
 
     overrides = list(args.set)
     if args.num_workers is not None:
@@ -579,52 +563,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--indent", type=int, default=None, help="indent JSON output")
     p.set_defaults(run=_cmd_convert)
 
-    for name, (help_text, add_arguments, run) in _EXTRA_COMMANDS.items():
-        p = command(name, help_text)
-        try:
-            add_arguments(p)
-        except Exception as exc:  # a broken plugin command must not take the other commands down
-            _unavailable_command(p, name, exc)
-            continue
-        p.set_defaults(run=run)
-    for name, exc in _PLUGIN_ERRORS.items():
-        if name not in _EXTRA_COMMANDS:
-            _unavailable_command(command(name, f"{name} (unavailable: see the error when run)"), name, exc)
+    from toolkit.cli import compare  # built in; it imports the analysis package only when run
+
+    p = command("compare", "compare tokenizers side by side: metrics table, report.md and PNG plots")
+    compare.add_arguments(p)
+    p.set_defaults(run=compare.run)
     return parser
-
-
-def _unavailable_command(parser: argparse.ArgumentParser, name: str, exc: BaseException) -> None:
-    parser.add_argument("args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-
-    def run(args: argparse.Namespace) -> int:
-        raise ToolkitError(f"the {name} command is unavailable: {type(exc).__name__}: {exc}")
-
-    parser.set_defaults(run=run)
 
 
 # ---------------------------------------------------------------------------------------- main
 _USAGE_ERRORS = (ConfigError, RegistryError, TrainingError)
-
-
-def _load_plugins() -> None:
-    """Let ``toolkit.compare`` add the ``compare`` command: it defines ``register_cli(register_command)``.
-
-    The comparison module owns its command (arguments and output); it must keep heavy imports
-    (plotting) inside its functions so that every CLI call stays fast.
-    """
-    if "compare" in _EXTRA_COMMANDS or "compare" in _PLUGIN_ERRORS:
-        return
-    try:
-        import toolkit.compare as compare
-
-        hook = getattr(compare, "register_cli", None)
-        if hook is not None:
-            hook(register_command)
-    except ModuleNotFoundError as exc:
-        if exc.name != "toolkit.compare":
-            _PLUGIN_ERRORS["compare"] = exc
-    except Exception as exc:  # a broken plugin must not take the other commands down
-        _PLUGIN_ERRORS["compare"] = exc
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -632,7 +580,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     try:
-        _load_plugins()
         parser = build_parser()
         args = parser.parse_args(argv)
         debug = bool(getattr(args, "debug", False))

@@ -50,7 +50,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError
 
 if TYPE_CHECKING:
-    from toolkit.corpus import Corpus, CorpusCounts
+    from toolkit.training.corpus import Corpus, CorpusCounts
     from toolkit.interfaces import Trainer
     from toolkit.tokenizer import Tokenizer
 
@@ -123,7 +123,7 @@ class TrainingConfig(_Strict):
 
     Pipeline sections are component dicts ``{"type": ..., **options}`` (a bare string is a type
     with default options). ``algorithm`` fills ``model.type`` and ``trainer.type``; ``preset`` starts
-    from a ready-made pipeline of :mod:`toolkit.presets` whose options the sections then override.
+    from a ready-made pipeline of :mod:`toolkit.training.presets` whose options the sections then override.
     Build with :meth:`from_dict` / :meth:`from_file`, which validate the components too.
     """
 
@@ -132,7 +132,7 @@ class TrainingConfig(_Strict):
         "or any registered model type (case, `_` and `-` ignored); the trainer is `<Model>Trainer`."
     )
     preset: str | None = Field(
-        None, description="Start from a preset of toolkit.presets (`chat`, `gpt2_style`, ...); sections override it."
+        None, description="Start from a preset of toolkit.training.presets (`chat`, `gpt2_style`, ...); sections override it."
     )
     corpus: CorpusConfig = Field(description="The training text.")
     output: str | None = Field(None, description="Where to write the tokenizer JSON (overridden by --output).")
@@ -212,7 +212,7 @@ class TrainingConfig(_Strict):
             problems.append("corpus.files: required: name at least one file, directory or glob pattern")
         if self.corpus.files and self.corpus.texts is not None:
             problems.append("corpus: give files or texts, not both")
-        from toolkit.corpus import resolve_sources
+        from toolkit.training.corpus import resolve_sources
 
         for i, source in enumerate(self.corpus.files):
             try:
@@ -239,8 +239,8 @@ class TrainingConfig(_Strict):
         return Tokenizer(**parts), trainer
 
     def corpus_spec(self) -> Corpus:
-        """The :class:`~toolkit.corpus.Corpus` this config reads."""
-        from toolkit.corpus import Corpus
+        """The :class:`~toolkit.training.corpus.Corpus` this config reads."""
+        from toolkit.training.corpus import Corpus
 
         c = self.corpus
         if c.texts is not None:
@@ -297,7 +297,7 @@ def _build(kind: str, spec: Mapping[str, Any], where: str) -> Any:
 
 def _probe(built: Mapping[str, Any]) -> list[str]:
     """Train on a two-word text; report configuration errors it reveals (see ``_PROBE_TEXT``)."""
-    from toolkit.corpus import count_texts
+    from toolkit.training.corpus import count_texts
     from toolkit.errors import TrainingError
 
     trainer = built.get("trainer")
@@ -412,11 +412,11 @@ def _resolve_algorithm(data: dict[str, Any], problems: list[str]) -> None:
 
 
 def _apply_preset(data: dict[str, Any], problems: list[str]) -> dict[str, Any]:
-    """Start from ``toolkit.presets.<preset>()``; each config section overrides the preset's."""
+    """Start from ``toolkit.training.presets.<preset>()``; each config section overrides the preset's."""
     name = data.get("preset")
     if name is None:
         return data
-    import toolkit.presets as presets
+    import toolkit.training.presets as presets
 
     names = [n for n in getattr(presets, "__all__", []) if callable(getattr(presets, n, None))]
     if name not in names:
@@ -660,7 +660,7 @@ def train_from_config(
     ['lowest']
     """
     from toolkit import __version__
-    from toolkit.corpus import count_corpus
+    from toolkit.training.corpus import count_corpus
 
     t0 = time.perf_counter()
     tokenizer, trainer = config.build()

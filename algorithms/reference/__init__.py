@@ -1,0 +1,1 @@
+"""Slow, readable reference implementations: the test oracles of every fast trainer and encoder."""

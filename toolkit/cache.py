@@ -1,0 +1,54 @@
+"""The one bounded cache of the toolkit: a dict that forgets everything when it is full.
+
+Models keep the ids of each piece, pipelines the tokens of each raw piece, pre-tokenizers their
+respellings. Real text repeats a few thousand words, so a full cache is simply cleared: no eviction
+bookkeeping on the hot path (a hit is one C-level ``dict.get``), memory bounded by ``capacity``
+entries. Each dict operation is atomic in CPython, so a cache may be shared between threads; a cache
+never crosses a process boundary or a copy (it pickles and copies as empty).
+
+>>> cache = BoundedCache(2)
+>>> cache.put("a", 1), cache.put("b", 2), cache.get("a")
+(1, 2, 1)
+>>> cache.put("c", 3), len(cache)   # full: cleared first
+(3, 1)
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+__all__ = ["BoundedCache", "DEFAULT_CAPACITY"]
+
+#: Entries kept by default before a cache is cleared.
+DEFAULT_CAPACITY = 100_000
+
+V = TypeVar("V")
+
+
+class BoundedCache(dict):  # type: ignore[type-arg]
+    """``dict`` with :meth:`put`, which clears the cache first when it holds ``capacity`` entries."""
+
+    __slots__ = ("capacity",)
+
+    def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
+        super().__init__()
+        self.capacity = capacity
+
+    def put(self, key: Any, value: V) -> V:
+        """Store ``value`` under ``key`` (clearing a full cache first); return ``value``."""
+        if len(self) >= self.capacity:
+            self.clear()
+        self[key] = value
+        return value
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.capacity,))  # pickles empty: workers start with a cold cache
+
+    def __copy__(self) -> BoundedCache:
+        return type(self)(self.capacity)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BoundedCache:
+        return type(self)(self.capacity)
+
+    def __repr__(self) -> str:
+        return f"BoundedCache({len(self)}/{self.capacity})"

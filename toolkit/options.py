@@ -1,0 +1,216 @@
+"""Component options: declared once, validated once, changeable after construction.
+
+A component declares its options in one place, a nested pydantic ``Params`` model (names, types,
+defaults, constraints, validators). From it come the constructor (keyword options, and the
+``positional`` ones in order), ``params()``/``to_dict()``, the JSON schema check of files, and
+assignment: ``component.option = value`` validates the value like the constructor does, rebuilds
+what the component derives from its options (:meth:`Configurable._configure`) and takes effect at
+once, as in Hugging Face ``tokenizers``. A rejected value raises :class:`ConfigError` and leaves the
+component as it was.
+
+>>> from toolkit.normalizers import Strip
+>>> s = Strip(left=False)
+>>> s.left = True
+>>> s.normalize_str("  hi  ")
+'hi'
+>>> s.left = "yes please"
+Traceback (most recent call last):
+toolkit.errors.ConfigError: normalizer 'Strip'.left: Input should be a valid boolean, unable to interpret input
+"""
+
+from __future__ import annotations
+
+import inspect
+from abc import ABCMeta
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from toolkit.errors import ConfigError
+
+__all__ = [
+    "Params",
+    "Configurable",
+    "validate_params",
+    "format_validation_error",
+    "generation",
+    "bump_generation",
+    "where_override",
+]
+
+
+class Params(BaseModel):
+    """Base of every component's options model: unknown keys are errors, values are validated strictly."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+
+def format_validation_error(exc: ValidationError, where: str) -> str:
+    """One line per bad field, each with its dotted path: ``model.vocab.foo: Input should be ...``."""
+    lines = []
+    for err in exc.errors():
+        path = ".".join(str(p) for p in err["loc"])
+        full = f"{where}.{path}" if path else where
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown option (check the spelling; see the component's docstring for its options)"
+        elif err["type"] == "missing":
+            msg = "required option is missing"
+        lines.append(f"{full}: {msg}")
+    return "; ".join(lines)
+
+
+def validate_params(params_model: type[Params], data: Mapping[str, Any], *, where: str) -> dict[str, Any]:
+    """Validate ``data`` against ``params_model``; return the validated values of the given keys.
+
+    Raises :class:`ConfigError` naming every bad field with its path.
+    """
+    try:
+        validated = params_model.model_validate(dict(data))
+    except ValidationError as exc:
+        raise ConfigError(format_validation_error(exc, where)) from None
+    return {name: getattr(validated, name) for name in data}
+
+
+# Bumped by every option assignment anywhere: a pipeline whose caches were filled under an older
+# generation forgets them (one integer compare per call; assignments are rare, so a change to an
+# unrelated component costs at most one cache refill).
+_generation = 0
+
+
+def generation() -> int:
+    """How many option assignments (and container item assignments) have taken effect so far."""
+    return _generation
+
+
+def bump_generation() -> None:
+    """Record a change of options that may change ids (called by assignments and containers)."""
+    global _generation
+    _generation += 1
+
+
+_WHERE: ContextVar[str | None] = ContextVar("toolkit_options_where", default=None)
+
+
+@contextmanager
+def where_override(where: str) -> Iterator[None]:
+    """Within the block, constructor errors name ``where`` (a path in a file: ``model.normalizers[2]``)."""
+    token = _WHERE.set(where)
+    try:
+        yield
+    finally:
+        _WHERE.reset(token)
+
+
+class _ConfigurableMeta(ABCMeta):
+    """Builds each class's option tables; after ``__init__`` marks the instance configured."""
+
+    def __init__(cls, name: str, bases: tuple[type, ...], namespace: dict[str, Any], **kw: Any) -> None:
+        super().__init__(name, bases, namespace, **kw)
+        params = cls.Params  # type: ignore[attr-defined]
+        cls._option_names = frozenset(params.model_fields)  # type: ignore[attr-defined]
+        cls._assignment_model = None  # type: ignore[attr-defined]  (built on the first assignment)
+        if "__init__" not in namespace and "__signature__" not in namespace:
+            cls.__signature__ = _signature(params, cls.positional)  # type: ignore[attr-defined]
+
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:  # ``self`` is the class: ``cls`` may be an option
+        obj = super().__call__(*args, **kwargs)
+        obj._configure()
+        object.__setattr__(obj, "_configured", True)
+        return obj
+
+
+def _signature(params: type[Params], positional: tuple[str, ...]) -> inspect.Signature:
+    """``(self, pos1=..., *, opt=..., ...)`` from the options model, for ``help()`` and IDEs."""
+    fields = params.model_fields
+    out = []
+    for name in (*positional, *(n for n in fields if n not in positional)):
+        field = fields[name]
+        kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if name in positional else inspect.Parameter.KEYWORD_ONLY
+        default = inspect.Parameter.empty if field.is_required() else field.get_default(call_default_factory=True)
+        out.append(inspect.Parameter(name, kind, default=default, annotation=field.annotation))
+    return inspect.Signature(out)
+
+
+class Configurable(metaclass=_ConfigurableMeta):
+    """Base of every component: options from ``Params``, a generated constructor, live assignment.
+
+    Subclasses declare ``class Params(Params)`` and, where HF takes some options positionally, the
+    tuple ``positional``. They need no ``__init__`` unless they take more than options (a model's
+    vocabulary): then ``def __init__(self, vocab=None, **options)`` calls ``super().__init__(**options)``.
+    What a component derives from its options (look-up tables, compiled patterns, caches) is built
+    in :meth:`_configure`, which runs after construction and after every option change.
+    """
+
+    class Params(Params):
+        pass
+
+    #: Options that may also be passed positionally, in this order (Hugging Face's argument order).
+    positional: ClassVar[tuple[str, ...]] = ()
+
+    _option_names: ClassVar[frozenset[str]]
+    _assignment_model: ClassVar[type[Params] | None]
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        cls = type(self)
+        if len(args) > len(cls.positional):
+            raise ConfigError(
+                f"{self._where()}: takes at most {len(cls.positional)} positional option(s) "
+                f"({', '.join(cls.positional) or 'none'}), got {len(args)}; pass the others by name"
+            )
+        for name, value in zip(cls.positional, args):
+            if name in options:
+                raise ConfigError(f"{self._where()}: option {name!r} given twice (by position and by name)")
+            options[name] = value
+        self._set_options(options, validate=True)
+
+    def _set_options(self, options: Mapping[str, Any], *, validate: bool) -> None:
+        """Store every option: the given values (validated unless ``validate=False``) and the defaults."""
+        params = type(self).Params
+        try:
+            model = params.model_validate(dict(options)) if validate else params.model_construct(**options)
+        except ValidationError as exc:
+            raise ConfigError(format_validation_error(exc, self._where())) from None
+        for name in params.model_fields:
+            object.__setattr__(self, name, getattr(model, name))
+
+    def _configure(self) -> None:
+        """Build what is derived from the options; raise :class:`ConfigError` for a bad combination."""
+
+    def _where(self) -> str:
+        override = _WHERE.get()
+        if override is not None:
+            return override
+        kind = getattr(self, "kind", "") or "component"
+        return f"{kind} {getattr(self, 'type_name', '') or type(self).__name__!r}"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in self._option_names and self.__dict__.get("_configured"):
+            self._assign_option(name, value)
+        else:
+            object.__setattr__(self, name, value)
+
+    def _assign_option(self, name: str, value: Any) -> None:
+        cls = type(self)
+        model = cls._assignment_model
+        if model is None:  # the options model, validating single assignments
+            config = ConfigDict(**{**cls.Params.model_config, "validate_assignment": True})  # type: ignore[typeddict-item]
+            model = type(f"{cls.__name__}Assignment", (cls.Params,), {"model_config": config})
+            cls._assignment_model = model
+        current = model.model_construct(**{n: self.__dict__[n] for n in cls._option_names if n in self.__dict__})
+        try:
+            setattr(current, name, value)
+        except ValidationError as exc:
+            raise ConfigError(format_validation_error(exc, self._where())) from None
+        old = self.__dict__.get(name)
+        object.__setattr__(self, name, getattr(current, name))
+        try:
+            self._configure()
+        except BaseException:
+            object.__setattr__(self, name, old)
+            self._configure()
+            raise
+        bump_generation()
