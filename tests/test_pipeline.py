@@ -258,3 +258,22 @@ def test_empty_text() -> None:
 def test_tokenizer_rejects_wrong_component_types() -> None:
     with pytest.raises(ConfigError, match="normalizer must be a Normalizer"):
         Tokenizer(_char_model(), normalizer=Whitespace())  # type: ignore[arg-type]
+
+
+def test_pipeline_caches_follow_option_changes_and_model_swaps() -> None:
+    """A component option changed after encoding takes effect in the next call (the pipeline's caches
+    belong to an option generation), and the caches travel with the model they were filled by."""
+    from algorithms import BPE
+    from pretokenizers import Whitespace
+
+    from toolkit import options
+
+    tok = Tokenizer(BPE(vocab={"[UNK]": 0, "a": 1, "b": 2, "ab": 3}, merges=[("a", "b")], unk_token="[UNK]"),
+                    pre_tokenizer=Whitespace())
+    assert tok.encode_ids("ab ab") == [3, 3] and tok.encode("ab").ids == [3]
+    before = tok._caches
+    options.bump_generation()
+    assert tok.encode_ids("ab") == [3] and tok._caches is not before
+    other = BPE(vocab={"[UNK]": 0, "a": 1, "b": 2}, merges=[], unk_token="[UNK]")
+    tok.model = other
+    assert tok._caches.model is other and tok.encode_ids("ab ab") == [1, 2, 1, 2]

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from toolkit.alignment import NormalizedString, Piece
+from toolkit.cache import BoundedCache
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, RegistryError, ToolkitError
 from toolkit.options import Configurable, Params, validate_params, where_override
@@ -179,6 +180,12 @@ class PreTokenizer(Component):
         """
         return self.split_text(text), None
 
+    def split_slices(self, text: str) -> tuple[list[str], list[int], Callable[[str], str] | None] | None:
+        """Fast path of ``encode``: raw pieces that are plain slices of ``text``, their start
+        positions and the respelling (as :meth:`split_raw`), or ``None`` when this pre-tokenizer
+        cannot say (its pieces are not slices); the pipeline then uses :meth:`pre_tokenize`."""
+        return None
+
     def pre_tokenize_str(self, text: str) -> list[tuple[str, tuple[int, int]]]:
         """Debugging helper: ``[(piece, (start, end)), ...]`` with spans into ``text``.
 
@@ -203,7 +210,9 @@ class Model(Component):
     cache_capacity: int = 100_000
 
     def __init__(self) -> None:
-        self._cache: dict[str, tuple[int, ...]] = {}
+        #: Ids of each piece seen (a :class:`~toolkit.cache.BoundedCache`); read directly by the
+        #: pipeline's fast path, so a repeated word costs one ``dict.get``.
+        self.piece_cache: BoundedCache = BoundedCache(self.cache_capacity)
         #: Special tokens of this model and their ids; part of the vocabulary.
         self.special_tokens: dict[str, int] = {}
 
@@ -217,17 +226,14 @@ class Model(Component):
 
     def encode_piece(self, piece: str) -> tuple[int, ...]:
         """The ids of ``piece``, through the per-piece cache."""
-        ids = self._cache.get(piece)
+        ids = self.piece_cache.get(piece)
         if ids is None:
-            ids = self._encode_piece(piece)
-            if len(self._cache) >= self.cache_capacity:
-                self._cache.clear()
-            self._cache[piece] = ids
+            ids = self.piece_cache.put(piece, self._encode_piece(piece))
         return ids
 
     def clear_cache(self) -> None:
         """Forget cached pieces (needed after changing the vocabulary in place)."""
-        self._cache.clear()
+        self.piece_cache.clear()
 
     @abstractmethod
     def get_vocab(self) -> dict[str, int]:
@@ -245,11 +251,6 @@ class Model(Component):
     @abstractmethod
     def id_to_token(self, token_id: int) -> str | None:
         """The token string of ``token_id`` or ``None``."""
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state["_cache"] = {}  # worker processes start with an empty cache
-        return state
 
 
 class Trainer(Component):

@@ -1,25 +1,31 @@
 """The :class:`Tokenizer` pipeline: normalize → pre-tokenize → model → post-process, and decode back.
 
 This module owns the order of the stages, special-token handling (``allowed_special``), offsets back
-into the original text, the fast ids-only path, streaming decode, training from a corpus, and the
-tokenizer file (via :mod:`toolkit.serialization`).
+into the original text and the tokenizer file. The fast paths and their caches are in
+:mod:`toolkit.fast_paths`, worker processes in :mod:`toolkit.batch`, streaming in
+:mod:`toolkit.streaming`; file formats and corpus reading are tooling, reached by name
+(:data:`toolkit.registry.TOOLS`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import regex
 
-from toolkit import limits
+from toolkit import limits, options
 from toolkit.alignment import NormalizedString, Piece
-from toolkit.encoding import Encoding, PackedEncodings, pack_encodings, unpack_encodings
+from toolkit.batch import encode_in_processes
+from toolkit.cache import BoundedCache
+from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, InputError, SerializationError
+from toolkit.fast_paths import Columns, PipelineCaches, check_text, encode_pieces, encode_slices, segment_ids
 from toolkit.interfaces import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, Trainer
 from toolkit.registry import tool
 from toolkit.runtime import gc_paused
+from toolkit.streaming import StreamDecoder
 from toolkit.serialization import FORMAT, VERSION, atomic_write_text, build_components, check_document, parse_json
 
 __all__ = ["Tokenizer", "StreamDecoder", "AllowedSpecial"]
@@ -27,66 +33,6 @@ __all__ = ["Tokenizer", "StreamDecoder", "AllowedSpecial"]
 AllowedSpecial = Literal["all"] | Iterable[str]
 #: What :meth:`Tokenizer.train` reads: texts, or a path / paths of text files (or a tooling ``Corpus``).
 CorpusSource = str | os.PathLike[str] | Iterable[str] | Iterable[os.PathLike[str]] | Any
-
-_SURROGATE = regex.compile(r"[\ud800-\udfff]")
-
-
-def _check_text(text: Any, what: str = "text") -> str:
-    if not isinstance(text, str):
-        raise InputError(f"{what} must be a str, got {type(text).__name__}")
-    limits.check_input_size(text, what)
-    m = None if text.isascii() else _SURROGATE.search(text)  # isascii() is O(1) in CPython
-    if m is not None:
-        raise InputError(
-            f"{what} contains a lone surrogate U+{ord(m.group()):04X} at index {m.start()}, which is not "
-            "valid Unicode text; decode the input with errors='replace' (or fix its source) before encoding"
-        )
-    return text
-
-
-# ---------------------------------------------------------------------- encode(): per-piece token caches
-# _encode_sequence caches the tokens of each piece with spans relative to the piece, so a repeated word
-# costs one dict look-up instead of a model call plus one id_to_token and two span mappings per token.
-# They live in Tokenizer._encode_cache, one cache per respelling (None: the piece is the model's input
-# as it is), and are forgotten together with encode_ids' raw-piece cache (Tokenizer._forget_caches).
-_MAX_CACHED_PIECE = 256  # longer pieces are rare and costly to keep: they are tokenized every time
-
-# The tokens of a piece: (ids, token strings, (start, end) of each token in the piece), or, for the
-# one-token pieces that most pieces are, one flat (id, token, start, end), faster to unpack.
-_PieceTokens = tuple[tuple[int, ...], tuple[str, ...], tuple[tuple[int, int], ...]] | tuple[int, str, int, int]
-
-
-def _piece_tokens(model: Model, raw: str, spell: Callable[[str], str] | None) -> _PieceTokens:
-    """The tokens of ``spell(raw)``, spans mapped back to characters of ``raw`` as :meth:`Piece.span`
-    maps them (``spell`` writes each character as one or more characters, on its own)."""
-    text = raw if spell is None else spell(raw)
-    found = model.tokenize(text)
-    spans = tuple((s, e) for _, s, e in found)
-    if len(text) != len(raw):  # else one character for one: the spans hold as they are
-        source = [i for i, c in enumerate(raw) for _ in range(len(spell(c)))]  # type: ignore[misc]
-        end = len(raw)  # source[k]: the character of raw that spelled character k comes from
-        spans = tuple(
-            (source[s], source[e - 1] + 1) if e > s else (source[s], source[s]) if s < len(source) else (end, end)
-            for s, e in spans
-        )
-    id_to_token = model.id_to_token
-    if len(found) == 1:
-        token_id = found[0][0]
-        return token_id, id_to_token(token_id), spans[0][0], spans[0][1]  # type: ignore[return-value]
-    return tuple(t[0] for t in found), tuple(id_to_token(t[0]) for t in found), spans  # type: ignore[misc]
-
-
-def _cache_piece_tokens(
-    cache: dict[str, _PieceTokens], model: Model, raw: str, spell: Callable[[str], str] | None
-) -> _PieceTokens:
-    """:func:`_piece_tokens`, kept in ``cache`` (a cache miss of :meth:`Tokenizer._encode_sequence`)."""
-    entry = _piece_tokens(model, raw, spell)
-    if len(raw) <= _MAX_CACHED_PIECE:
-        if len(cache) >= model.cache_capacity:
-            cache.clear()
-        cache[raw] = entry
-    return entry
-
 
 class Tokenizer:
     """A complete tokenizer: the pipeline of components plus encode/decode/train/save.
@@ -127,7 +73,7 @@ class Tokenizer:
         self.decoder = decoder
         #: Free-form information stored in the file (e.g. how the tokenizer was trained).
         self.metadata: dict[str, Any] = dict(metadata or {})
-        self._special_patterns: dict[frozenset[str], Any] = {}
+        self._special_patterns: BoundedCache = BoundedCache(64)
 
     def __repr__(self) -> str:
         parts = [f"model={self.model!r}"]
@@ -161,16 +107,16 @@ class Tokenizer:
         self._forget_caches()
 
     def _forget_caches(self) -> None:
-        #: encode_ids: raw piece (before respelling) -> ids.
-        self._raw_cache: dict[str, tuple[int, ...]] = {}
-        #: encode: respelling -> {piece: tokens with spans relative to the piece}.
-        self._encode_cache: dict[Any, dict[str, Any]] = {}
+        self._caches = PipelineCaches(self._model, self.__dict__.get("_pre_tokenizer"))
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state["_raw_cache"] = {}  # worker processes start with empty caches
-        state["_encode_cache"] = {}
-        return state
+    def _current_caches(self) -> PipelineCaches:
+        """The caches with the model and pre-tokenizer they belong to (read together, see
+        :class:`~toolkit.fast_paths.PipelineCaches`); new ones if an option changed since."""
+        caches = self._caches
+        if caches.generation != options.generation():
+            caches = self._caches = PipelineCaches(caches.model, caches.pre_tokenizer)
+            self._special_patterns.clear()
+        return caches
 
     def clear_cache(self) -> None:
         """Forget cached pieces; needed only after changing a model's vocabulary in place."""
@@ -203,12 +149,12 @@ class Tokenizer:
     # ------------------------------------------------------------------ debugging helpers
     def normalize_str(self, text: str) -> str:
         """The text after the normalizer (unchanged without one)."""
-        _check_text(text)
+        check_text(text)
         return self.normalizer.normalize_str(text) if self.normalizer else text
 
     def pre_tokenize_str(self, text: str) -> list[tuple[str, tuple[int, int]]]:
         """Pieces after normalization and pre-tokenization, with spans into the *original* text."""
-        ns, pieces = self._pieces(_check_text(text))
+        ns, pieces = self._pieces(check_text(text))
         return [(p.text, ns.original_span(p.start, p.end)) for p in pieces]
 
     # ------------------------------------------------------------------ encoding
@@ -233,8 +179,7 @@ class Tokenizer:
         pattern = self._special_patterns.get(allowed)
         if pattern is None:
             alternatives = sorted(allowed, key=lambda s: (-len(s), s))  # longest first
-            pattern = regex.compile("|".join(regex.escape(s) for s in alternatives))
-            self._special_patterns[allowed] = pattern
+            pattern = self._special_patterns.put(allowed, regex.compile("|".join(map(regex.escape, alternatives))))
         out: list[tuple[int, int, int | None]] = []
         pos = 0
         specials = self.model.special_tokens
@@ -258,27 +203,18 @@ class Tokenizer:
         return ns, [p for p in pieces if p.text]
 
     def _encode_sequence(self, text: str, allowed: frozenset[str], type_id: int) -> Encoding:
-        ids: list[int] = []
-        tokens: list[str] = []
-        offsets: list[tuple[int, int]] = []
-        words: list[int | None] = []
-        specials: list[int] = []  # indices of the special tokens
-        model = self.model
-        normalizer = self.normalizer
-        pre_tokenizer = self.pre_tokenizer
-        # A pre-tokenizer whose pieces are plain slices of the normalized text (BERT, GPT-2 byte level)
-        # can say where each starts (``split_slices``, or None for a text it cannot): the tokens of a
-        # piece, with spans relative to its start, then depend on its text alone and come from a cache.
-        split_slices = getattr(pre_tokenizer, "split_slices", None)
-        caches = self._encode_cache
+        """One sequence: cut at allowed specials, normalize, pre-tokenize, tokenize, offsets."""
+        out = Columns()
+        caches = self._current_caches()
+        model, normalizer, pre_tokenizer = caches.model, self.normalizer, caches.pre_tokenizer
         word = 0
         for seg_start, seg_end, special_id in self._segments(text, allowed):
             if special_id is not None:
-                specials.append(len(ids))
-                ids.append(special_id)
-                tokens.append(text[seg_start:seg_end])
-                offsets.append((seg_start, seg_end))
-                words.append(None)
+                out.specials.append(len(out.ids))
+                out.ids.append(special_id)
+                out.tokens.append(text[seg_start:seg_end])
+                out.offsets.append((seg_start, seg_end))
+                out.words.append(None)
                 continue
             ns = NormalizedString(text[seg_start:seg_end])
             if normalizer is not None:
@@ -286,69 +222,21 @@ class Tokenizer:
             normalized = ns.normalized
             if not normalized:
                 continue
-            sliced = split_slices(normalized) if split_slices is not None else None
+            # Pieces that are plain slices of the normalized text (BERT, GPT-2 byte level) have tokens
+            # whose spans relative to the piece depend on its text alone: they come from a cache.
+            sliced = pre_tokenizer.split_slices(normalized) if pre_tokenizer is not None else None
             if sliced is not None:
-                raws, starts, spell = sliced
-                align = ns.alignments
-                cache = caches.get(spell)
-                if cache is None:
-                    cache = caches[spell] = {}
-                get = cache.get
-                for raw, start in zip(raws, starts):
-                    entry = get(raw) or _cache_piece_tokens(cache, model, raw, spell)
-                    if len(entry) == 4:  # one token: (id, token, start, end)
-                        token_id, token, s, e = entry
-                        ids.append(token_id)
-                        tokens.append(token)
-                        words.append(word)
-                        if align is None:  # normalized positions are original positions
-                            offsets.append((seg_start + start + s, seg_start + start + e))
-                        else:
-                            s, e = ns.original_span(start + s, start + e)
-                            offsets.append((seg_start + s, seg_start + e))
-                    else:
-                        piece_ids, piece_tokens, spans = entry
-                        ids += piece_ids
-                        tokens += piece_tokens
-                        words += [word] * len(piece_ids)
-                        for s, e in spans:
-                            s, e = (start + s, start + e) if align is None else ns.original_span(start + s, start + e)
-                            offsets.append((seg_start + s, seg_start + e))
-                    word += 1
+                word = encode_slices(out, model, caches.tokens_for(sliced[2]), ns, sliced, seg_start, word)
                 continue
-            # Any other pre-tokenizer: Piece objects, each token mapped through its piece's alignment.
             pieces = [Piece(normalized, 0, len(normalized))]
             if pre_tokenizer is not None:
                 pieces = pre_tokenizer.pre_tokenize(pieces)
-            identity = ns.alignments is None
-            cache = caches.get(None)
-            if cache is None:
-                cache = caches[None] = {}
-            get = cache.get
-            for piece in pieces:
-                piece_text = piece.text
-                if not piece_text:
-                    continue
-                entry = get(piece_text) or _cache_piece_tokens(cache, model, piece_text, None)
-                if len(entry) == 4:
-                    entry = ((entry[0],), (entry[1],), ((entry[2], entry[3]),))
-                piece_ids, piece_tokens, spans = entry
-                ids += piece_ids
-                tokens += piece_tokens
-                if identity and piece.align is None:  # character i of the piece is original start + i
-                    base = seg_start + piece.start
-                    offsets += [(base + s, base + e) for s, e in spans]
-                else:
-                    for s, e in spans:
-                        s, e = ns.original_span(*piece.span(s, e))
-                        offsets.append((seg_start + s, seg_start + e))
-                words += [word] * len(piece_ids)
-                word += 1
-        n = len(ids)
+            word = encode_pieces(out, model, caches.tokens_for(None), ns, pieces, seg_start, word)
+        n = len(out.ids)
         special_mask = [0] * n
-        for i in specials:
+        for i in out.specials:
             special_mask[i] = 1
-        return Encoding(ids, tokens, offsets, [type_id] * n, special_mask, [1] * n, words)
+        return Encoding(out.ids, out.tokens, out.offsets, [type_id] * n, special_mask, [1] * n, out.words)
 
     def encode(
         self,
@@ -364,8 +252,8 @@ class Tokenizer:
         (or is ``"all"``). ``add_special_tokens`` lets the post-processor add ``[CLS]``/``[SEP]``...
         """
         allowed = self._allowed(allowed_special)
-        enc = self._encode_sequence(_check_text(text), allowed, 0)
-        enc_pair = None if pair is None else self._encode_sequence(_check_text(pair, "pair"), allowed, 1)
+        enc = self._encode_sequence(check_text(text), allowed, 0)
+        enc_pair = None if pair is None else self._encode_sequence(check_text(pair, "pair"), allowed, 1)
         if self.post_processor is not None:
             return self.post_processor.process(enc, enc_pair, add_special_tokens=add_special_tokens)
         return enc if enc_pair is None else Encoding.concat([enc, enc_pair])
@@ -379,7 +267,7 @@ class Tokenizer:
         >>> Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")])).encode_ids("abab")
         [2, 2]
         """
-        _check_text(text)
+        check_text(text)
         if allowed_special:
             out: list[int] = []
             for start, end, special_id in self._segments(text, self._allowed(allowed_special)):
@@ -394,34 +282,11 @@ class Tokenizer:
         return out
 
     def _segment_ids(self, segment: str) -> list[int]:
-        """The ids of a text without special tokens: normalize, split, look up or encode each piece."""
-        model = self._model
+        """The ids of a text without special tokens (normalized here, then :func:`segment_ids`)."""
         if self.normalizer is not None:
             segment = self.normalizer.normalize_str(segment)
-        pre_tokenizer = self._pre_tokenizer
-        if pre_tokenizer is None:
-            return list(model._cache.get(segment) or model.encode_piece(segment)) if segment else []
-        out: list[int] = []
-        pieces, spell = pre_tokenizer.split_raw(segment)
-        if spell is None:
-            get = model._cache.get
-            encode_piece = model.encode_piece
-            for piece in pieces:
-                out += get(piece) or encode_piece(piece)
-            return out
-        # Cache by the piece before respelling (e.g. " the" rather than "Ġthe"): a repeated word then
-        # costs one look-up and no respelling.
-        raw_cache = self._raw_cache
-        raw_get = raw_cache.get
-        for piece in pieces:
-            ids = raw_get(piece)
-            if ids is None:
-                ids = model._encode_piece(spell(piece))
-                if len(raw_cache) >= model.cache_capacity:
-                    raw_cache.clear()
-                raw_cache[piece] = ids
-            out += ids
-        return out
+        caches = self._current_caches()
+        return segment_ids(caches.model, caches.pre_tokenizer, caches.raw, segment)
 
     def encode_batch(
         self,
@@ -458,7 +323,7 @@ class Tokenizer:
         allowed: AllowedSpecial = "all" if allowed_special == "all" else tuple(sorted(self._allowed(allowed_special)))
         items = list(inputs)
         if num_workers is not None and num_workers > 1 and len(items) > 1:
-            return self._encode_batch_in_processes(items, num_workers, add_special_tokens, allowed)
+            return encode_in_processes(self, items, num_workers, add_special_tokens, allowed)
         with gc_paused():  # the results are many small cycle-free lists: collecting them is wasted time
             return [self._encode_item(item, add_special_tokens, allowed) for item in items]
 
@@ -470,50 +335,6 @@ class Tokenizer:
         else:
             text, pair = item, None
         return self.encode(text, pair, add_special_tokens=add_special_tokens, allowed_special=allowed)
-
-    def _encode_batch_in_processes(
-        self, items: list[Any], workers: int, add_special_tokens: bool, allowed: AllowedSpecial
-    ) -> list[Encoding]:
-        """:meth:`encode_batch` in ``workers`` spawned processes, chunked, in order."""
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-        from itertools import repeat
-
-        if multiprocessing.current_process().daemon:  # a daemonic process may not start processes
-            return [self._encode_item(item, add_special_tokens, allowed) for item in items]
-        workers = min(workers, len(items))
-        size = -(-len(items) // (workers * 4))
-        chunks = [items[i : i + size] for i in range(0, len(items), size)]
-        out: list[Encoding] = []
-        with ProcessPoolExecutor(
-            workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=Tokenizer._batch_worker_init,
-            initargs=(self, limits.snapshot()),
-        ) as pool:
-            try:
-                with gc_paused():  # millions of cycle-free lists again (see encode_batch)
-                    for part in pool.map(Tokenizer._batch_worker_encode, chunks, repeat(add_special_tokens), repeat(allowed)):
-                        out += unpack_encodings(part)
-            except BaseException:
-                pool.shutdown(wait=True, cancel_futures=True)
-                raise
-        return out
-
-    _batch_worker_tokenizer: Tokenizer | None = None  # set in worker processes only
-
-    @staticmethod
-    def _batch_worker_init(tokenizer: Tokenizer, limit_values: dict[str, Any]) -> None:
-        limits.restore(limit_values)
-        Tokenizer._batch_worker_tokenizer = tokenizer
-
-    @staticmethod
-    def _batch_worker_encode(chunk: list[Any], add_special_tokens: bool, allowed: AllowedSpecial) -> PackedEncodings:
-        tok = Tokenizer._batch_worker_tokenizer
-        assert tok is not None, "worker not initialised"
-        with gc_paused():
-            # Packed: a list of Encoding objects costs more to pickle than to encode.
-            return pack_encodings([tok._encode_item(item, add_special_tokens, allowed) for item in chunk])
 
     # ------------------------------------------------------------------ decoding
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = False) -> str:
@@ -581,6 +402,15 @@ class Tokenizer:
     def to_hf_json(self, path: str | os.PathLike[str], *, indent: int | None = None) -> None:
         """Write a Hugging Face ``tokenizer.json`` that ``tokenizers.Tokenizer.from_file`` loads."""
         tool("save_hf_json")(self, path, indent=indent)
+
+    @classmethod
+    def load_any(cls, path: str | os.PathLike[str], *, format: str = "auto", **options: Any) -> Tokenizer:
+        """Load a tokenizer file of any supported format, detected from its content unless ``format``
+        names it (``"toolkit"``, ``"hf"``, ``"vocab-txt"``, ``"vocab-merges"``, ``"tiktoken"``).
+
+        >>> tok = Tokenizer.load_any("tokenizer.json")   # doctest: +SKIP
+        """
+        return tool("load_any")(path, format=format, **options)
 
     @classmethod
     def from_gpt2(
@@ -689,66 +519,3 @@ class Tokenizer:
         except OSError as exc:
             raise SerializationError(f"{path}: cannot read: {exc.strerror}") from None
         return cls.from_dict(parse_json(text, source=str(path)), trusted=trusted, source=str(path))
-
-
-class StreamDecoder:
-    """Incremental decoding: :meth:`feed` one id at a time, get the text that became complete.
-
-    Works with every decoder. Text is held back while it ends in an incomplete UTF-8 sequence (shown
-    as U+FFFD by the decoder), so a 4-byte emoji split over 4 byte tokens prints once, whole. The ids
-    already printed are kept as context only until the next output, so memory stays small.
-    """
-
-    def __init__(self, tokenizer: Tokenizer, *, skip_special_tokens: bool = False) -> None:
-        self._tokenizer = tokenizer
-        self._skip = skip_special_tokens
-        self._ids: list[int] = []
-        self._context = 0  # how many of _ids were already printed
-        self._printed = ""  # decode(_ids[:_context])
-
-    def _decode(self, ids: list[int]) -> str:
-        return self._tokenizer.decode(ids, skip_special_tokens=self._skip)
-
-    def feed(self, token_id: int) -> str:
-        """Add one id; return the newly completed text (possibly empty)."""
-        self._ids.append(token_id)
-        text = self._decode(self._ids)
-        if text.endswith("\ufffd"):
-            return self._release_settled(text)
-        if len(text) <= len(self._printed) and text == self._printed:
-            return ""
-        new = text[len(self._printed):] if text.startswith(self._printed) else text
-        # Keep only the ids just printed as context for the next call.
-        self._ids = self._ids[self._context:]
-        self._context = len(self._ids)
-        self._printed = self._decode(self._ids)
-        return new
-
-    def _release_settled(self, text: str) -> str:
-        """``text`` ends in U+FFFD: hold it back, but print what can no longer change.
-
-        An incomplete UTF-8 sequence is at most 3 bytes, so it lies within the last 3 ids. When 4 or
-        more ids are waiting (invalid bytes, not an incomplete character) and decoding splits cleanly
-        before the last 3 (the two parts decode to ``text``), the first part is final: print it. Without
-        this, a stream of invalid bytes would be re-decoded whole at every id (quadratic time).
-        """
-        cut = len(self._ids) - 3
-        if cut - self._context < 1:
-            return ""
-        head = self._decode(self._ids[:cut])
-        tail = self._decode(self._ids[cut:])
-        if not tail or head + tail != text or not head.startswith(self._printed):
-            return ""
-        new = head[len(self._printed):]
-        self._ids = self._ids[self._context:]
-        self._context = cut - self._context
-        self._printed = self._decode(self._ids[: self._context])
-        return new
-
-    def flush(self) -> str:
-        """Return whatever is still held back (an incomplete sequence decodes with U+FFFD) and reset."""
-        text = self._decode(self._ids)
-        new = text[len(self._printed):] if text.startswith(self._printed) else text
-        self._ids, self._context, self._printed = [], 0, ""
-        return new
-

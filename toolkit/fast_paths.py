@@ -1,0 +1,229 @@
+"""The encode fast paths of :class:`~toolkit.Tokenizer` and the caches they keep.
+
+``encode`` caches the tokens of each piece with spans relative to the piece, so a repeated word costs
+one look-up instead of a model call, one ``id_to_token`` and two span mappings per token.
+``encode_ids`` caches ids by *raw* piece (before a per-piece respelling such as byte-level ``Ġ``), so
+a repeated word costs one look-up and no respelling. :class:`PipelineCaches` holds both; the
+pipeline drops it whenever its model or pre-tokenizer is replaced or any component option changes
+(:func:`toolkit.options.generation`). ``tests/test_fast_paths.py`` checks every path against the
+slow, piece-by-piece pipeline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import regex
+
+from toolkit import limits, options
+from toolkit.alignment import NormalizedString, Piece
+from toolkit.cache import BoundedCache
+from toolkit.errors import InputError
+from toolkit.interfaces import Model, PreTokenizer
+
+__all__ = [
+    "check_text",
+    "PipelineCaches",
+    "PieceTokens",
+    "Columns",
+    "piece_tokens",
+    "encode_slices",
+    "encode_pieces",
+    "segment_ids",
+]
+
+#: Longer pieces are rare and costly to keep: they are tokenized every time.
+MAX_CACHED_PIECE = 256
+
+#: The tokens of a piece: (ids, token strings, (start, end) of each token in the piece), or, for the
+#: one-token pieces that most pieces are, one flat (id, token, start, end), faster to unpack.
+PieceTokens = tuple[tuple[int, ...], tuple[str, ...], tuple[tuple[int, int], ...]] | tuple[int, str, int, int]
+
+Spell = Callable[[str], str] | None
+
+_SURROGATE = regex.compile(r"[\ud800-\udfff]")
+
+
+def check_text(text: Any, what: str = "text") -> str:
+    """``text`` if it is a ``str`` within the input limit and free of lone surrogates; else :class:`InputError`.
+
+    >>> check_text("fine")
+    'fine'
+    """
+    if not isinstance(text, str):
+        raise InputError(f"{what} must be a str, got {type(text).__name__}")
+    limits.check_input_size(text, what)
+    m = None if text.isascii() else _SURROGATE.search(text)  # isascii() is O(1) in CPython
+    if m is not None:
+        raise InputError(
+            f"{what} contains a lone surrogate U+{ord(m.group()):04X} at index {m.start()}, which is not "
+            "valid Unicode text; decode the input with errors='replace' (or fix its source) before encoding"
+        )
+    return text
+
+
+class PipelineCaches:
+    """The caches of one pipeline, with the model and pre-tokenizer whose results they hold.
+
+    An encode call takes the model and pre-tokenizer from here, together with the caches, so a thread
+    that replaces ``tokenizer.model`` while another encodes never mixes one model's ids into the
+    other's cache. ``generation`` is the option generation they were filled under: a pipeline compares
+    it with :func:`toolkit.options.generation` and starts new caches when an option changed since.
+    """
+
+    __slots__ = ("model", "pre_tokenizer", "raw", "tokens", "capacity", "generation")
+
+    def __init__(self, model: Model, pre_tokenizer: PreTokenizer | None) -> None:
+        self.model = model
+        self.pre_tokenizer = pre_tokenizer
+        self.capacity = capacity = model.cache_capacity
+        #: ``encode_ids``: raw piece (before respelling) -> ids.
+        self.raw: BoundedCache = BoundedCache(capacity)
+        #: ``encode``: respelling (``None``: none) -> {piece: :data:`PieceTokens`}.
+        self.tokens: dict[Spell, BoundedCache] = {}
+        self.generation = options.generation()
+
+    def tokens_for(self, spell: Spell) -> BoundedCache:
+        """The piece-token cache of pieces respelled by ``spell``."""
+        cache = self.tokens.get(spell)
+        if cache is None:
+            cache = self.tokens[spell] = BoundedCache(self.capacity)
+        return cache
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.model, self.pre_tokenizer))  # worker processes start with empty caches
+
+
+def piece_tokens(model: Model, raw: str, spell: Spell) -> PieceTokens:
+    """The tokens of ``spell(raw)``, spans mapped back to characters of ``raw`` as :meth:`Piece.span`
+    maps them (``spell`` writes each character as one or more characters, on its own)."""
+    text = raw if spell is None else spell(raw)
+    found = model.tokenize(text)
+    spans = tuple((s, e) for _, s, e in found)
+    if len(text) != len(raw):  # else one character for one: the spans hold as they are
+        source = [i for i, c in enumerate(raw) for _ in range(len(spell(c)))]  # type: ignore[misc]
+        end = len(raw)  # source[k]: the character of raw that spelled character k comes from
+        spans = tuple(
+            (source[s], source[e - 1] + 1) if e > s else (source[s], source[s]) if s < len(source) else (end, end)
+            for s, e in spans
+        )
+    id_to_token = model.id_to_token
+    if len(found) == 1:
+        token_id = found[0][0]
+        return token_id, id_to_token(token_id), spans[0][0], spans[0][1]  # type: ignore[return-value]
+    return tuple(t[0] for t in found), tuple(id_to_token(t[0]) for t in found), spans  # type: ignore[misc]
+
+
+def _cached_piece_tokens(cache: BoundedCache, model: Model, raw: str, spell: Spell) -> PieceTokens:
+    """:func:`piece_tokens`, kept in ``cache`` (the cache miss of the two encode paths)."""
+    entry = piece_tokens(model, raw, spell)
+    if len(raw) <= MAX_CACHED_PIECE:
+        cache.put(raw, entry)
+    return entry
+
+
+class Columns:
+    """The growing columns of one sequence's :class:`~toolkit.Encoding` (lists, appended in place)."""
+
+    __slots__ = ("ids", "tokens", "offsets", "words", "specials")
+
+    def __init__(self) -> None:
+        self.ids: list[int] = []
+        self.tokens: list[str] = []
+        self.offsets: list[tuple[int, int]] = []
+        self.words: list[int | None] = []
+        self.specials: list[int] = []  # indices of the special tokens
+
+
+def encode_slices(
+    out: Columns, model: Model, cache: BoundedCache, ns: NormalizedString,
+    sliced: tuple[list[str], list[int], Spell], seg_start: int, word: int,
+) -> int:
+    """Append the tokens of pieces that are plain slices of ``ns.normalized`` (``split_slices``
+    output: pieces, their starts, the respelling); return the next word index.
+
+    One loop with everything in locals: this is the hot path of ``encode`` for BERT and GPT-2 style
+    pipelines, and a helper call per token would cost a third of its time.
+    """
+    raws, starts, spell = sliced
+    ids, tokens, offsets, words = out.ids, out.tokens, out.offsets, out.words
+    align = ns.alignments
+    original_span = ns.original_span
+    get = cache.get
+    for raw, start in zip(raws, starts):
+        entry = get(raw) or _cached_piece_tokens(cache, model, raw, spell)
+        if len(entry) == 4:  # one token: (id, token, start, end)
+            token_id, token, s, e = entry
+            ids.append(token_id)
+            tokens.append(token)
+            words.append(word)
+            if align is None:  # normalized positions are original positions
+                offsets.append((seg_start + start + s, seg_start + start + e))
+            else:
+                s, e = original_span(start + s, start + e)
+                offsets.append((seg_start + s, seg_start + e))
+        else:
+            piece_ids, piece_tokens_, spans = entry
+            ids += piece_ids
+            tokens += piece_tokens_
+            words += [word] * len(piece_ids)
+            for s, e in spans:
+                s, e = (start + s, start + e) if align is None else original_span(start + s, start + e)
+                offsets.append((seg_start + s, seg_start + e))
+        word += 1
+    return word
+
+
+def encode_pieces(
+    out: Columns, model: Model, cache: BoundedCache, ns: NormalizedString, pieces: list[Piece], seg_start: int, word: int
+) -> int:
+    """Append the tokens of :class:`Piece` objects (any pre-tokenizer), each token mapped through its
+    piece's alignment; return the next word index."""
+    identity = ns.alignments is None
+    get = cache.get
+    for piece in pieces:
+        piece_text = piece.text
+        if not piece_text:
+            continue
+        entry = get(piece_text) or _cached_piece_tokens(cache, model, piece_text, None)
+        if len(entry) == 4:
+            entry = ((entry[0],), (entry[1],), ((entry[2], entry[3]),))
+        piece_ids, piece_tokens_, spans = entry
+        out.ids += piece_ids
+        out.tokens += piece_tokens_
+        if identity and piece.align is None:  # character i of the piece is original start + i
+            base = seg_start + piece.start
+            out.offsets += [(base + s, base + e) for s, e in spans]
+        else:
+            for s, e in spans:
+                s, e = ns.original_span(*piece.span(s, e))
+                out.offsets.append((seg_start + s, seg_start + e))
+        out.words += [word] * len(piece_ids)
+        word += 1
+    return word
+
+
+def segment_ids(model: Model, pre_tokenizer: PreTokenizer | None, raw_cache: BoundedCache, segment: str) -> list[int]:
+    """The ids of a normalized text without special tokens: split, then look up or encode each piece."""
+    piece_cache = model.piece_cache
+    if pre_tokenizer is None:
+        return list(piece_cache.get(segment) or model.encode_piece(segment)) if segment else []
+    out: list[int] = []
+    pieces, spell = pre_tokenizer.split_raw(segment)
+    if spell is None:
+        get = piece_cache.get
+        encode_piece = model.encode_piece
+        for piece in pieces:
+            out += get(piece) or encode_piece(piece)
+        return out
+    # Cache by the piece before respelling (e.g. " the" rather than "Ġthe"): a repeated word then
+    # costs one look-up and no respelling.
+    raw_get = raw_cache.get
+    encode_uncached = model._encode_piece
+    for piece in pieces:
+        ids = raw_get(piece)
+        if ids is None:
+            ids = raw_cache.put(piece, encode_uncached(spell(piece)))
+        out += ids
+    return out

@@ -1,0 +1,77 @@
+"""Incremental decoding: :class:`StreamDecoder` turns ids into text as soon as the text is complete.
+
+>>> from toolkit import Tokenizer
+>>> from algorithms import BPE
+>>> sd = Tokenizer(BPE(vocab={"a": 0, "b": 1}, merges=[])).stream_decoder()
+>>> sd.feed(0), sd.feed(1), sd.flush()
+('a', ' b', '')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["StreamDecoder"]
+
+
+class StreamDecoder:
+    """Incremental decoding: :meth:`feed` one id at a time, get the text that became complete.
+
+    Works with every decoder. Text is held back while it ends in an incomplete UTF-8 sequence (shown
+    as U+FFFD by the decoder), so a 4-byte emoji split over 4 byte tokens prints once, whole. The ids
+    already printed are kept as context only until the next output, so memory stays small.
+    """
+
+    def __init__(self, tokenizer: Any, *, skip_special_tokens: bool = False) -> None:
+        self._tokenizer = tokenizer
+        self._skip = skip_special_tokens
+        self._ids: list[int] = []
+        self._context = 0  # how many of _ids were already printed
+        self._printed = ""  # decode(_ids[:_context])
+
+    def _decode(self, ids: list[int]) -> str:
+        return self._tokenizer.decode(ids, skip_special_tokens=self._skip)
+
+    def feed(self, token_id: int) -> str:
+        """Add one id; return the newly completed text (possibly empty)."""
+        self._ids.append(token_id)
+        text = self._decode(self._ids)
+        if text.endswith("\ufffd"):
+            return self._release_settled(text)
+        if len(text) <= len(self._printed) and text == self._printed:
+            return ""
+        new = text[len(self._printed):] if text.startswith(self._printed) else text
+        # Keep only the ids just printed as context for the next call.
+        self._ids = self._ids[self._context:]
+        self._context = len(self._ids)
+        self._printed = self._decode(self._ids)
+        return new
+
+    def _release_settled(self, text: str) -> str:
+        """``text`` ends in U+FFFD: hold it back, but print what can no longer change.
+
+        An incomplete UTF-8 sequence is at most 3 bytes, so it lies within the last 3 ids. When 4 or
+        more ids are waiting (invalid bytes, not an incomplete character) and decoding splits cleanly
+        before the last 3 (the two parts decode to ``text``), the first part is final: print it. Without
+        this, a stream of invalid bytes would be re-decoded whole at every id (quadratic time).
+        """
+        cut = len(self._ids) - 3
+        if cut - self._context < 1:
+            return ""
+        head = self._decode(self._ids[:cut])
+        tail = self._decode(self._ids[cut:])
+        if not tail or head + tail != text or not head.startswith(self._printed):
+            return ""
+        new = head[len(self._printed):]
+        self._ids = self._ids[self._context:]
+        self._context = cut - self._context
+        self._printed = self._decode(self._ids[: self._context])
+        return new
+
+    def flush(self) -> str:
+        """Return whatever is still held back (an incomplete sequence decodes with U+FFFD) and reset."""
+        text = self._decode(self._ids)
+        new = text[len(self._printed):] if text.startswith(self._printed) else text
+        self._ids, self._context, self._printed = [], 0, ""
+        return new
+
