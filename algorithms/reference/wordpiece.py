@@ -5,7 +5,7 @@ at every step it recomputes the frequency of every token and every adjacent pair
 scores every pair with ``freq(pair) / (freq(first) * freq(second))`` as an exact
 :class:`fractions.Fraction`, merges the best pair in every word, and starts again. It is
 ``O(merges × corpus)``, so it is only for small corpora: the tests check that the fast incremental
-:class:`algorithms.wordpiece.WordPieceTrainer` learns exactly the same merges.
+:class:`algorithms.wordpiece_trainer.WordPieceTrainer` learns exactly the same merges.
 
 It deliberately shares no code with the fast trainer (alphabet selection included), so a bug in one
 is not silently mirrored in the other.
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
-from algorithms.wordpiece import WordPieceTraining
+from algorithms.wordpiece_trainer import WordPieceTraining
 
 __all__ = ["reference_wordpiece_trainer"]
 
