@@ -46,7 +46,7 @@ from algorithms._vocab import (
 from algorithms._merges import learn_merges
 from toolkit import limits
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
-from toolkit.interfaces import Model, Params, ProgressCallback, Trainer, validate_params
+from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
 from toolkit.registry import register
 
 __all__ = ["BPE", "BPETrainer", "TieBreak"]
@@ -356,28 +356,9 @@ class BPETrainer(Trainer):
         alphabet = {c for c in vocab if len(c) == 1}
 
         # 3. Words as symbol ids (characters outside the kept alphabet are dropped, as in HF).
-        words: list[list[int]] = []
-        counts: list[int] = []
         char_len: list[int] = [1] * len(id_to_token)  # characters of the original text each id covers
-        for word, count in items:
-            symbols: list[int] = []
-            last = len(word) - 1
-            for i, c in enumerate(word):
-                if c not in alphabet:
-                    continue
-                s = c
-                if prefix is not None and i:
-                    s = prefix + s
-                if suffix is not None and i == last:
-                    s = s + suffix
-                token_id = vocab.get(s)
-                if token_id is None:
-                    token_id = vocab[s] = len(id_to_token)
-                    id_to_token.append(s)
-                    char_len.append(1)
-                symbols.append(token_id)
-            words.append(symbols)
-            counts.append(count)
+        words = _words_as_symbols(items, alphabet, prefix, suffix, vocab, id_to_token, char_len)
+        counts = [count for _, count in items]
 
         base = len(id_to_token)
         if base > self.vocab_size:
@@ -387,9 +368,40 @@ class BPETrainer(Trainer):
                 "set limit_alphabet"
             )
 
-        # 4. Merges. A merge whose string already exists reuses its id (HF; learn_merges does not
-        # count it toward max_merges). One that would spell a special token is refused, so ordinary
-        # text can never encode to a special token's id.
+        learned = self._learn(words, counts, specials, prefix, suffix, vocab, id_to_token, char_len)
+        # A pair can be merged twice when a later merge re-creates one of its tokens ("##" + "###"
+        # spells the existing "###"). The model ranks each pair once, by its first merge, which is the
+        # one that applies when encoding; the repeat adds no token.
+        merges = list(dict.fromkeys((id_to_token[a], id_to_token[b]) for a, b, _ in learned))
+
+        options: dict[str, Any] = {
+            "unk_token": unk_token,
+            "continuing_subword_prefix": prefix,
+            "end_of_word_suffix": suffix,
+            "special_tokens": specials,
+            "fuse_unk": template.fuse_unk if template else False,
+            "byte_fallback": template.byte_fallback if template else False,
+            "ignore_merges": template.ignore_merges if template else False,
+        }
+        return BPE._assemble(options, validate=False, vocab=vocab, merges=merges, check=False, where="BPETrainer")  # type: ignore[no-any-return]
+
+    def _learn(
+        self,
+        words: list[list[int]],
+        counts: list[int],
+        specials: list[str],
+        prefix: str | None,
+        suffix: str | None,
+        vocab: dict[str, int],
+        id_to_token: list[str],
+        char_len: list[int],
+    ) -> list[tuple[int, int, int]]:
+        """The merges, as :func:`learn_merges` returns them; new tokens are added to the tables.
+
+        A merge whose string already exists reuses its id (HF; learn_merges does not count it toward
+        max_merges). One that would spell a special token is refused, so ordinary text can never
+        encode to a special token's id.
+        """
         special_set = set(specials)
         max_len = limits.max_trained_token_length(self.max_token_length, len(prefix or "") + len(suffix or ""))
         strip = len(prefix) if prefix else 0
@@ -412,28 +424,45 @@ class BPETrainer(Trainer):
                 char_len.append(length)
             return token_id
 
-        learned = learn_merges(
+        return learn_merges(
             words,
             counts,
             merge_symbol=merge_symbol,
-            max_merges=self.vocab_size - base,
+            max_merges=self.vocab_size - len(id_to_token),
             min_frequency=self.min_frequency,
             tie_break=self.tie_break,
             progress=self.progress,
         )
-        # A pair can be merged twice when a later merge re-creates one of its tokens ("##" + "###"
-        # spells the existing "###"). The model ranks each pair once, by its first merge, which is the
-        # one that applies when encoding; the repeat adds no token.
-        merges = list(dict.fromkeys((id_to_token[a], id_to_token[b]) for a, b, _ in learned))
 
-        options: dict[str, Any] = {
-            "unk_token": unk_token,
-            "continuing_subword_prefix": prefix,
-            "end_of_word_suffix": suffix,
-            "special_tokens": specials,
-            "fuse_unk": template.fuse_unk if template else False,
-            "byte_fallback": template.byte_fallback if template else False,
-            "ignore_merges": template.ignore_merges if template else False,
-        }
-        return BPE._assemble(options, validate=False, vocab=vocab, merges=merges, check=False, where="BPETrainer")  # type: ignore[no-any-return]
 
+def _words_as_symbols(
+    items: list[tuple[str, int]],
+    alphabet: set[str],
+    prefix: str | None,
+    suffix: str | None,
+    vocab: dict[str, int],
+    id_to_token: list[str],
+    char_len: list[int],
+) -> list[list[int]]:
+    """Each word as symbol ids: its characters in ``alphabet``, with ``prefix`` after the first and
+    ``suffix`` on the last; new symbols are added to ``vocab``/``id_to_token``/``char_len``."""
+    words: list[list[int]] = []
+    for word, _ in items:
+        symbols: list[int] = []
+        last = len(word) - 1
+        for i, c in enumerate(word):
+            if c not in alphabet:
+                continue
+            s = c
+            if prefix is not None and i:
+                s = prefix + s
+            if suffix is not None and i == last:
+                s = s + suffix
+            token_id = vocab.get(s)
+            if token_id is None:
+                token_id = vocab[s] = len(id_to_token)
+                id_to_token.append(s)
+                char_len.append(1)
+            symbols.append(token_id)
+        words.append(symbols)
+    return words

@@ -53,12 +53,10 @@ from algorithms._merges import learn_merges
 from toolkit import limits
 from toolkit.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_byte_level, from_byte_level
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
-from toolkit.interfaces import Model, Params, ProgressCallback, Trainer, validate_params
+from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
 from toolkit.registry import register
 
 __all__ = ["ByteLevelBPE", "ByteLevelBPETrainer"]
-
-SpecialTokens = Mapping[str, int] | Sequence[str]
 
 
 @register("ByteLevelBPE")
@@ -70,7 +68,10 @@ class ByteLevelBPE(VocabLookup, Model):
     arguments the model is the plain byte tokenizer (ids 0..255, no merges), the untrained template
     of a byte-level pipeline. ``special_tokens`` is a list of vocabulary entries or a mapping
     ``{token: id}`` whose ids may lie beyond the vocabulary (they are added). ``ignore_merges=True``
-    returns a piece that is a vocabulary entry as one token (always the case in rank mode).
+    returns a piece that is a vocabulary entry as one token (required in rank mode). ``mode`` is
+    ``"merges"`` or ``"ranks"`` (:meth:`from_ranks`; the ids of the regular tokens are their ranks).
+    Every option can be assigned after construction; switching a rank-mode model to ``"merges"``
+    uses the merges derived from its ranks (see :attr:`merges`).
 
     >>> m = ByteLevelBPE()
     >>> m.encode_piece("hĠé"[:2]), m.vocab_size

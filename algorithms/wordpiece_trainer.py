@@ -153,6 +153,34 @@ class WordPieceTrainer(Trainer):
 
 
 
+def _segments(
+    items: list[tuple[str, int]], alphabet: set[str], ids: Mapping[str, int], prefix: str
+) -> tuple[list[list[int]], list[int], list[bool]]:
+    """Words as segments of symbol ids (a character outside the alphabet ends a segment): the
+    segments, the count of each, and whether each starts its word (its first symbol unprefixed)."""
+    segs: list[list[int]] = []
+    seg_counts: list[int] = []
+    seg_initial: list[bool] = []
+    for word, count in items:
+        cur: list[int] = []
+        start = 0
+        for i, c in enumerate(word):
+            if c in alphabet:
+                cur.append(ids[c] if i == 0 else ids[prefix + c])
+                continue
+            if cur:
+                segs.append(cur)
+                seg_counts.append(count)
+                seg_initial.append(start == 0)
+            cur = []
+            start = i + 1
+        if cur:
+            segs.append(cur)
+            seg_counts.append(count)
+            seg_initial.append(start == 0)
+    return segs, seg_counts, seg_initial
+
+
 class _Run(_Splits):
     """One training run: the merge loop over :class:`algorithms._merges._Splits` (kept out of the
     trainer, which is pure).
@@ -223,28 +251,7 @@ class _Run(_Splits):
         self.n_base = len(self.tokens)
         self._check_id(self.n_base - 1)
 
-        # Split words into segments of symbol ids; a character outside the alphabet ends a segment.
-        ids = self.ids
-        segs: list[list[int]] = []
-        seg_counts: list[int] = []
-        seg_initial: list[bool] = []  # does the segment start the word (its first symbol unprefixed)?
-        for word, count in items:
-            cur: list[int] = []
-            start = 0
-            for i, c in enumerate(word):
-                if c in alphabet:
-                    cur.append(ids[c] if i == 0 else ids[prefix + c])
-                    continue
-                if cur:
-                    segs.append(cur)
-                    seg_counts.append(count)
-                    seg_initial.append(start == 0)
-                cur = []
-                start = i + 1
-            if cur:
-                segs.append(cur)
-                seg_counts.append(count)
-                seg_initial.append(start == 0)
+        segs, seg_counts, seg_initial = _segments(items, alphabet, self.ids, prefix)
         super().__init__(segs, seg_counts, first_occurrence=trainer.tie_break == "first_occurrence")
         self.seg_initial = seg_initial
         # Characters of the original word a token covers when it continues a word: its length minus

@@ -37,7 +37,10 @@ def reference_wordpiece_trainer(
     initial_alphabet: Iterable[str] = (),
     tie_break: str = "ids",
 ) -> WordPieceTraining:
-    """Train WordPiece the slow way (see the module docstring); same options as the fast trainer."""
+    """Train WordPiece the slow way (see the module docstring); same options as the fast trainer.
+
+    One function on purpose: an oracle is read top to bottom, as the course describes the algorithm.
+    """
     prefix = continuing_subword_prefix
     words = [(w, c) for w, c in word_counts.items() if w and c]
     initial = list(initial_alphabet)
