@@ -64,10 +64,10 @@ class WordPieceTraining:
 class WordPieceTrainer(Trainer):
     """Trains a :class:`WordPiece` vocabulary with the WordPiece score, exactly and incrementally.
 
-    Options (all keyword-only):
+    Options (by keyword, ``vocab_size`` also by position; each one assignable after construction):
 
-    - ``vocab_size`` (30000, also positional): target size, special tokens and alphabet included. The alphabet is never
-      cut, so a tiny ``vocab_size`` yields specials + alphabet.
+    - ``vocab_size`` (30000): target size, special tokens and alphabet included. The alphabet is
+      never cut, so a tiny ``vocab_size`` yields specials + alphabet.
     - ``min_frequency`` (0): pairs seen fewer times are never merged; training stops when no pair
       reaches it.
     - ``special_tokens`` (``[PAD] [UNK] [CLS] [SEP] [MASK]``): the first ids, in this order. The
