@@ -14,10 +14,10 @@ a pydantic ``Params`` model, which validates user-supplied JSON and configs in f
 from __future__ import annotations
 
 import json
-from contextlib import nullcontext
-from types import MappingProxyType
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import nullcontext
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from toolkit.alignment import NormalizedString, Piece
