@@ -1,13 +1,15 @@
-"""The algorithms package: one module per tokenization algorithm, each with its Model and Trainer.
+"""The algorithms package: one module per tokenization model, with its trainer.
 
 - :mod:`algorithms.bpe` — character-level BPE (:class:`BPE`, :class:`BPETrainer`);
 - :mod:`algorithms.byte_level_bpe` — byte-level BPE (:class:`ByteLevelBPE`, :class:`ByteLevelBPETrainer`),
   with merges mode (Hugging Face / GPT-2 files) and rank mode (tiktoken files);
-- :mod:`algorithms.wordpiece` — WordPiece (:class:`WordPiece`, :class:`WordPieceTrainer`).
+- :mod:`algorithms.wordpiece` — the :class:`WordPiece` model; :mod:`algorithms.wordpiece_trainer` —
+  :class:`WordPieceTrainer`.
 
-Shared internals: :mod:`algorithms._merges` (the incremental merge-learning engine),
-:mod:`algorithms._bpe_encode` (the merge-application core) and :mod:`algorithms._bpe_vocab`
-(vocabulary checks). Importing this package registers every class with :mod:`toolkit.registry`.
+Shared internals: :mod:`algorithms._vocab` (vocabulary checks, alphabet, pair table),
+:mod:`algorithms._bpe_encode` (the merge-application core) and :mod:`algorithms._merges` (the
+incremental merge-learning engine). :mod:`algorithms.reference` holds the slow, readable oracles.
+Importing this package registers every class with :mod:`toolkit.registry`.
 
 >>> from algorithms import BPE
 >>> BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]).encode_piece("abb")
@@ -16,6 +18,7 @@ Shared internals: :mod:`algorithms._merges` (the incremental merge-learning engi
 
 from algorithms.bpe import BPE, BPETrainer
 from algorithms.byte_level_bpe import ByteLevelBPE, ByteLevelBPETrainer
-from algorithms.wordpiece import WordPiece, WordPieceTrainer
+from algorithms.wordpiece import WordPiece
+from algorithms.wordpiece_trainer import WordPieceTrainer
 
 __all__ = ["BPE", "BPETrainer", "ByteLevelBPE", "ByteLevelBPETrainer", "WordPiece", "WordPieceTrainer"]

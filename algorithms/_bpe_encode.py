@@ -127,6 +127,8 @@ def merge_long(syms: list[int], pair_rank: PairTable, rank_id: Sequence[int]) ->
     the current rank (possible with foreign rank tables) interrupts the bucket: its unprocessed
     positions go back, and the lower rank is handled first.
     """
+    # One function on purpose: this is the hot loop of long pieces, and helper calls per merge cost
+    # more than the merge itself.
     n = len(syms)
     if n < 2:
         return syms, list(range(n))

@@ -1,4 +1,4 @@
-"""Character-level BPE: the :class:`BPE` model and the :class:`BPETrainer` (SPEC §4.2).
+"""Character-level BPE: the :class:`BPE` model and the :class:`BPETrainer`.
 
 This module owns character-level byte-pair encoding with Hugging Face ``models.BPE`` semantics:
 
@@ -31,19 +31,22 @@ from typing import Any, Literal
 from pydantic import Field
 
 from algorithms._bpe_encode import LONG_PIECE_THRESHOLD, merge_ids, merge_with_positions
-from algorithms._bpe_vocab import (
+from algorithms._vocab import (
     VocabLookup,
+    build_pair_table,
     check_special_tokens,
     check_vocab,
+    check_initial_alphabet,
     checked_word_counts,
     merges_to_json,
     ordered_vocab,
     parse_merges,
+    select_alphabet,
 )
 from algorithms._merges import learn_merges
 from toolkit import limits
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
-from toolkit.interfaces import Model, Params, ProgressCallback, Trainer, validate_params
+from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
 from toolkit.registry import register
 
 __all__ = ["BPE", "BPETrainer", "TieBreak"]
@@ -84,38 +87,16 @@ class BPE(VocabLookup, Model):
     long_piece_threshold: int = LONG_PIECE_THRESHOLD
 
     def __init__(
-        self,
-        vocab: Mapping[str, int] | None = None,
-        merges: Sequence[tuple[str, str]] | None = None,
-        *,
-        unk_token: str | None = None,
-        continuing_subword_prefix: str | None = None,
-        end_of_word_suffix: str | None = None,
-        special_tokens: Sequence[str] = (),
-        fuse_unk: bool = False,
-        byte_fallback: bool = False,
-        ignore_merges: bool = False,
+        self, vocab: Mapping[str, int] | None = None, merges: Sequence[tuple[str, str]] | None = None, **options: Any
     ) -> None:
-        super().__init__()
-        self._setup(
-            vocab, merges,
-            dict(unk_token=unk_token, continuing_subword_prefix=continuing_subword_prefix,
-                 end_of_word_suffix=end_of_word_suffix, special_tokens=special_tokens, fuse_unk=fuse_unk,
-                 byte_fallback=byte_fallback, ignore_merges=ignore_merges),
-            check=True, where="BPE",
-        )
+        super().__init__(**options)
+        self._set_state(vocab, merges, check=True, where="BPE")
 
     # ------------------------------------------------------------------ construction
-    def _setup(
-        self, vocab: Any, merges: Any, options: Mapping[str, Any], *, check: bool, where: str
-    ) -> None:
-        """Store the options and build the look-up tables; ``check=False`` trusts the data."""
+    def _set_state(self, vocab: Any = None, merges: Any = None, *, check: bool, where: str) -> None:
+        """Store the vocabulary and the merges; ``check=False`` trusts them."""
         vocab = {} if vocab is None else vocab
         if check:
-            for name in ("unk_token", "continuing_subword_prefix", "end_of_word_suffix"):
-                value = options[name]
-                if value is not None and not isinstance(value, str):
-                    raise ConfigError(f"{where}.{name}: must be a string or null, got {value!r}")
             id_to_token = check_vocab(vocab, where=where)
             merge_list = parse_merges(merges, where=where)
         else:
@@ -123,14 +104,17 @@ class BPE(VocabLookup, Model):
             merge_list = [tuple(m) for m in merges or ()]  # type: ignore[misc]
         self.vocab: dict[str, int] = ordered_vocab(vocab)
         self.merges: list[tuple[str, str]] = merge_list  # type: ignore[assignment]
-        self.unk_token: str | None = options["unk_token"]
-        self.continuing_subword_prefix: str | None = options["continuing_subword_prefix"] or None
-        self.end_of_word_suffix: str | None = options["end_of_word_suffix"] or None
-        self.fuse_unk = bool(options["fuse_unk"])
-        self.byte_fallback = bool(options["byte_fallback"])
-        self.ignore_merges = bool(options["ignore_merges"])
         self._id_to_token = id_to_token
-        self.special_tokens = check_special_tokens(options["special_tokens"], self.vocab, where=where)
+        self._origin = where
+
+    def _configure(self) -> None:
+        """The look-up tables of the options, the vocabulary and the merges."""
+        super()._configure()
+        where = self._origin
+        for name in ("continuing_subword_prefix", "end_of_word_suffix"):  # "" means none
+            object.__setattr__(self, name, getattr(self, name) or None)
+        specials = check_special_tokens(self.special_tokens, self.vocab, where=where)
+        object.__setattr__(self, "special_tokens", specials)
         # An empty vocabulary is an untrained template (BPE(unk_token="[UNK]")): the trainer adds it.
         if self.unk_token is not None and self.unk_token not in self.vocab and self.vocab:
             raise VocabularyError(
@@ -139,10 +123,12 @@ class BPE(VocabLookup, Model):
             )
         self._unk_id = self.vocab.get(self.unk_token) if self.unk_token is not None else None
         # Regular tokens only: ignore_merges must never turn ordinary text into a special token.
-        self._regular = {t: i for t, i in self.vocab.items() if t not in self.special_tokens}
-        self._build_pair_table(where=where)
-        self._fallback_ids = [self.vocab.get(_byte_fallback_token(b)) for b in range(256)] if self.byte_fallback else []
+        self._regular = {t: i for t, i in self.vocab.items() if t not in specials} if specials else self.vocab
         prefix = self.continuing_subword_prefix
+        self._pair_rank, self._rank_id = build_pair_table(
+            self.merges, self.vocab, specials.values(), prefix=prefix, where=where
+        )
+        self._fallback_ids = [self.vocab.get(_byte_fallback_token(b)) for b in range(256)] if self.byte_fallback else []
         # Continuation characters ("##a" -> "a"): looked up by the character alone on the hot path.
         self._cont_ids = (
             {t[len(prefix):]: i for t, i in self.vocab.items() if len(t) == len(prefix) + 1 and t.startswith(prefix)}
@@ -151,47 +137,12 @@ class BPE(VocabLookup, Model):
         )
         self._plain = prefix is None and self.end_of_word_suffix is None
 
-    def _build_pair_table(self, *, where: str) -> None:
-        vocab = self.vocab
-        prefix = self.continuing_subword_prefix
-        pair_rank: dict[tuple[int, int], int] = {}
-        rank_id: list[int] = []
-        for rank, (left, right) in enumerate(self.merges):
-            left_id = vocab.get(left)
-            right_id = vocab.get(right)
-            if left_id is None or right_id is None:
-                missing = left if left_id is None else right
-                raise VocabularyError(
-                    f"{where}.merges[{rank}]: ({left!r}, {right!r}) uses {missing!r}, which is not in the vocabulary"
-                )
-            merged = left + (right[len(prefix):] if prefix and right.startswith(prefix) else right)
-            merged_id = vocab.get(merged)
-            if merged_id is None:
-                raise VocabularyError(
-                    f"{where}.merges[{rank}]: ({left!r}, {right!r}) produces {merged!r}, which is not in the vocabulary"
-                )
-            key = (left_id, right_id)
-            if key in pair_rank:
-                raise VocabularyError(
-                    f"{where}.merges[{rank}]: ({left!r}, {right!r}) is a duplicate of merges[{pair_rank[key]}]"
-                )
-            pair_rank[key] = rank
-            rank_id.append(merged_id)
-        if self.special_tokens:
-            # A merge that would spell a special token never applies: ordinary text must not turn into
-            # a special id (trainers never learn such merges; a foreign file may contain them).
-            special_ids = set(self.special_tokens.values())
-            pair_rank = {k: r for k, r in pair_rank.items() if rank_id[r] not in special_ids}
-        self._pair_rank = pair_rank
-        self._rank_id = rank_id
-
     # ------------------------------------------------------------------ serialization
     def params(self) -> dict[str, Any]:
         """All options, the vocabulary and the merges (the inverse of the constructor)."""
-        return {"vocab": dict(self.vocab), "merges": merges_to_json(self.merges), **self._options()}
-
-    def _options(self) -> dict[str, Any]:
         return {
+            "vocab": dict(self.vocab),
+            "merges": merges_to_json(self.merges),
             "unk_token": self.unk_token,
             "continuing_subword_prefix": self.continuing_subword_prefix,
             "end_of_word_suffix": self.end_of_word_suffix,
@@ -201,23 +152,14 @@ class BPE(VocabLookup, Model):
             "ignore_merges": self.ignore_merges,
         }
 
-    def to_dict(self) -> dict[str, Any]:
-        """``{"type": "BPE", "vocab": {...}, "merges": [[l, r], ...], ...options}``, vocab ordered by id."""
-        return {"type": self.type_name, **self.params()}
-
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> BPE:
         """Rebuild from :meth:`to_dict` output. ``validate=False`` trusts the data (files we wrote)."""
-        where = where or "model"
         options = {k: v for k, v in data.items() if k not in ("type", "vocab", "merges")}
-        if validate:
-            options = validate_params(cls.Params, options, where=where)
-        full = {name: field.default for name, field in cls.Params.model_fields.items()}
-        full.update(options)
-        model = cls.__new__(cls)
-        Model.__init__(model)
-        model._setup(data.get("vocab"), data.get("merges"), full, check=validate, where=where)
-        return model
+        return cls._assemble(  # type: ignore[no-any-return]
+            options, validate=validate, where=where or "model",
+            vocab=data.get("vocab"), merges=data.get("merges"), check=validate,
+        )
 
     # ------------------------------------------------------------------ encoding
     def _initial(self, piece: str) -> tuple[list[int], list[int], list[int]] | None:
@@ -373,48 +315,16 @@ class BPETrainer(Trainer):
         tie_break: TieBreak = "ids"
         unk_token: str | None = None
 
-    def __init__(
-        self,
-        *,
-        vocab_size: int = 30000,
-        min_frequency: int = 0,
-        special_tokens: Sequence[str] = (),
-        limit_alphabet: int | None = None,
-        initial_alphabet: Sequence[str] = (),
-        continuing_subword_prefix: str | None = None,
-        end_of_word_suffix: str | None = None,
-        max_token_length: int | None = None,
-        tie_break: TieBreak = "ids",
-        unk_token: str | None = None,
-        progress: ProgressCallback | None = None,
-    ) -> None:
-        given = dict(
-            vocab_size=vocab_size, min_frequency=min_frequency, special_tokens=list(special_tokens),
-            limit_alphabet=limit_alphabet, initial_alphabet=list(initial_alphabet),
-            continuing_subword_prefix=continuing_subword_prefix, end_of_word_suffix=end_of_word_suffix,
-            max_token_length=max_token_length, tie_break=tie_break, unk_token=unk_token,
-        )
-        opts = validate_params(self.Params, given, where=type(self).__name__)
-        limits.check_trainer_options(
-            opts["vocab_size"], [*opts["special_tokens"], *filter(None, [opts["unk_token"]])], where=type(self).__name__
-        )
-        for c in opts["initial_alphabet"]:
-            if len(c) != 1:
-                raise ConfigError(
-                    f"{type(self).__name__}.initial_alphabet: {c!r} is not a single character; "
-                    "pass a list of one-character strings"
-                )
-        self.vocab_size: int = opts["vocab_size"]
-        self.min_frequency: int = opts["min_frequency"]
-        self.special_tokens: list[str] = opts["special_tokens"]
-        self.limit_alphabet: int | None = opts["limit_alphabet"]
-        self.initial_alphabet: list[str] = opts["initial_alphabet"]
-        self.continuing_subword_prefix: str | None = opts["continuing_subword_prefix"] or None
-        self.end_of_word_suffix: str | None = opts["end_of_word_suffix"] or None
-        self.max_token_length: int | None = opts["max_token_length"]
-        self.tie_break: TieBreak = opts["tie_break"]
-        self.unk_token: str | None = opts["unk_token"]
+    def __init__(self, *, progress: ProgressCallback | None = None, **options: Any) -> None:
+        super().__init__(**options)
         self.progress = progress
+
+    def _configure(self) -> None:
+        where = type(self).__name__
+        limits.check_trainer_options(self.vocab_size, [*self.special_tokens, *filter(None, [self.unk_token])], where=where)
+        check_initial_alphabet(self.initial_alphabet, where=where)
+        for name in ("continuing_subword_prefix", "end_of_word_suffix"):  # "" means none
+            object.__setattr__(self, name, getattr(self, name) or None)
 
     def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> BPE:
         """Learn a :class:`BPE` model from ``word_counts`` (piece → frequency); see the class docstring.
@@ -439,35 +349,16 @@ class BPETrainer(Trainer):
         vocab: dict[str, int] = {t: i for i, t in enumerate(id_to_token)}
 
         # 2. The alphabet.
-        for c in _alphabet(items, self.initial_alphabet, self.limit_alphabet):
+        for c in select_alphabet(items, self.initial_alphabet, self.limit_alphabet):
             if c not in vocab:
                 vocab[c] = len(id_to_token)
                 id_to_token.append(c)
         alphabet = {c for c in vocab if len(c) == 1}
 
         # 3. Words as symbol ids (characters outside the kept alphabet are dropped, as in HF).
-        words: list[list[int]] = []
-        counts: list[int] = []
         char_len: list[int] = [1] * len(id_to_token)  # characters of the original text each id covers
-        for word, count in items:
-            symbols: list[int] = []
-            last = len(word) - 1
-            for i, c in enumerate(word):
-                if c not in alphabet:
-                    continue
-                s = c
-                if prefix is not None and i:
-                    s = prefix + s
-                if suffix is not None and i == last:
-                    s = s + suffix
-                token_id = vocab.get(s)
-                if token_id is None:
-                    token_id = vocab[s] = len(id_to_token)
-                    id_to_token.append(s)
-                    char_len.append(1)
-                symbols.append(token_id)
-            words.append(symbols)
-            counts.append(count)
+        words = _words_as_symbols(items, alphabet, prefix, suffix, vocab, id_to_token, char_len)
+        counts = [count for _, count in items]
 
         base = len(id_to_token)
         if base > self.vocab_size:
@@ -477,9 +368,40 @@ class BPETrainer(Trainer):
                 "set limit_alphabet"
             )
 
-        # 4. Merges. A merge whose string already exists reuses its id (HF; learn_merges does not
-        # count it toward max_merges). One that would spell a special token is refused, so ordinary
-        # text can never encode to a special token's id.
+        learned = self._learn(words, counts, specials, prefix, suffix, vocab, id_to_token, char_len)
+        # A pair can be merged twice when a later merge re-creates one of its tokens ("##" + "###"
+        # spells the existing "###"). The model ranks each pair once, by its first merge, which is the
+        # one that applies when encoding; the repeat adds no token.
+        merges = list(dict.fromkeys((id_to_token[a], id_to_token[b]) for a, b, _ in learned))
+
+        options: dict[str, Any] = {
+            "unk_token": unk_token,
+            "continuing_subword_prefix": prefix,
+            "end_of_word_suffix": suffix,
+            "special_tokens": specials,
+            "fuse_unk": template.fuse_unk if template else False,
+            "byte_fallback": template.byte_fallback if template else False,
+            "ignore_merges": template.ignore_merges if template else False,
+        }
+        return BPE._assemble(options, validate=False, vocab=vocab, merges=merges, check=False, where="BPETrainer")  # type: ignore[no-any-return]
+
+    def _learn(
+        self,
+        words: list[list[int]],
+        counts: list[int],
+        specials: list[str],
+        prefix: str | None,
+        suffix: str | None,
+        vocab: dict[str, int],
+        id_to_token: list[str],
+        char_len: list[int],
+    ) -> list[tuple[int, int, int]]:
+        """The merges, as :func:`learn_merges` returns them; new tokens are added to the tables.
+
+        A merge whose string already exists reuses its id (HF; learn_merges does not count it toward
+        max_merges). One that would spell a special token is refused, so ordinary text can never
+        encode to a special token's id.
+        """
         special_set = set(specials)
         max_len = limits.max_trained_token_length(self.max_token_length, len(prefix or "") + len(suffix or ""))
         strip = len(prefix) if prefix else 0
@@ -502,53 +424,45 @@ class BPETrainer(Trainer):
                 char_len.append(length)
             return token_id
 
-        learned = learn_merges(
+        return learn_merges(
             words,
             counts,
             merge_symbol=merge_symbol,
-            max_merges=self.vocab_size - base,
+            max_merges=self.vocab_size - len(id_to_token),
             min_frequency=self.min_frequency,
             tie_break=self.tie_break,
             progress=self.progress,
         )
-        # A pair can be merged twice when a later merge re-creates one of its tokens ("##" + "###"
-        # spells the existing "###"). The model ranks each pair once, by its first merge, which is the
-        # one that applies when encoding; the repeat adds no token.
-        merges = list(dict.fromkeys((id_to_token[a], id_to_token[b]) for a, b, _ in learned))
-
-        options: dict[str, Any] = {
-            "unk_token": unk_token,
-            "continuing_subword_prefix": prefix,
-            "end_of_word_suffix": suffix,
-            "special_tokens": specials,
-            "fuse_unk": template.fuse_unk if template else False,
-            "byte_fallback": template.byte_fallback if template else False,
-            "ignore_merges": template.ignore_merges if template else False,
-        }
-        result = BPE.__new__(BPE)
-        Model.__init__(result)
-        result._setup(vocab, merges, options, check=False, where="BPETrainer")
-        return result
 
 
-def _alphabet(items: list[tuple[str, int]], initial: Sequence[str], limit: int | None) -> list[str]:
-    """Characters seen (weighted by word count) plus ``initial``, limited and sorted by code point.
-
-    ``limit`` drops the least frequent characters first (initial-alphabet characters count as
-    infinitely frequent, as in HF); among equal counts the higher code point goes first, so the
-    result is deterministic (HF leaves that order to its hash map).
-    """
-    freq: dict[str, int] = {}
-    get = freq.get
-    for word, count in items:
-        for c in word:
-            freq[c] = get(c, 0) + count
-    inf = float("inf")
-    weights: dict[str, float] = dict(freq)
-    for c in initial:
-        weights[c] = inf
-    kept = list(weights)
-    if limit is not None and len(kept) > limit:
-        kept.sort(key=lambda c: (weights[c], -ord(c)))
-        kept = kept[len(kept) - limit:]
-    return sorted(kept)
+def _words_as_symbols(
+    items: list[tuple[str, int]],
+    alphabet: set[str],
+    prefix: str | None,
+    suffix: str | None,
+    vocab: dict[str, int],
+    id_to_token: list[str],
+    char_len: list[int],
+) -> list[list[int]]:
+    """Each word as symbol ids: its characters in ``alphabet``, with ``prefix`` after the first and
+    ``suffix`` on the last; new symbols are added to ``vocab``/``id_to_token``/``char_len``."""
+    words: list[list[int]] = []
+    for word, _ in items:
+        symbols: list[int] = []
+        last = len(word) - 1
+        for i, c in enumerate(word):
+            if c not in alphabet:
+                continue
+            s = c
+            if prefix is not None and i:
+                s = prefix + s
+            if suffix is not None and i == last:
+                s = s + suffix
+            token_id = vocab.get(s)
+            if token_id is None:
+                token_id = vocab[s] = len(id_to_token)
+                id_to_token.append(s)
+                char_len.append(1)
+            symbols.append(token_id)
+        words.append(symbols)
+    return words

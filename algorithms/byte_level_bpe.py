@@ -1,4 +1,4 @@
-"""Byte-level BPE: the :class:`ByteLevelBPE` model and the :class:`ByteLevelBPETrainer` (SPEC §4.3).
+"""Byte-level BPE: the :class:`ByteLevelBPE` model and the :class:`ByteLevelBPETrainer`.
 
 This module owns BPE over UTF-8 bytes, where nothing is ever unknown. Pieces reach the model already
 written in the GPT-2 byte-level alphabet (one character per byte, ``Ġ`` for a space) by the
@@ -38,25 +38,25 @@ from algorithms._bpe_encode import (
     merge_short,
     pair_table_from_ranks,
 )
-from algorithms._bpe_vocab import (
+from algorithms._vocab import (
     VocabLookup,
+    build_pair_table,
     check_special_tokens,
     check_vocab,
     checked_word_counts,
     merges_to_json,
     ordered_vocab,
     parse_merges,
+    without_special_results,
 )
 from algorithms._merges import learn_merges
 from toolkit import limits
 from toolkit.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_byte_level, from_byte_level
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
-from toolkit.interfaces import Model, Params, ProgressCallback, Trainer, validate_params
+from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
 from toolkit.registry import register
 
 __all__ = ["ByteLevelBPE", "ByteLevelBPETrainer"]
-
-SpecialTokens = Mapping[str, int] | Sequence[str]
 
 
 @register("ByteLevelBPE")
@@ -68,7 +68,10 @@ class ByteLevelBPE(VocabLookup, Model):
     arguments the model is the plain byte tokenizer (ids 0..255, no merges), the untrained template
     of a byte-level pipeline. ``special_tokens`` is a list of vocabulary entries or a mapping
     ``{token: id}`` whose ids may lie beyond the vocabulary (they are added). ``ignore_merges=True``
-    returns a piece that is a vocabulary entry as one token (always the case in rank mode).
+    returns a piece that is a vocabulary entry as one token (required in rank mode). ``mode`` is
+    ``"merges"`` or ``"ranks"`` (:meth:`from_ranks`; the ids of the regular tokens are their ranks).
+    Every option can be assigned after construction; switching a rank-mode model to ``"merges"``
+    uses the merges derived from its ranks (see :attr:`merges`).
 
     >>> m = ByteLevelBPE()
     >>> m.encode_piece("hĠé"[:2]), m.vocab_size
@@ -79,7 +82,7 @@ class ByteLevelBPE(VocabLookup, Model):
     """
 
     class Params(Params):
-        special_tokens: dict[str, int] = {}
+        special_tokens: dict[str, int] | list[str] = {}
         ignore_merges: bool = False
         mode: Literal["merges", "ranks"] = "merges"
 
@@ -87,15 +90,10 @@ class ByteLevelBPE(VocabLookup, Model):
     long_piece_threshold: int = LONG_PIECE_THRESHOLD
 
     def __init__(
-        self,
-        vocab: Mapping[str, int] | None = None,
-        merges: Sequence[tuple[str, str]] | None = None,
-        *,
-        special_tokens: SpecialTokens = (),
-        ignore_merges: bool = False,
+        self, vocab: Mapping[str, int] | None = None, merges: Sequence[tuple[str, str]] | None = None, **options: Any
     ) -> None:
-        super().__init__()
-        self._setup_merges(vocab, merges, special_tokens, ignore_merges=ignore_merges, check=True, where="ByteLevelBPE")
+        super().__init__(**options)
+        self._set_state(vocab, merges, check=True, where="ByteLevelBPE")
 
     @classmethod
     def from_ranks(cls, ranks: Mapping[bytes, int], *, special_tokens: Mapping[str, int] | None = None) -> ByteLevelBPE:
@@ -105,94 +103,94 @@ class ByteLevelBPE(VocabLookup, Model):
         >>> m.encode_piece("abc"), m.encode_piece("xabc")
         ((257,), (120, 257))
         """
-        model = cls.__new__(cls)
-        Model.__init__(model)
-        model._setup_ranks(ranks, special_tokens or {}, check=True, where="ByteLevelBPE.from_ranks")
-        return model
+        where = "ByteLevelBPE.from_ranks"
+        _check_ranks(ranks, where=where)
+        if special_tokens is not None and not isinstance(special_tokens, Mapping):
+            raise ConfigError(f"{where}.special_tokens: must map token strings to ids in rank mode, got {special_tokens!r}")
+        vocab = {bytes_to_byte_level(token): rank for token, rank in ranks.items()}
+        options = {"special_tokens": special_tokens or {}, "ignore_merges": True, "mode": "ranks"}
+        return cls._assemble(options, validate=False, where=where, vocab=vocab, check=False, ranks=ranks)  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ construction
-    def _setup_merges(
-        self, vocab: Any, merges: Any, special_tokens: Any, *, ignore_merges: bool, check: bool, where: str
+    def _set_state(
+        self, vocab: Any = None, merges: Any = None, *, check: bool, where: str, ranks: Mapping[bytes, int] | None = None
     ) -> None:
+        """Store the vocabulary (without added special tokens) and the merges; ``check=False`` trusts them.
+
+        ``ranks`` (rank mode) are the regular tokens as bytes, when the caller has them already.
+        """
         if vocab is None:
             vocab = {c: b for b, c in enumerate(BYTE_TO_CHAR)}
+        if merges is None and self.mode == "merges":
+            merges = []
         if check:
             id_to_token = check_vocab(vocab, where=where)
-            merge_list = parse_merges(merges, where=where)
+            merge_list = parse_merges(merges, where=where) if merges is not None else None
         else:
             id_to_token = {i: t for t, i in vocab.items()}
-            merge_list = [tuple(m) for m in merges or ()]
-        vocab = dict(vocab)
-        specials = _add_special_tokens(special_tokens, vocab, id_to_token, where=where)
-        self._mode = "merges"
-        self._merges: list[tuple[str, str]] | None = merge_list  # type: ignore[assignment]
-        self.ignore_merges = bool(ignore_merges)
-        self._finish(vocab, id_to_token, specials, where=where)
-        vocab_get = self.vocab.get
-        pair_rank: dict[tuple[int, int], int] = {}
-        rank_id: list[int] = []
-        for rank, (left, right) in enumerate(merge_list):
-            left_id = vocab_get(left)
-            right_id = vocab_get(right)
-            if left_id is None or right_id is None:
-                missing = left if left_id is None else right
-                raise VocabularyError(
-                    f"{where}.merges[{rank}]: ({left!r}, {right!r}) uses {missing!r}, which is not in the vocabulary"
-                )
-            merged_id = vocab_get(left + right)
-            if merged_id is None:
-                raise VocabularyError(
-                    f"{where}.merges[{rank}]: ({left!r}, {right!r}) produces {left + right!r}, which is not in "
-                    "the vocabulary"
-                )
-            key = (left_id, right_id)
-            if key in pair_rank:
-                raise VocabularyError(
-                    f"{where}.merges[{rank}]: ({left!r}, {right!r}) is a duplicate of merges[{pair_rank[key]}]"
-                )
-            pair_rank[key] = rank
-            rank_id.append(merged_id)
-        self._pair_rank = _without_special_results(pair_rank, rank_id, specials)
-        self._rank_id: Sequence[int] = rank_id
+            merge_list = [tuple(m) for m in merges] if merges is not None else None
+        self._base_vocab: Mapping[str, int] = vocab
+        self._base_ids = id_to_token
+        self._merge_list: list[tuple[str, str]] | None = merge_list  # type: ignore[assignment]
+        self._given_ranks = ranks
+        self._origin = where
 
-    def _setup_ranks(self, ranks: Any, special_tokens: Any, *, check: bool, where: str) -> None:
-        if check:
-            if not isinstance(ranks, Mapping):
-                raise ConfigError(f"{where}: ranks must be a mapping of token bytes to ranks, got {type(ranks).__name__}")
-            limits.check_vocab_size(len(ranks), where=where)
-            max_len, max_id = limits.MAX_TOKEN_LENGTH, limits.MAX_TOKEN_ID
-            seen: dict[int, bytes] = {}
-            for token, rank in ranks.items():
-                if not isinstance(token, bytes) or not token:
-                    raise ConfigError(f"{where}: rank key {token!r} must be non-empty bytes")
-                if not isinstance(rank, int) or isinstance(rank, bool):
-                    raise ConfigError(f"{where}: rank of {token!r} must be an integer, got {rank!r}")
-                if rank < 0:
-                    raise VocabularyError(f"{where}: rank of {token!r} must be >= 0, got {rank}")
-                if rank > max_id or len(token) > max_len:
-                    limits.check_token(token, rank, where=where)
-                other = seen.get(rank)
-                if other is not None:
-                    raise VocabularyError(f"{where}: ranks must be unique, but {other!r} and {token!r} both have rank {rank}")
-                seen[rank] = token
-            if special_tokens is not None and not isinstance(special_tokens, Mapping):
-                raise ConfigError(f"{where}.special_tokens: must map token strings to ids in rank mode, got {special_tokens!r}")
-        vocab = {bytes_to_byte_level(token): rank for token, rank in ranks.items()}
-        id_to_token = {rank: token for token, rank in vocab.items()}
-        specials = _add_special_tokens(special_tokens, vocab, id_to_token, where=where)
-        self._mode = "ranks"
-        self._merges = None  # derived on demand, see the merges property
-        self.ignore_merges = True  # tiktoken: a piece that is a token is that token
+    def _configure(self) -> None:
+        """The tables of the mode: the pair table, byte ids, token lengths, the regular vocabulary."""
+        super()._configure()
+        where = self._origin
+        vocab, id_to_token = self._base_vocab, self._base_ids
+        if self.mode == "ranks" and not self.ignore_merges:
+            raise ConfigError(
+                f"{where}.ignore_merges: rank mode (tiktoken semantics) always keeps a piece that is a token "
+                "whole; ignore_merges must be true"
+            )
+        if any(t not in vocab for t in self.special_tokens) and isinstance(self.special_tokens, Mapping):
+            vocab, id_to_token = dict(vocab), dict(id_to_token)  # the mapped special tokens are added
+        specials = _add_special_tokens(self.special_tokens, vocab, id_to_token, where=where)  # type: ignore[arg-type]
         self._finish(vocab, id_to_token, specials, where=where)
-        self._rank_id = range(max(ranks.values(), default=-1) + 1)  # the merged id of a pair is its rank
-        self._pair_rank = _without_special_results(pair_table_from_ranks(ranks), self._rank_id, specials)
+        if self.mode == "ranks":
+            ranks = self._ranks(specials, where=where)
+            self._rank_id: Sequence[int] = range(max(ranks.values(), default=-1) + 1)  # a pair merges into its rank
+            self._pair_rank = without_special_results(pair_table_from_ranks(ranks), self._rank_id, specials.values())
+            self._merges: list[tuple[str, str]] | None = None  # derived on demand, see the merges property
+        else:
+            if self._merge_list is None:  # a rank-mode model switched to merges mode
+                self._merge_list = self._derived_merges(specials)
+            self._merges = self._merge_list
+            self._pair_rank, self._rank_id = build_pair_table(self._merges, self.vocab, specials.values(), where=where)
 
-    def _finish(self, vocab: dict[str, int], id_to_token: dict[int, str], specials: dict[str, int], *, where: str) -> None:
+    def _ranks(self, specials: Mapping[str, int], *, where: str) -> dict[bytes, int]:
+        """tiktoken's ``token bytes -> rank`` of the regular tokens (rank mode)."""
+        if self._given_ranks is not None:
+            special_ids = set(specials.values())
+            return {b: r for b, r in self._given_ranks.items() if r not in special_ids}
+        ranks: dict[bytes, int] = {}
+        for token, token_id in self._base_vocab.items():
+            if token in specials:
+                continue
+            # from_byte_level lets Latin-1 characters outside the alphabet ("\n") through: check here.
+            bad = next((c for c in token if c not in CHAR_TO_BYTE), None)
+            if bad is not None:
+                raise VocabularyError(
+                    f"{where}.vocab[{token!r}]: {bad!r} is not a byte-level character; rank-mode vocabularies "
+                    "hold byte-level strings (and the special tokens)"
+                )
+            ranks[from_byte_level(token)] = token_id
+        return ranks
+
+    def _derived_merges(self, specials: Mapping[str, int]) -> list[tuple[str, str]]:
+        """The merges of a rank table, as Hugging Face converts tiktoken files (see :attr:`merges`)."""
+        table = pair_table_from_ranks(self._ranks(specials, where=self._origin))
+        by_id = self._base_ids
+        return [(by_id[left], by_id[right]) for _, left, right in sorted((m, l, r) for (l, r), m in table.items())]
+
+    def _finish(self, vocab: Mapping[str, int], id_to_token: dict[int, str], specials: dict[str, int], *, where: str) -> None:
         """The tables both modes share: byte ids, token byte lengths, the regular vocabulary."""
         limits.check_vocab_size(len(vocab), where=f"{where}.vocab")
         self.vocab: dict[str, int] = ordered_vocab(vocab)
         self._id_to_token = id_to_token
-        self.special_tokens = specials
+        object.__setattr__(self, "special_tokens", specials)
         missing = [b for b, c in enumerate(BYTE_TO_CHAR) if c not in vocab or c in specials]
         if missing:
             shown = ", ".join(f"{BYTE_TO_CHAR[b]!r} (byte 0x{b:02X})" for b in missing[:5])
@@ -203,16 +201,11 @@ class ByteLevelBPE(VocabLookup, Model):
         # Byte-level character -> id of its single-byte token: the initial symbols of a piece.
         self._char_ids = {c: vocab[c] for c in BYTE_TO_CHAR}
         # Regular tokens only (special tokens are never produced from ordinary text).
-        self._regular = {t: i for t, i in self.vocab.items() if t not in specials}
+        self._regular = {t: i for t, i in self.vocab.items() if t not in specials} if specials else self.vocab
         # Byte length of each regular token (one byte-level character per byte), for tokenize().
         self._id_len = {token_id: len(token) for token, token_id in self._regular.items()}
 
     # ------------------------------------------------------------------ properties
-    @property
-    def mode(self) -> str:
-        """``"merges"`` (explicit merge list) or ``"ranks"`` (tiktoken ranks)."""
-        return self._mode
-
     @property
     def merges(self) -> list[tuple[str, str]]:
         """``(left, right)`` byte-level token pairs in rank order.
@@ -242,49 +235,22 @@ class ByteLevelBPE(VocabLookup, Model):
         """Vocabulary, merges (``None`` in rank mode) and options."""
         return {
             "vocab": dict(self.vocab),
-            "merges": merges_to_json(self._merges) if self._mode == "merges" else None,  # type: ignore[arg-type]
+            "merges": merges_to_json(self._merges) if self.mode == "merges" else None,  # type: ignore[arg-type]
             "special_tokens": dict(self.special_tokens),
             "ignore_merges": self.ignore_merges,
-            "mode": self._mode,
+            "mode": self.mode,
         }
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"type": "ByteLevelBPE", "vocab": {...}, "merges": [[l, r], ...] | null, ...}``, ordered by id."""
-        return {"type": self.type_name, **self.params()}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> ByteLevelBPE:
         """Rebuild from :meth:`to_dict` output. ``validate=False`` trusts the data (files we wrote)."""
-        where = where or "model"
         options = {k: v for k, v in data.items() if k not in ("type", "vocab", "merges")}
-        if validate:
-            options = validate_params(cls.Params, options, where=where)
-        specials = options.get("special_tokens", {})
-        model = cls.__new__(cls)
-        Model.__init__(model)
-        vocab = data.get("vocab")
-        if options.get("mode", "merges") == "ranks":
-            if validate:
-                check_vocab(vocab, where=where)
-            ranks: dict[bytes, int] = {}
-            for token, token_id in (vocab or {}).items():
-                if token in specials:
-                    continue
-                # from_byte_level lets Latin-1 characters outside the alphabet ("\n") through: check here.
-                bad = next((c for c in token if c not in CHAR_TO_BYTE), None)
-                if bad is not None:
-                    raise VocabularyError(
-                        f"{where}.vocab[{token!r}]: {bad!r} is not a byte-level character; rank-mode vocabularies "
-                        "hold byte-level strings (and the special tokens)"
-                    )
-                ranks[from_byte_level(token)] = token_id
-            model._setup_ranks(ranks, specials, check=validate, where=where)
-        else:
-            model._setup_merges(
-                vocab, data.get("merges"), specials,
-                ignore_merges=options.get("ignore_merges", False), check=validate, where=where,
-            )
-        return model
+        if options.get("mode") == "ranks":
+            options["ignore_merges"] = True  # tiktoken semantics; files may omit it
+        return cls._assemble(  # type: ignore[no-any-return]
+            options, validate=validate, where=where or "model",
+            vocab=data.get("vocab"), merges=data.get("merges"), check=validate,
+        )
 
     # ------------------------------------------------------------------ encoding
     def _symbols(self, piece: str) -> list[int]:
@@ -319,15 +285,26 @@ class ByteLevelBPE(VocabLookup, Model):
         return list(zip(ids, [0, *ends[:-1]], ends))
 
 
-def _without_special_results(
-    pair_rank: dict[tuple[int, int], int], rank_id: Sequence[int], specials: Mapping[str, int]
-) -> dict[tuple[int, int], int]:
-    """The pair table without the merges whose result is a special token: ordinary text must never
-    turn into a special id (trainers never learn such merges; a foreign file may contain them)."""
-    if not specials:
-        return pair_rank
-    special_ids = set(specials.values())
-    return {pair: rank for pair, rank in pair_rank.items() if rank_id[rank] not in special_ids}
+def _check_ranks(ranks: Any, *, where: str) -> None:
+    """tiktoken ranks: a mapping of distinct non-empty ``bytes`` to distinct integers >= 0."""
+    if not isinstance(ranks, Mapping):
+        raise ConfigError(f"{where}: ranks must be a mapping of token bytes to ranks, got {type(ranks).__name__}")
+    limits.check_vocab_size(len(ranks), where=where)
+    max_len, max_id = limits.MAX_TOKEN_LENGTH, limits.MAX_TOKEN_ID
+    seen: dict[int, bytes] = {}
+    for token, rank in ranks.items():
+        if not isinstance(token, bytes) or not token:
+            raise ConfigError(f"{where}: rank key {token!r} must be non-empty bytes")
+        if not isinstance(rank, int) or isinstance(rank, bool):
+            raise ConfigError(f"{where}: rank of {token!r} must be an integer, got {rank!r}")
+        if rank < 0:
+            raise VocabularyError(f"{where}: rank of {token!r} must be >= 0, got {rank}")
+        if rank > max_id or len(token) > max_len:
+            limits.check_token(token, rank, where=where)
+        other = seen.get(rank)
+        if other is not None:
+            raise VocabularyError(f"{where}: ranks must be unique, but {other!r} and {token!r} both have rank {rank}")
+        seen[rank] = token
 
 
 def _add_special_tokens(
@@ -369,7 +346,7 @@ class ByteLevelBPETrainer(Trainer):
     """Learns a :class:`ByteLevelBPE` model from byte-level word counts.
 
     Ids 0..255 are the bytes, merge ``i`` creates id ``256 + i``, and ``special_tokens`` follow the
-    merges: ``vocab_size = 256 + n_merges + n_special`` (SPEC §4.3). Merges are learned as in
+    merges: ``vocab_size = 256 + n_merges + n_special``. Merges are learned as in
     :class:`~algorithms.bpe.BPETrainer` (``tie_break="ids"``: smallest ``(left_id, right_id)`` on equal
     counts). A pair whose bytes are already a token is skipped rather than merged into it, so every
     merge adds exactly one token and merge ranks equal ``id - 256`` (tiktoken-compatible ranks).
@@ -387,39 +364,24 @@ class ByteLevelBPETrainer(Trainer):
         max_token_length: int | None = Field(None, ge=1)
         tie_break: Literal["ids", "first_occurrence"] = "ids"
 
-    def __init__(
-        self,
-        *,
-        vocab_size: int = 30000,
-        min_frequency: int = 0,
-        special_tokens: Sequence[str] = (),
-        max_token_length: int | None = None,
-        tie_break: Literal["ids", "first_occurrence"] = "ids",
-        progress: ProgressCallback | None = None,
-    ) -> None:
-        given = dict(
-            vocab_size=vocab_size, min_frequency=min_frequency, special_tokens=list(special_tokens),
-            max_token_length=max_token_length, tie_break=tie_break,
-        )
-        opts = validate_params(self.Params, given, where=type(self).__name__)
-        limits.check_trainer_options(opts["vocab_size"], opts["special_tokens"], where=type(self).__name__)
-        if len(set(opts["special_tokens"])) != len(opts["special_tokens"]):
-            raise ConfigError(f"{type(self).__name__}.special_tokens: contains duplicates: {opts['special_tokens']}")
-        if any(not t for t in opts["special_tokens"]):
-            raise ConfigError(f"{type(self).__name__}.special_tokens: the empty string cannot be a special token")
-        minimum = 256 + len(opts["special_tokens"])
-        if opts["vocab_size"] < minimum:
-            raise ConfigError(
-                f"{type(self).__name__}.vocab_size: {opts['vocab_size']} is too small: a byte-level vocabulary holds "
-                f"the 256 bytes plus {len(opts['special_tokens'])} special token(s), so vocab_size must be at least "
-                f"{minimum}"
-            )
-        self.vocab_size: int = opts["vocab_size"]
-        self.min_frequency: int = opts["min_frequency"]
-        self.special_tokens: list[str] = opts["special_tokens"]
-        self.max_token_length: int | None = opts["max_token_length"]
-        self.tie_break: Literal["ids", "first_occurrence"] = opts["tie_break"]
+    def __init__(self, *, progress: ProgressCallback | None = None, **options: Any) -> None:
+        super().__init__(**options)
         self.progress = progress
+
+    def _configure(self) -> None:
+        where = type(self).__name__
+        specials = self.special_tokens
+        limits.check_trainer_options(self.vocab_size, specials, where=where)
+        if len(set(specials)) != len(specials):
+            raise ConfigError(f"{where}.special_tokens: contains duplicates: {specials}")
+        if any(not t for t in specials):
+            raise ConfigError(f"{where}.special_tokens: the empty string cannot be a special token")
+        minimum = 256 + len(specials)
+        if self.vocab_size < minimum:
+            raise ConfigError(
+                f"{where}.vocab_size: {self.vocab_size} is too small: a byte-level vocabulary holds the 256 bytes "
+                f"plus {len(specials)} special token(s), so vocab_size must be at least {minimum}"
+            )
 
     def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> ByteLevelBPE:
         """Learn a :class:`ByteLevelBPE` from ``word_counts`` (byte-level piece → frequency).
@@ -472,11 +434,7 @@ class ByteLevelBPETrainer(Trainer):
         vocab = {s: i for i, s in enumerate(strings)}
         merges = [(strings[a], strings[b]) for a, b, _ in learned]
         specials = {t: len(strings) + k for k, t in enumerate(self.special_tokens)}
-        result = ByteLevelBPE.__new__(ByteLevelBPE)
-        Model.__init__(result)
-        result._setup_merges(
-            vocab, merges, specials,
-            ignore_merges=model.ignore_merges if model is not None else False,
-            check=False, where="ByteLevelBPETrainer",
+        options = {"special_tokens": specials, "ignore_merges": model.ignore_merges if model is not None else False}
+        return ByteLevelBPE._assemble(  # type: ignore[no-any-return]
+            options, validate=False, where="ByteLevelBPETrainer", vocab=vocab, merges=merges, check=False
         )
-        return result

@@ -484,7 +484,7 @@ def test_from_dict_errors_name_the_field() -> None:
         ({"vocab_size": "big"}, "vocab_size"),
         ({"min_frequency": -1}, "min_frequency"),
         ({"tie_break": "random"}, "tie_break"),
-        ({"initial_alphabet": ["ab"]}, "initial_alphabet: 'ab' is not a single character"),
+        ({"initial_alphabet": ["ab"]}, "initial_alphabet: entries must be single characters"),
         ({"limit_alphabet": -2}, "limit_alphabet"),
         ({"max_token_length": 0}, "max_token_length"),
     ],

@@ -134,7 +134,7 @@ CASES: list[tuple[str, str, type[Exception], str]] = [
     ("WordPiece vocabulary without [UNK]", json.dumps(_set(WP, "model.vocab.[UNK]", ...)), SerializationError,
      "'[UNK]' is not in the vocabulary"),
     ("WordPiece negative id", json.dumps(_set(WP, "model.vocab.a", -5)), SerializationError, "id must be >= 0"),
-    ("WordPiece duplicate id", json.dumps(_set(WP, "model.vocab.a", 0)), SerializationError, "id 0 is used by both"),
+    ("WordPiece duplicate id", json.dumps(_set(WP, "model.vocab.a", 0)), SerializationError, "both have id 0"),
     ("WordPiece id text", json.dumps(_set(WP, "model.vocab.a", "1")), SerializationError, "id must be an int"),
     ("special token not in vocabulary", json.dumps(_set(BPE, "model.special_tokens", ["<s>"])), SerializationError,
      "'<s>' is not in the vocabulary"),

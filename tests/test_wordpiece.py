@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import WordPiece, WordPieceTrainer
-from algorithms import wordpiece as wp_module
+from algorithms import wordpiece_trainer as wp_trainer_module
 from algorithms.reference.wordpiece import reference_wordpiece_trainer
 from pretokenizers import BertPreTokenizer
 from toolkit import Tokenizer
@@ -187,12 +187,12 @@ def test_caches_are_bounded_cleared_and_not_pickled() -> None:
     for n in range(1, 10):
         assert model.tokenize("a" * n)[0] == (1, 0, 1)
         assert model.encode_piece("a" * n) == (1,) + (2,) * (n - 1)
-        assert len(model._tok_cache) <= 3 and len(model._cache) <= 3
+        assert len(model._tok_cache) <= 3 and len(model.piece_cache) <= 3
     clone = pickle.loads(pickle.dumps(model))
-    assert clone._tok_cache == {} and clone._cache == {}
+    assert clone._tok_cache == {} and clone.piece_cache == {}
     assert clone.tokenize("aa") == model.tokenize("aa")
     model.clear_cache()
-    assert model._tok_cache == {} and model._cache == {}
+    assert model._tok_cache == {} and model.piece_cache == {}
 
 
 # ---------------------------------------------------------------------------------------------- model errors
@@ -208,21 +208,22 @@ def test_vocab_without_unk_fails_at_construction_and_load() -> None:
 
 
 @pytest.mark.parametrize(
-    ("vocab", "message"),
+    ("vocab", "error", "message"),
     [
-        ({"[UNK]": 0, "a": 0}, "id 0 is used by both"),
-        ({"[UNK]": 0, "a": -1}, ">= 0"),
-        ({"[UNK]": 0, "a": "1"}, "must be an int"),
-        ({"[UNK]": 0, "a": True}, "must be an int"),
-        ({"[UNK]": 0, 5: 1}, "must be str"),
-        ({"[UNK]": 0, "": 1}, "empty string"),
-        ([("[UNK]", 0)], "must be a mapping"),
+        ({"[UNK]": 0, "a": 0}, VocabularyError, "both have id 0"),
+        ({"[UNK]": 0, "a": -1}, VocabularyError, ">= 0"),
+        ({"[UNK]": 0, "a": "1"}, ConfigError, "id must be an integer"),
+        ({"[UNK]": 0, "a": True}, ConfigError, "id must be an integer"),
+        ({"[UNK]": 0, 5: 1}, ConfigError, "must be a string"),
+        ({"[UNK]": 0, "": 1}, VocabularyError, "empty string"),
+        ([("[UNK]", 0)], ConfigError, "must be an object mapping"),
     ],
 )
-def test_invalid_vocabularies_are_rejected(vocab: dict, message: str) -> None:
-    with pytest.raises(VocabularyError, match=message):
+def test_invalid_vocabularies_are_rejected(vocab: dict, error: type, message: str) -> None:
+    # The shape (types) of a vocabulary is a ConfigError, its content a VocabularyError (as for BPE).
+    with pytest.raises(error, match=message):
         WordPiece(vocab)
-    with pytest.raises(VocabularyError, match=message):
+    with pytest.raises(error, match=message):
         WordPiece.from_dict({"type": "WordPiece", "vocab": vocab})
 
 
@@ -362,9 +363,9 @@ def test_fast_trainer_equals_reference(
 def test_fast_trainer_equals_reference_for_every_bound_setting(monkeypatch, tie_break, slack_degree, slack_shift) -> None:
     # The fast trainer keeps *upper bounds* of scores in its heap for tokens in many pairs; these
     # knobs force the bound machinery on everything (0) or off (10**9). The result must not change.
-    monkeypatch.setattr(wp_module._Run, "slack_degree", slack_degree)
-    monkeypatch.setattr(wp_module._Run, "slack_shift", slack_shift)
-    monkeypatch.setattr(wp_module._Run, "heap_slack", 0)  # rebuild the heap often, too
+    monkeypatch.setattr(wp_trainer_module._Run, "slack_degree", slack_degree)
+    monkeypatch.setattr(wp_trainer_module._Run, "slack_shift", slack_shift)
+    monkeypatch.setattr(wp_trainer_module._Run, "heap_slack", 0)  # rebuild the heap often, too
     rng = random.Random(slack_degree * 7 + slack_shift)
     for _ in range(12):
         counts = _random_counts(rng, rng.choice(["ab", "abc", "abcde", "xyz#"]), rng.randint(3, 30))
@@ -426,7 +427,7 @@ def test_runs_of_one_symbol_merge_as_often_as_they_are_rewritten(tie_break: str)
 def test_more_tokens_than_symbol_ids_is_a_training_error(monkeypatch) -> None:
     # Symbols are stored as characters (chr(id)); training beyond the code space stops with a clear
     # error instead of a ValueError from chr(). The limit is lowered here so the test stays small.
-    monkeypatch.setattr(wp_module, "MAX_SYMBOL_ID", 9)
+    monkeypatch.setattr(wp_trainer_module, "MAX_SYMBOL_ID", 9)
     counts = {"abcdef": 5, "bcdefa": 3}
     with pytest.raises(TrainingError, match="at most 10 tokens"):
         WordPieceTrainer(vocab_size=30, special_tokens=["[UNK]"]).train_merges(counts)

@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import nullcontext
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from toolkit.alignment import NormalizedString, Piece
@@ -196,25 +198,66 @@ class PreTokenizer(Component):
         return [(p.text, (p.start, p.end)) for p in self.pre_tokenize([Piece(text, 0, len(text))]) if p.text]
 
 
+class _CacheCapacity:
+    """``Model.cache_capacity``: the class default, or on a model the capacity of its caches.
+
+    Assigning it on a model resizes (and empties) every :class:`BoundedCache` the model holds.
+    """
+
+    def __init__(self, default: int) -> None:
+        self.default = default
+
+    def __get__(self, obj: Any, owner: type | None = None) -> int:
+        if obj is None:
+            return self.default
+        return obj.__dict__.get("_cache_capacity", self.default)  # type: ignore[no-any-return]
+
+    def __set__(self, obj: Any, value: int) -> None:
+        obj.__dict__["_cache_capacity"] = value
+        for cache in list(obj.__dict__.values()):
+            if isinstance(cache, BoundedCache):
+                cache.capacity = value
+                cache.clear()
+
+
 class Model(Component):
     """Maps one piece to token ids (and back): the vocabulary and the algorithm that uses it.
 
     Subclasses implement :meth:`tokenize` (ids with character spans inside the piece),
-    :meth:`_encode_piece` (ids only) and the vocabulary look-ups. :meth:`encode_piece` adds a bounded
-    per-piece cache: repeated words cost one dict look-up. The cache is safe to share between threads
-    because each dict operation is atomic and a full cache is simply cleared.
+    :meth:`_encode_piece` (ids only) and the vocabulary look-ups, and extend :meth:`_configure`
+    (calling ``super()._configure()``). :meth:`encode_piece` adds a per-piece :class:`BoundedCache`,
+    made anew by every :meth:`_configure`, so an option change never serves stale ids and copies
+    stop sharing it.
     """
 
     kind = "model"
     #: Largest number of pieces kept in the per-piece cache before it is cleared.
-    cache_capacity: int = 100_000
+    cache_capacity = _CacheCapacity(100_000)
+    #: Special tokens of this model and their ids; part of the vocabulary (models with the option
+    #: ``special_tokens`` replace this empty default).
+    special_tokens: Mapping[str, int] = MappingProxyType({})
 
-    def __init__(self) -> None:
-        #: Ids of each piece seen (a :class:`~toolkit.cache.BoundedCache`); read directly by the
-        #: pipeline's fast path, so a repeated word costs one ``dict.get``.
+    def _configure(self) -> None:
+        #: Ids of each piece seen; read directly by the pipeline's fast path (a hit is one ``dict.get``).
         self.piece_cache: BoundedCache = BoundedCache(self.cache_capacity)
-        #: Special tokens of this model and their ids; part of the vocabulary.
-        self.special_tokens: dict[str, int] = {}
+
+    def _set_state(self, **state: Any) -> None:
+        """Store what the model holds besides its options (vocabulary, merges); see :meth:`_assemble`."""
+
+    @classmethod
+    def _assemble(cls, options: Mapping[str, Any], *, validate: bool, where: str | None = None, **state: Any) -> Any:
+        """A model from its options and its other state, as the constructor makes it.
+
+        ``validate=False`` trusts the options (files we wrote, trainers' results); ``state`` goes to
+        :meth:`_set_state` with ``where`` (the place errors name), then :meth:`_configure` runs.
+        """
+        model = cls.__new__(cls)
+        with where_override(where) if where is not None else nullcontext():
+            model._set_options(options, validate=validate)
+        model._set_state(where=where or cls.__name__, **state)
+        model._configure()
+        object.__setattr__(model, "_configured", True)
+        return model
 
     @abstractmethod
     def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
@@ -233,7 +276,9 @@ class Model(Component):
 
     def clear_cache(self) -> None:
         """Forget cached pieces (needed after changing the vocabulary in place)."""
-        self.piece_cache.clear()
+        for cache in list(self.__dict__.values()):
+            if isinstance(cache, BoundedCache):
+                cache.clear()
 
     @abstractmethod
     def get_vocab(self) -> dict[str, int]:
@@ -241,7 +286,7 @@ class Model(Component):
 
     @property
     def vocab_size(self) -> int:
-        """Number of ids: ``max id + 1`` (ids are dense for trained models)."""
+        """The number of vocabulary entries, special tokens included (a count, not ``max id + 1``)."""
         return len(self.get_vocab())
 
     @abstractmethod

@@ -3,7 +3,8 @@
 This module owns the BPE oracle: the algorithm of the Hugging Face course, written to be read, not
 run on big corpora. Every step recounts all pairs from scratch, picks the best one and rewrites every
 word. The fast engine (:func:`algorithms._merges.learn_merges`) must return exactly the same merges.
-(The WordPiece oracle lives next to its trainer, in :mod:`algorithms.wordpiece`.)
+(The WordPiece oracle is :mod:`algorithms.reference.wordpiece`, the encoders are in
+:mod:`algorithms.reference.encoders`.)
 
 >>> reference_bpe_merges({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, n_merges=3)
 [('u', 'g'), ('u', 'n'), ('h', 'ug')]

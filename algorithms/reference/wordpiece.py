@@ -5,7 +5,7 @@ at every step it recomputes the frequency of every token and every adjacent pair
 scores every pair with ``freq(pair) / (freq(first) * freq(second))`` as an exact
 :class:`fractions.Fraction`, merges the best pair in every word, and starts again. It is
 ``O(merges × corpus)``, so it is only for small corpora: the tests check that the fast incremental
-:class:`algorithms.wordpiece.WordPieceTrainer` learns exactly the same merges.
+:class:`algorithms.wordpiece_trainer.WordPieceTrainer` learns exactly the same merges.
 
 It deliberately shares no code with the fast trainer (alphabet selection included), so a bug in one
 is not silently mirrored in the other.
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
-from algorithms.wordpiece import WordPieceTraining
+from algorithms.wordpiece_trainer import WordPieceTraining
 
 __all__ = ["reference_wordpiece_trainer"]
 
@@ -37,7 +37,10 @@ def reference_wordpiece_trainer(
     initial_alphabet: Iterable[str] = (),
     tie_break: str = "ids",
 ) -> WordPieceTraining:
-    """Train WordPiece the slow way (see the module docstring); same options as the fast trainer."""
+    """Train WordPiece the slow way (see the module docstring); same options as the fast trainer.
+
+    One function on purpose: an oracle is read top to bottom, as the course describes the algorithm.
+    """
     prefix = continuing_subword_prefix
     words = [(w, c) for w, c in word_counts.items() if w and c]
     initial = list(initial_alphabet)

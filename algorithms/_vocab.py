@@ -1,14 +1,14 @@
-"""Vocabulary and merge-list checks shared by the BPE models, their trainers and ``from_dict``, and
-the vocabulary look-ups both BPE models expose (:class:`VocabLookup`).
+"""The vocabulary helpers every model and trainer of :mod:`algorithms` shares.
 
-Vocabularies can hold 100 000+ entries, so they are checked with explicit loops (one pass, one dict
-look-up per entry) instead of pydantic. Every problem raises a typed error naming the bad entry:
+* :func:`check_vocab` — one pass over a ``token -> id`` mapping (100 000+ entries are checked with a
+  plain loop, not pydantic); :func:`parse_merges`, :func:`check_special_tokens`;
+* :func:`build_pair_table` — the ``(left_id, right_id) -> rank`` table both BPE models encode with;
+* :func:`checked_word_counts` — the trainers' input check; :func:`select_alphabet` — their alphabet;
+* :class:`VocabLookup` — the vocabulary accessors of a model.
 
-* :class:`~toolkit.errors.ConfigError` — the *shape* is wrong (``vocab`` is not an object, an id is
-  not an integer, a merge is not a pair of strings);
-* :class:`~toolkit.errors.VocabularyError` — the content is inconsistent (negative or duplicate ids,
-  a merge naming an unknown token, a merged token missing from the vocabulary, a special token or
-  ``unk_token`` that is not in the vocabulary).
+A wrong *shape* raises :class:`~toolkit.errors.ConfigError` (``vocab`` is not an object, an id is not
+an integer); inconsistent *content* raises :class:`~toolkit.errors.VocabularyError` (negative or
+duplicate ids, a merge naming an unknown token, a special token missing from the vocabulary).
 
 >>> check_vocab({"a": 0, "b": 0}, where="BPE")
 Traceback (most recent call last):
@@ -18,7 +18,7 @@ toolkit.errors.VocabularyError: BPE.vocab: ids must be unique, but 'a' and 'b' b
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolkit import limits
@@ -26,10 +26,17 @@ from toolkit.errors import ConfigError, TrainingError, VocabularyError
 
 __all__ = [
     "VocabLookup",
+    "build_pair_table",
+    "check_initial_alphabet",
+    "check_special_tokens",
+    "check_vocab",
     "checked_word_counts",
-    "check_vocab", "parse_merges", "check_special_tokens", "ordered_vocab", "merges_to_json"]
-
-
+    "merges_to_json",
+    "ordered_vocab",
+    "parse_merges",
+    "select_alphabet",
+    "without_special_results",
+]
 
 class VocabLookup:
     """The vocabulary accessors of a model that keeps ``vocab`` (token → id, ordered by id, special
@@ -162,7 +169,11 @@ def merges_to_json(merges: Iterable[tuple[str, str]]) -> list[list[str]]:
 
 
 def checked_word_counts(word_counts: Mapping[str, int]) -> list[tuple[str, int]]:
-    """The ``(word, count)`` items, checked; words with a zero count are skipped."""
+    """The ``(word, count)`` items of a trainer's input, checked; empty words and zero counts are skipped.
+
+    >>> checked_word_counts({"a": 2, "": 5, "b": 0})
+    [('a', 2)]
+    """
     if not isinstance(word_counts, Mapping):
         raise TrainingError(
             f"train() expects word counts (a mapping piece -> count), got {type(word_counts).__name__}; "
@@ -178,7 +189,94 @@ def checked_word_counts(word_counts: Mapping[str, int]) -> list[tuple[str, int]]
             items.append((word, count))
     if not items:
         raise TrainingError(
-            "cannot train on an empty corpus: no words after normalization and pre-tokenization "
+            "cannot train on an empty corpus: nothing to train on after normalization and pre-tokenization "
             "(check the corpus path and that the pre-tokenizer does not drop everything)"
         )
     return items
+
+
+def check_initial_alphabet(initial_alphabet: Iterable[str], *, where: str) -> None:
+    """A trainer's ``initial_alphabet`` must hold single characters (:class:`ConfigError` otherwise)."""
+    bad = [c for c in initial_alphabet if len(c) != 1]
+    if bad:
+        raise ConfigError(f"{where}.initial_alphabet: entries must be single characters, got {bad!r}")
+
+
+def select_alphabet(items: Sequence[tuple[str, int]], initial: Iterable[str], limit: int | None) -> list[str]:
+    """The alphabet a trainer starts from: the characters of ``items`` plus ``initial``, sorted by code point.
+
+    ``limit`` keeps that many characters: ``initial`` ones first (they count as infinitely frequent),
+    then the most frequent others (occurrences weighted by word count; ties keep the smaller code
+    point, so the result is deterministic where Hugging Face leaves the order to its hash map).
+
+    >>> select_alphabet([("aab", 1), ("c", 1)], ["z"], 2)
+    ['a', 'z']
+    """
+    freq: dict[str, float] = {}
+    get = freq.get
+    for word, count in items:
+        for c in word:
+            freq[c] = get(c, 0) + count
+    for c in initial:
+        freq[c] = float("inf")
+    kept = list(freq)
+    if limit is not None and len(kept) > limit:
+        kept.sort(key=lambda c: (-freq[c], c))
+        kept = kept[:limit]
+    return sorted(kept)
+
+
+def build_pair_table(
+    merges: Sequence[tuple[str, str]],
+    vocab: Mapping[str, int],
+    special_ids: Iterable[int] = (),
+    *,
+    prefix: str | None = None,
+    where: str,
+) -> tuple[dict[tuple[int, int], int], list[int]]:
+    """``(pair_rank, rank_id)`` of a merge list: ``(left_id, right_id) -> rank`` and ``rank -> merged id``.
+
+    The merged token of ``(left, right)`` is ``left + right``, without ``prefix`` at the start of
+    ``right``. Every token must be in ``vocab``; a repeated pair is an error. A merge whose result is
+    one of ``special_ids`` never applies (ordinary text must not turn into a special id; trainers
+    never learn such merges, a foreign file may contain them).
+
+    >>> build_pair_table([("a", "b")], {"a": 0, "b": 1, "ab": 2}, where="BPE")
+    ({(0, 1): 0}, [2])
+    """
+    get = vocab.get
+    strip = len(prefix) if prefix else 0
+    pair_rank: dict[tuple[int, int], int] = {}
+    rank_id: list[int] = []
+    for rank, (left, right) in enumerate(merges):
+        left_id = get(left)
+        right_id = get(right)
+        if left_id is None or right_id is None:
+            missing = left if left_id is None else right
+            raise VocabularyError(
+                f"{where}.merges[{rank}]: ({left!r}, {right!r}) uses {missing!r}, which is not in the vocabulary"
+            )
+        merged = left + (right[strip:] if strip and right.startswith(prefix) else right)  # type: ignore[arg-type]
+        merged_id = get(merged)
+        if merged_id is None:
+            raise VocabularyError(
+                f"{where}.merges[{rank}]: ({left!r}, {right!r}) produces {merged!r}, which is not in the vocabulary"
+            )
+        key = (left_id, right_id)
+        if key in pair_rank:
+            raise VocabularyError(
+                f"{where}.merges[{rank}]: ({left!r}, {right!r}) is a duplicate of merges[{pair_rank[key]}]"
+            )
+        pair_rank[key] = rank
+        rank_id.append(merged_id)
+    return without_special_results(pair_rank, rank_id, special_ids), rank_id
+
+
+def without_special_results(
+    pair_rank: dict[tuple[int, int], int], rank_id: Sequence[int], special_ids: Iterable[int]
+) -> dict[tuple[int, int], int]:
+    """``pair_rank`` without the pairs whose merged id is one of ``special_ids``."""
+    banned = set(special_ids)
+    if not banned:
+        return pair_rank
+    return {pair: rank for pair, rank in pair_rank.items() if rank_id[rank] not in banned}
