@@ -14,6 +14,8 @@ Shared internals: :mod:`algorithms._merges` (the incremental merge-learning engi
 (2, 1)
 """
 
+__tokenizer_toolkit__ = True  # this distribution's package (checked by toolkit.registry.check_installation)
+
 from algorithms.bpe import BPE, BPETrainer
 from algorithms.byte_level_bpe import ByteLevelBPE, ByteLevelBPETrainer
 from algorithms.wordpiece import WordPiece, WordPieceTrainer
