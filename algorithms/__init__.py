@@ -16,6 +16,8 @@ Importing this package registers every class with :mod:`toolkit.registry`.
 (2, 1)
 """
 
+__tokenizer_toolkit__ = True  # this distribution's package (checked by toolkit.registry.check_installation)
+
 from algorithms.bpe import BPE, BPETrainer
 from algorithms.byte_level_bpe import ByteLevelBPE, ByteLevelBPETrainer
 from algorithms.wordpiece import WordPiece

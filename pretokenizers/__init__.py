@@ -24,6 +24,8 @@ The split patterns of OpenAI's encodings are :data:`GPT2_PATTERN`, :data:`CL100K
 ['I', "'m", ' ', '123', '45', ' years', ' old']
 """
 
+__tokenizer_toolkit__ = True  # this distribution's package (checked by toolkit.registry.check_installation)
+
 from pretokenizers.bert import BertPreTokenizer
 from pretokenizers.bytelevel import ByteLevel
 from pretokenizers.digits import Digits

@@ -17,6 +17,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("TOOLKIT_SHARED", ROOT.parent / "shared")).resolve()
 CORPORA = SHARED / "corpora"
 
+# tests/fixtures holds data and the script that wrote it (make_fixtures.py): nothing to collect there,
+# not even doctests (--doctest-modules would import the script).
+collect_ignore = ["fixtures"]
+
 settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("slow", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=50, deadline=None)

@@ -3,6 +3,8 @@
 The core package: the component interfaces, the :class:`Tokenizer` pipeline, :class:`Encoding`,
 normalizers, post-processors, decoders, serialization and the component registry. Algorithms live in
 the ``algorithms`` package and pre-tokenizers in ``pretokenizers``; both are found via the registry.
+Importing ``toolkit`` checks that those two names are this toolkit's packages, not another project's
+(:func:`toolkit.registry.check_installation`).
 
 >>> from toolkit import Tokenizer
 >>> from algorithms import BPE
@@ -21,8 +23,10 @@ from toolkit.errors import (
     TrainingError,
     VocabularyError,
 )
-from toolkit.registry import register
+from toolkit.registry import check_installation, register
 from toolkit.tokenizer import StreamDecoder, Tokenizer
+
+check_installation()
 
 __version__ = "0.1.0"
 

@@ -11,6 +11,9 @@ Third-party packages register with :func:`register` and, to be found without an 
 declare an entry point in the group ``tokenizer_toolkit.components`` whose value is the module (or
 class) to import.
 
+:func:`check_installation` (run at ``import toolkit`` and before discovery) makes sure ``algorithms`` and
+``pretokenizers`` are this distribution's packages, not another project's of the same name.
+
 Example::
 
     from toolkit.registry import register
@@ -25,14 +28,27 @@ Example::
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
+import sys
 import threading
 from collections.abc import Callable, Iterator
-from importlib.metadata import entry_points
+from importlib.metadata import PackageNotFoundError, distribution, entry_points, packages_distributions
 from typing import Any, TypeVar
 
-from toolkit.errors import RegistryError
+from toolkit.errors import RegistryError, ToolkitError
 
-__all__ = ["register", "lookup", "registered", "tool", "ENTRY_POINT_GROUP", "KINDS", "TOOLS"]
+__all__ = [
+    "register",
+    "lookup",
+    "registered",
+    "tool",
+    "check_installation",
+    "ENTRY_POINT_GROUP",
+    "KINDS",
+    "TOOLS",
+    "PLUGIN_PACKAGES",
+]
 
 ENTRY_POINT_GROUP = "tokenizer_toolkit.components"
 KINDS = ("normalizer", "pre_tokenizer", "model", "trainer", "post_processor", "decoder")
@@ -107,8 +123,11 @@ def _discover() -> None:
         # a failed import is retried (and reported again) instead of leaving an empty registry.
         _discovered = True
         try:
+            check_installation()
             for module in _BUILTIN_MODULES:
-                importlib.import_module(module)
+                imported = importlib.import_module(module)
+                if module in PLUGIN_PACKAGES and getattr(imported, _MARKER, None) is not True:
+                    raise ToolkitError(_foreign_message(module, getattr(imported, "__file__", None) or repr(imported)))
             for ep in entry_points(group=ENTRY_POINT_GROUP):
                 try:
                     ep.load()
@@ -186,3 +205,86 @@ def tool(name: str) -> Callable[..., Any]:
         raise RegistryError(f"unknown tool {name!r}; known: {', '.join(sorted(TOOLS))}")
     module, _, attr = target.partition(":")
     return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------------------- installation check
+#: The top-level packages this distribution installs besides ``toolkit``. Each ``__init__.py`` sets
+#: ``__tokenizer_toolkit__ = True``: another project's package of the same name lacks the marker.
+PLUGIN_PACKAGES = ("algorithms", "pretokenizers")
+_MARKER = "__tokenizer_toolkit__"
+_DISTRIBUTION = "tokenizer-toolkit"
+
+
+def check_installation() -> None:
+    """Raise :class:`ToolkitError` when ``algorithms`` or ``pretokenizers`` is not this toolkit's package.
+
+    An unrelated distribution that installs a top-level package of the same name overwrites or shadows
+    ours: ``from algorithms import BPE`` then fails and no algorithm is registered. The packages are
+    located without being imported and their ``__init__`` is searched for the marker (a fraction of a
+    millisecond, at ``import toolkit``). A package that cannot be found is left to the import that needs it.
+
+    >>> check_installation()  # this installation is sound
+    """
+    for name in PLUGIN_PACKAGES:
+        origin = _foreign_origin(name)
+        if origin is not None:
+            raise ToolkitError(_foreign_message(name, origin))
+
+
+def _foreign_origin(name: str) -> str | None:
+    """Where the package ``name`` comes from when it is not ours; ``None`` when it is (or is not found)."""
+    module = sys.modules.get(name)
+    if module is not None and getattr(module, _MARKER, None) is True:
+        return None
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if spec.origin is None:  # a namespace package: folders named `name` without __init__.py, ours absent
+        return "the folder(s) " + ", ".join(spec.submodule_search_locations or [name])
+    try:
+        with open(spec.origin, "rb") as fh:
+            source = fh.read()
+    except OSError:
+        return None  # not a plain file (a zip archive...): discovery checks the imported module's marker
+    return None if _MARKER.encode() in source else spec.origin
+
+
+def _foreign_message(name: str, origin: str) -> str:
+    """The error for a foreign ``name`` package found at ``origin``: what it is and how to fix it."""
+    owners = _distributions_owning(name, origin)
+    if owners:
+        found = f"{origin}, installed by the distribution {', '.join(owners)}"
+        fix = f"pip uninstall {' '.join(owners)}"
+    else:
+        found = f"{origin}, which no installed distribution claims"
+        where = os.path.dirname(origin) if os.path.basename(origin).startswith("__init__.") else origin
+        fix = f"remove or rename {where} (or take its parent folder off sys.path / PYTHONPATH)"
+    return (
+        f"the {name!r} package that Python imports is not tokenizer-toolkit's: it is {found}. It hides "
+        f"tokenizer-toolkit's own {name!r} package, so its components cannot be found. "
+        f"Fix: {fix}, then pip install --force-reinstall {_DISTRIBUTION}"
+    )
+
+
+def _distributions_owning(name: str, origin: str) -> list[str]:
+    """The installed distributions other than ours that provide ``name`` (those owning ``origin`` first)."""
+    try:
+        candidates = sorted({d for d in packages_distributions().get(name, []) if _canonical(d) != _DISTRIBUTION})
+    except Exception:  # broken metadata of some other distribution must not hide the real message
+        return []
+    owning = []
+    for candidate in candidates:
+        try:
+            files = distribution(candidate).files or []
+        except PackageNotFoundError:
+            continue
+        if any(os.path.realpath(f.locate()) == os.path.realpath(origin) for f in files):
+            owning.append(candidate)
+    return owning or candidates
+
+
+def _canonical(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
