@@ -15,7 +15,7 @@ component as it was.
 'hi'
 >>> s.left = "yes please"
 Traceback (most recent call last):
-toolkit.errors.ConfigError: normalizer 'Strip'.left: Input should be a valid boolean, unable to interpret input
+toolkit.errors.ConfigError: normalizer 'Strip'.left: Input should be a valid boolean...
 """
 
 from __future__ import annotations
