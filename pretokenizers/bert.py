@@ -66,9 +66,6 @@ class BertPreTokenizer(PreTokenizer):
     class Params(Params):
         pass
 
-    def __init__(self) -> None:
-        pass
-
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
         out: list[Piece] = []
         for piece in pieces:
