@@ -49,8 +49,9 @@ O200K_PATTERN: str = "|".join(
 HF_GPT2_PATTERN: str = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
 #: The pattern of the "chat" preset (:mod:`toolkit.training.presets`): words with their leading
-#: space, groups of at most 3 digits, punctuation runs, spaces. It matches no ``_``: use it through :class:`~pretokenizers.Split`
-#: (behaviour ``"isolated"``), which keeps unmatched text as pieces so nothing is lost.
+#: space, groups of at most 3 digits, punctuation runs, spaces. It matches no ``_``: use it through
+#: :class:`~pretokenizers.Split` (behaviour ``"isolated"``), which keeps unmatched text as pieces so
+#: nothing is lost.
 CHAT_PATTERN: str = r""" ?[^\W\d_]+| ?\d{1,3}| ?[^\s\w]+|\s+(?!\S)|\s+"""
 
 #: Name → pattern, for configs and the CLI (``"gpt2"``, ``"cl100k"``, ``"o200k"``, ``"chat"``).

@@ -712,7 +712,9 @@ ASSIGNMENTS = [
 ]
 
 
-@pytest.mark.parametrize(("make", "option", "value", "expected"), ASSIGNMENTS, ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    ("make", "option", "value", "expected"), ASSIGNMENTS, ids=lambda v: v if isinstance(v, str) else ""
+)
 def test_every_option_can_be_assigned_and_takes_effect(
     make: Callable[[], PreTokenizer], option: str, value: Any, expected: Callable[[], PreTokenizer]
 ) -> None:

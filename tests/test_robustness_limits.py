@@ -192,7 +192,8 @@ def test_regex_limits_are_read_when_a_file_is_validated(monkeypatch: pytest.Monk
     text = _with_split(pattern=r"\w+", timeout=30.0)
     assert Tokenizer.from_json(text).pre_tokenizer[0].timeout == 30.0
     monkeypatch.setattr(limits, "MAX_REGEX_TIMEOUT", 10.0)
-    with pytest.raises(SerializationError, match=r"pre_tokenizer\.pretokenizers\[0\]\.timeout: 30 s is more than the limit of 10 s"):
+    message = r"pre_tokenizer\.pretokenizers\[0\]\.timeout: 30 s is more than the limit of 10 s"
+    with pytest.raises(SerializationError, match=message):
         Tokenizer.from_json(text)
     assert Tokenizer.from_json(text, trusted=True).pre_tokenizer[0].timeout == 30.0
     assert Split(r"\w+", timeout=30.0).timeout == 30.0 and Split(r"\w+", timeout=None).timeout is None

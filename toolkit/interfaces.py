@@ -191,8 +191,9 @@ class PreTokenizer(Component):
 
         ``raws`` and ``spell`` are those of :meth:`split_raw`, and raw piece ``i`` is the slice of
         ``text`` that begins at ``starts[i]``: the tokens of a piece, with spans relative to its
-        start, then depend on its text alone and can be cached. ``None`` means "cannot" (the default, or a text where a piece would not be a
-        slice, such as one with a prefix added): the caller falls back to :meth:`pre_tokenize`.
+        start, then depend on its text alone and can be cached. ``None`` means "cannot" (the
+        default, or a text where a piece would not be a slice, such as one with a prefix added):
+        the caller falls back to :meth:`pre_tokenize`.
 
         >>> from pretokenizers import BertPreTokenizer, Whitespace
         >>> BertPreTokenizer().split_slices("Hi, you"), Whitespace().split_slices("Hi")
