@@ -782,6 +782,19 @@ def test_declared_fast_path_hooks() -> None:
     assert ByteLevel(add_prefix_space=True).split_slices(" hi") == ([" hi"], [0], to_byte_level)
 
 
+def test_one_oniguruma_match_iterator() -> None:
+    """``Split`` and ``Replace`` find matches with the same function (the regex dialect's one home)."""
+    from pretokenizers import split
+    from toolkit.normalizers import Regex, patterns, replace_all
+
+    assert split.find_spans is patterns.find_spans
+    assert patterns.find_spans(regex.compile("a*"), "baab") == [(0, 0), (1, 3), (4, 4)]
+    assert Split("a*", behavior="removed").split_text("baab") == ["b", "b"]
+    assert replace_all(Regex("a*"), "-", "baab") == "-b-b-"
+    with pytest.raises(TimeoutError):
+        patterns.find_spans(regex.compile(r"(a|a)+$"), "a" * 40 + "!", 0.05)
+
+
 def test_byte_level_cache_is_bounded_and_travels_empty() -> None:
     from toolkit.cache import BoundedCache
 
