@@ -24,7 +24,7 @@ __all__ = ["BertPreTokenizer"]
 # punctuation. Kept as the reference the fast patterns below are tested against.
 _BERT_RE = regex.compile(rf"{PUNCTUATION}|[^\s{PUNCTUATION}]+", flags=regex.V1)
 
-# The same classes spelled out for the standard ``re`` module, which matches them 1.5-3x faster than
+# The same classes spelled out for the standard ``re`` module, which matches them faster than
 # ``regex`` does the V1 set intersection (the tests check every code point against _BERT_RE).
 # Whitespace is ``regex``'s ``\s``: the 25 Unicode White_Space characters (``re``'s ``\s`` would add
 # U+001C..U+001F).
@@ -64,9 +64,6 @@ class BertPreTokenizer(PreTokenizer):
     """
 
     class Params(Params):
-        pass
-
-    def __init__(self) -> None:
         pass
 
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:

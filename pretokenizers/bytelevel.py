@@ -19,30 +19,34 @@ import regex
 
 from toolkit.alignment import Piece
 from toolkit.bytelevel import BYTE_TO_CHAR, to_byte_level
+from toolkit.cache import BoundedCache
 from toolkit.interfaces import Params, PreTokenizer
+from toolkit.normalizers.patterns import find_spans
 from toolkit.registry import register
 
 from pretokenizers._pieces import one_to_one, split_pieces, with_prefix
 from pretokenizers.patterns import GPT2_PATTERN
-from pretokenizers.split import apply_behavior, find_spans, segments
+from pretokenizers.split import apply_behavior, segments
 
 __all__ = ["ByteLevel"]
 
 _GPT2_RE = regex.compile(GPT2_PATTERN)
-_CACHE_LIMIT = 100_000
+#: Pieces whose byte-level spelling a ByteLevel keeps (a full cache is cleared).
+_CACHE_CAPACITY = 100_000
+#: Longer pieces are spelled without the cache (a ``use_regex=False`` piece can be a whole document).
+_LONGEST_CACHED = 256
 
 
-class _CharToByteLevel(dict[str, str]):
-    """``table[c]``: the byte-level spelling of one character (computed once per character)."""
+class _CharSpelling(BoundedCache):
+    """``table[c]``: the byte-level spelling of one character, computed on the first look-up."""
+
+    __slots__ = ()
 
     def __missing__(self, c: str) -> str:
-        value = to_byte_level(c)
-        if len(self) < _CACHE_LIMIT:
-            self[c] = value
-        return value
+        return self.put(c, to_byte_level(c))
 
 
-_CHAR_TO_BL = _CharToByteLevel()
+_CHAR_TO_BL = _CharSpelling(_CACHE_CAPACITY)
 
 
 def _byte_level_piece(piece: Piece, bl: str) -> Piece:
@@ -79,11 +83,12 @@ class ByteLevel(PreTokenizer):
         use_regex: bool = True
         trim_offsets: bool = True
 
-    def __init__(self, *, add_prefix_space: bool = False, use_regex: bool = True, trim_offsets: bool = True) -> None:
-        self.add_prefix_space = bool(add_prefix_space)
-        self.use_regex = bool(use_regex)
-        self.trim_offsets = bool(trim_offsets)
-        self._cache: dict[str, str] = {}
+    add_prefix_space: bool
+    use_regex: bool
+    trim_offsets: bool
+
+    def _configure(self) -> None:
+        self._cache = BoundedCache(_CACHE_CAPACITY)  # raw piece -> its byte-level spelling
 
     @staticmethod
     def alphabet() -> list[str]:
@@ -97,16 +102,12 @@ class ByteLevel(PreTokenizer):
         return apply_behavior(segments(find_spans(_GPT2_RE, text), len(text)), "isolated")
 
     def _spell(self, text: str) -> str:
-        """:func:`to_byte_level` through the spelling cache that :meth:`split_text` fills too (words,
-        not long texts: a ``use_regex=False`` piece can be a whole document)."""
+        """:func:`to_byte_level` through the spelling cache (pieces up to ``_LONGEST_CACHED`` characters)."""
         bl = self._cache.get(text)
         if bl is None:
             bl = to_byte_level(text)
-            if len(text) > 256:
-                return bl
-            if len(self._cache) >= _CACHE_LIMIT:
-                self._cache.clear()
-            self._cache[text] = bl
+            if len(text) <= _LONGEST_CACHED:
+                self._cache.put(text, bl)
         return bl
 
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
@@ -143,15 +144,13 @@ class ByteLevel(PreTokenizer):
             return [to_byte_level(text)]
         cache = self._cache
         get = cache.get
+        put = cache.put
         out = []
         append = out.append
         for piece in _GPT2_RE.findall(text):
             bl = get(piece)
             if bl is None:
-                bl = to_byte_level(piece)
-                if len(cache) >= _CACHE_LIMIT:
-                    cache.clear()
-                cache[piece] = bl
+                bl = put(piece, to_byte_level(piece))
             append(bl)
         return out
 
@@ -167,7 +166,7 @@ class ByteLevel(PreTokenizer):
             text = " " + text
         return (_GPT2_RE.findall(text) if self.use_regex else [text]), to_byte_level
 
-    def split_slices(self, text: str) -> tuple[list[str], list[int], Callable[[str], str]] | None:
+    def split_slices(self, text: str) -> tuple[list[str], list[int], Callable[[str], str] | None] | None:
         """:meth:`split_raw` with where each raw piece starts in ``text``: the fast path of
         ``Tokenizer.encode``'s offsets. ``None`` when a prefix space would be added (that piece is not
         a slice of ``text``). The respelling writes each character as its UTF-8 bytes, on its own.
@@ -182,14 +181,9 @@ class ByteLevel(PreTokenizer):
         # others any non-whitespace), so the pieces tile the text and their lengths give the starts.
         starts = list(accumulate(map(len, pieces), initial=0))
         starts.pop()
-        return pieces, starts, spell  # type: ignore[return-value]
+        return pieces, starts, spell
 
     @property
     def respelling_only(self) -> bool:
         """True when this pre-tokenizer never splits or adds text, only respells each piece."""
         return not self.use_regex and not self.add_prefix_space
-
-    def __getstate__(self) -> dict[str, object]:
-        state = self.__dict__.copy()
-        state["_cache"] = {}
-        return state

@@ -37,8 +37,9 @@ class Digits(PreTokenizer):
     class Params(Params):
         individual_digits: bool = False
 
-    def __init__(self, *, individual_digits: bool = False) -> None:
-        self.individual_digits = bool(individual_digits)
+    individual_digits: bool
+
+    def _configure(self) -> None:
         self._re = _SINGLE_RE if self.individual_digits else _RUNS_RE
 
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:

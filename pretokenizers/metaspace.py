@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import Literal
 
 import regex
-from pydantic import field_validator
+from pydantic import StrictStr, field_validator
 
 from toolkit.alignment import Piece
-from toolkit.errors import ConfigError
 from toolkit.interfaces import Params, PreTokenizer
 from toolkit.registry import register
 
@@ -23,7 +22,6 @@ from pretokenizers._pieces import one_to_one, split_pieces, with_prefix
 __all__ = ["Metaspace", "PrependScheme"]
 
 PrependScheme = Literal["always", "first", "never"]
-_SCHEMES = ("always", "first", "never")
 
 
 @register("Metaspace")
@@ -46,7 +44,7 @@ class Metaspace(PreTokenizer):
     """
 
     class Params(Params):
-        replacement: str = "▁"
+        replacement: StrictStr = "▁"
         prepend_scheme: PrependScheme = "always"
         split: bool = True
 
@@ -57,24 +55,19 @@ class Metaspace(PreTokenizer):
                 raise ValueError(f"must be exactly one character, got {value!r}")
             return value
 
-    def __init__(self, *, replacement: str = "▁", prepend_scheme: PrependScheme = "always", split: bool = True) -> None:
-        if not isinstance(replacement, str) or len(replacement) != 1:
-            raise ConfigError(f"Metaspace replacement must be exactly one character, got {replacement!r}")
-        if prepend_scheme not in _SCHEMES:
-            raise ConfigError(
-                f"Metaspace prepend_scheme: unknown value {prepend_scheme!r}; expected one of {', '.join(_SCHEMES)}"
-            )
-        self.replacement = replacement
-        self.prepend_scheme = prepend_scheme
-        self.split = bool(split)
-        r = regex.escape(replacement)
+    replacement: str
+    prepend_scheme: PrependScheme
+    split: bool
+
+    def _configure(self) -> None:
+        r = regex.escape(self.replacement)
         # Splitting before each replacement with HF's "merged_with_next": the last of a run of
         # replacements joins the following text, the others stay alone.
         self._split_re = regex.compile(rf"{r}?[^{r}]+|{r}")
 
     @property
-    def _position_sensitive(self) -> bool:
-        """True when the result for a piece depends on where the piece starts (scheme ``"first"``)."""
+    def position_sensitive(self) -> bool:
+        """True with ``prepend_scheme="first"``: a piece gets the prefix only if it starts the text."""
         return self.prepend_scheme == "first"
 
     def _spans(self, text: str) -> list[tuple[int, int]]:

@@ -48,9 +48,10 @@ O200K_PATTERN: str = "|".join(
 #: exactly like :data:`GPT2_PATTERN` (checked by the tests); kept for reference and HF interop.
 HF_GPT2_PATTERN: str = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
-#: The "chat" preset pattern of the spec (§5): words with their leading space, groups of at most 3
-#: digits, punctuation runs, spaces. It matches no ``_``: use it through :class:`~pretokenizers.Split`
-#: (behaviour ``"isolated"``), which keeps unmatched text as pieces so nothing is lost.
+#: The pattern of the "chat" preset (:mod:`toolkit.training.presets`): words with their leading
+#: space, groups of at most 3 digits, punctuation runs, spaces. It matches no ``_``: use it through
+#: :class:`~pretokenizers.Split` (behaviour ``"isolated"``), which keeps unmatched text as pieces so
+#: nothing is lost.
 CHAT_PATTERN: str = r""" ?[^\W\d_]+| ?\d{1,3}| ?[^\s\w]+|\s+(?!\S)|\s+"""
 
 #: Name → pattern, for configs and the CLI (``"gpt2"``, ``"cl100k"``, ``"o200k"``, ``"chat"``).

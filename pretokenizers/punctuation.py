@@ -8,18 +8,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import regex
-from pydantic import field_validator
 
 from toolkit.alignment import Piece
 from toolkit.interfaces import Params, PreTokenizer
+from toolkit.normalizers.patterns import find_spans
 from toolkit.registry import register
 
 from pretokenizers._classes import PUNCTUATION
 from pretokenizers._pieces import split_pieces
-from pretokenizers.split import _HF_BEHAVIORS, Behavior, apply_behavior, find_spans, normalize_behavior, segments
+from pretokenizers.split import BehaviorOption, apply_behavior, segments
 
 __all__ = ["Punctuation"]
 
@@ -40,15 +38,9 @@ class Punctuation(PreTokenizer):
     """
 
     class Params(Params):
-        behavior: Behavior = "isolated"
+        behavior: BehaviorOption = "isolated"
 
-        @field_validator("behavior", mode="before")
-        @classmethod
-        def _hf_spelling(cls, value: Any) -> Any:
-            return _HF_BEHAVIORS.get(value, value) if isinstance(value, str) else value
-
-    def __init__(self, *, behavior: Behavior = "isolated") -> None:
-        self.behavior = normalize_behavior(behavior, where="Punctuation behavior")
+    behavior: str
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
         return apply_behavior(segments(find_spans(_PUNCT_RE, text), len(text)), self.behavior)

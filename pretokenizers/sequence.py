@@ -7,11 +7,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from toolkit.alignment import Piece
-from toolkit.interfaces import Container, Params, PreTokenizer
+from toolkit.interfaces import Container, Params, PreTokenizer, build_children
 from toolkit.registry import register
 
 __all__ = ["Sequence"]
@@ -21,7 +21,9 @@ __all__ = ["Sequence"]
 class Sequence(Container, PreTokenizer):
     """Chain pre-tokenizers: each one splits (and may rewrite) the pieces of the one before.
 
-    Serializes as ``{"type": "Sequence", "pretokenizers": [...]}`` (the Hugging Face layout).
+    ``pretokenizers`` holds pre-tokenizer objects or their dicts (built through the registry);
+    assigning a new list takes effect like any option. Serializes as
+    ``{"type": "Sequence", "pretokenizers": [...]}`` (the Hugging Face layout).
 
     >>> from pretokenizers import ByteLevel, Punctuation
     >>> Sequence([Punctuation(), ByteLevel(use_regex=False)]).split_text("hi, you")
@@ -29,17 +31,21 @@ class Sequence(Container, PreTokenizer):
     """
 
     children_field = "pretokenizers"
+    positional = ("pretokenizers",)
 
     class Params(Params):
-        pretokenizers: list[dict[str, Any]]
+        pretokenizers: Any  # a list of pre-tokenizers or their dicts: checked by _configure, naming the bad child
 
-    def __init__(self, pretokenizers: Iterable[PreTokenizer | Mapping[str, Any]]) -> None:
-        self.pretokenizers: list[PreTokenizer]
-        self._set_children(pretokenizers)
+    pretokenizers: list[PreTokenizer]
+
+    def _configure(self) -> None:
+        # Dicts become components; anything else that is not a pre-tokenizer is a ConfigError.
+        children = build_children(self.kind, self.pretokenizers, "pretokenizers", where=self._where())
+        object.__setattr__(self, "pretokenizers", children)
 
     @property
-    def _position_sensitive(self) -> bool:
-        return any(getattr(child, "_position_sensitive", False) for child in self.pretokenizers)
+    def position_sensitive(self) -> bool:
+        return any(child.position_sensitive for child in self.pretokenizers)
 
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
         for child in self.pretokenizers:
@@ -53,7 +59,7 @@ class Sequence(Container, PreTokenizer):
         returns the ``Split`` pieces and the byte-level respelling, so the pipeline can cache by raw piece.
         """
         children = self.pretokenizers
-        if not children or self._position_sensitive:
+        if not children or self.position_sensitive:
             return self.split_text(text), None
         *first, last = children
         pieces = [text] if text else []
@@ -63,7 +69,7 @@ class Sequence(Container, PreTokenizer):
             for piece in pieces:
                 out += split(piece)
             pieces = out
-        if getattr(last, "respelling_only", False):
+        if last.respelling_only:
             _, spell = last.split_raw("")
             return pieces, spell
         raw: list[str] = []
@@ -77,7 +83,7 @@ class Sequence(Container, PreTokenizer):
         children = self.pretokenizers
         if not children:
             return [text] if text else []
-        if any(getattr(child, "_position_sensitive", False) for child in children[1:]):
+        if any(child.position_sensitive for child in children[1:]):
             # A later child needs the pieces' offsets (Metaspace "first"): use the full path.
             return super().split_text(text)
         pieces = children[0].split_text(text)

@@ -31,17 +31,19 @@ and ``\\w`` also covers ``²³¹¼½¾`` but not the joiners ZWNJ/ZWJ.
 
 from __future__ import annotations
 
-import time
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 import regex
-from pydantic import field_validator
+from pydantic import BeforeValidator, Field, StrictFloat, StrictStr, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
+from toolkit import limits
 from toolkit.alignment import Piece
 from toolkit.errors import ConfigError, InputError
 from toolkit.interfaces import Params, PreTokenizer
-from toolkit.limits import REGEX_TIMEOUT
+from toolkit.normalizers.patterns import find_spans
 from toolkit.registry import register
+from toolkit.serialization import reading_untrusted
 
 from pretokenizers._pieces import split_pieces
 from pretokenizers.patterns import HF_GPT2_PATTERN, NAMED_PATTERNS
@@ -49,6 +51,7 @@ from pretokenizers.patterns import HF_GPT2_PATTERN, NAMED_PATTERNS
 __all__ = [
     "Split",
     "Behavior",
+    "BehaviorOption",
     "BEHAVIORS",
     "DEFAULT_TIMEOUT",
     "normalize_behavior",
@@ -69,16 +72,27 @@ _HF_BEHAVIORS = {
     "Contiguous": "contiguous",
 }
 
-#: Seconds a user-supplied pattern may spend on one text before :class:`InputError` is raised
-#: (``toolkit.limits.REGEX_TIMEOUT``, the one place the toolkit's limits are set).
-DEFAULT_TIMEOUT: float = REGEX_TIMEOUT
+
+def _hf_spelling(value: Any) -> Any:
+    return _HF_BEHAVIORS.get(value, value) if isinstance(value, str) else value
+
+
+#: The ``behavior`` option of :class:`Split` and :class:`~pretokenizers.Punctuation`: one of
+#: :data:`BEHAVIORS`, HF's ``"MergedWithNext"`` spelling accepted.
+BehaviorOption = Annotated[Behavior, BeforeValidator(_hf_spelling)]
 
 # Patterns shipped with the toolkit: linear-time, so they run without the timeout guard (the guard
-# costs the ``regex`` module about half a microsecond per match, 2-6x on ordinary text).
+# costs the ``regex`` module about half a microsecond per match), and a file may run them unguarded.
 _TRUSTED_PATTERNS = frozenset(NAMED_PATTERNS.values()) | {HF_GPT2_PATTERN}
 
 Span = tuple[int, int]
 Segment = tuple[int, int, bool]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "DEFAULT_TIMEOUT":  # Split's default timeout: the current toolkit.limits.REGEX_TIMEOUT
+        return limits.REGEX_TIMEOUT
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def normalize_behavior(value: Any, *, where: str = "behavior") -> str:
@@ -87,53 +101,10 @@ def normalize_behavior(value: Any, *, where: str = "behavior") -> str:
     >>> normalize_behavior("Isolated")
     'isolated'
     """
-    if isinstance(value, str):
-        if value in BEHAVIORS:
-            return value
-        if value in _HF_BEHAVIORS:
-            return _HF_BEHAVIORS[value]
+    value = _hf_spelling(value)
+    if isinstance(value, str) and value in BEHAVIORS:
+        return value
     raise ConfigError(f"{where}: unknown behavior {value!r}; expected one of {', '.join(BEHAVIORS)}")
-
-
-def _timeout_kwargs(deadline: float | None) -> dict[str, float]:
-    if deadline is None:
-        return {}
-    return {"timeout": max(deadline - time.monotonic(), 1e-6)}
-
-
-def find_spans(compiled: regex.Pattern[str], text: str, timeout: float | None = None) -> list[Span]:
-    """The ``(start, end)`` spans of the matches of ``compiled`` in ``text``, in order.
-
-    Matches are found like Oniguruma's iterator (so like Hugging Face): an empty match that starts
-    where the previous match ended is skipped and the search resumes one character later. Python's
-    own iteration differs only around empty matches, so the fast ``finditer`` result is used whenever
-    it has none. ``timeout`` (seconds, for the whole text) raises ``TimeoutError``.
-
-    >>> find_spans(regex.compile("a*"), "baab")
-    [(0, 0), (1, 3), (4, 4)]
-    """
-    kwargs: dict[str, float] = {} if timeout is None else {"timeout": timeout}
-    spans = [m.span() for m in compiled.finditer(text, **kwargs)]
-    for s, e in spans:
-        if s == e:
-            break
-    else:
-        return spans
-    deadline = None if timeout is None else time.monotonic() + timeout
-    out: list[Span] = []
-    pos, last_end, n = 0, -1, len(text)
-    search = compiled.search
-    while pos <= n:
-        m = search(text, pos, **_timeout_kwargs(deadline))
-        if m is None:
-            break
-        s, e = m.span()
-        if s == e and e == last_end:
-            pos = e + 1
-            continue
-        out.append((s, e))
-        pos = last_end = e
-    return out
 
 
 def segments(spans: list[Span], length: int, *, invert: bool = False) -> list[Segment]:
@@ -194,6 +165,26 @@ def apply_behavior(segs: list[Segment], behavior: str) -> list[Span]:
     return [(s, e) for s, e in out if e > s]
 
 
+def _check_file_timeout(value: float | None, pattern: str) -> None:
+    """The guard of a user pattern from an untrusted file: on, and at most ``limits.MAX_REGEX_TIMEOUT``."""
+    cap = limits.MAX_REGEX_TIMEOUT
+    if value is None:
+        message = (
+            f"null switches off the timeout that stops a catastrophic regex ({pattern!r}); a tokenizer file "
+            f"from elsewhere may not do that. Set a timeout of at most {cap:g} s, or load a file your own "
+            "code wrote with trusted=True"
+        )
+    elif value > cap:
+        message = (
+            f"{value:g} s is more than the limit of {cap:g} s (toolkit.limits.MAX_REGEX_TIMEOUT) for a regex "
+            "from a tokenizer file; lower it, or load a file your own code wrote with trusted=True"
+        )
+    else:
+        return
+    # The message goes in the context: a template would read the braces of the pattern as fields.
+    raise PydanticCustomError("regex_guard", "{message}", {"message": message})
+
+
 @register("Split")
 class Split(PreTokenizer):
     """Split on a regular expression (or a literal string) with one of HF's five behaviours.
@@ -203,11 +194,13 @@ class Split(PreTokenizer):
     ``invert=True`` splits on the complement: what the pattern does *not* match counts as the
     delimiter.
 
-    User patterns run under a ``timeout`` (seconds per text; ``None`` disables it): a pattern that
-    backtracks catastrophically raises :class:`~toolkit.errors.InputError` naming the pattern instead
-    of hanging. Literal strings and the patterns shipped in :mod:`pretokenizers.patterns` cannot
-    backtrack catastrophically and always run without the guard (it costs the ``regex`` module about
-    half a microsecond per match).
+    User patterns run under a ``timeout`` (seconds per text; ``None`` disables it; the default is
+    ``toolkit.limits.REGEX_TIMEOUT`` when the Split is made): a pattern that backtracks
+    catastrophically raises :class:`~toolkit.errors.InputError` naming the pattern instead of
+    hanging. Literal strings and the patterns shipped in :mod:`pretokenizers.patterns` cannot
+    backtrack catastrophically and always run without the guard. A tokenizer file that is not
+    trusted may neither switch the guard off for a user pattern nor set it above
+    ``toolkit.limits.MAX_REGEX_TIMEOUT``.
 
     >>> Split(r"\\s+", behavior="removed").split_text("to  be or")
     ['to', 'be', 'or']
@@ -217,57 +210,45 @@ class Split(PreTokenizer):
     [('a', (0, 1)), (',b', (1, 3))]
     """
 
+    positional = ("pattern",)
+
     class Params(Params):
-        pattern: str
-        behavior: Behavior = "isolated"
+        pattern: StrictStr
+        behavior: BehaviorOption = "isolated"
         invert: bool = False
         literal: bool = False
-        timeout: float | None = DEFAULT_TIMEOUT
-
-        @field_validator("behavior", mode="before")
-        @classmethod
-        def _hf_spelling(cls, value: Any) -> Any:
-            return _HF_BEHAVIORS.get(value, value) if isinstance(value, str) else value
+        timeout: StrictFloat | None = Field(default_factory=lambda: limits.REGEX_TIMEOUT)
 
         @field_validator("timeout")
         @classmethod
-        def _positive(cls, value: float | None) -> float | None:
+        def _guard(cls, value: float | None, info: ValidationInfo) -> float | None:
             if value is not None and not value > 0:
-                raise ValueError("must be a positive number of seconds, or null for no timeout")
+                raise PydanticCustomError("timeout", "must be a positive number of seconds, or null for no timeout")
+            pattern = info.data.get("pattern")  # absent when the pattern itself was invalid
+            user_regex = pattern is not None and not info.data.get("literal") and pattern not in _TRUSTED_PATTERNS
+            if user_regex and reading_untrusted():
+                _check_file_timeout(value, pattern)
             return value
 
-    def __init__(
-        self,
-        pattern: str,
-        *,
-        behavior: Behavior = "isolated",
-        invert: bool = False,
-        literal: bool = False,
-        timeout: float | None = DEFAULT_TIMEOUT,
-    ) -> None:
-        if not isinstance(pattern, str):
-            raise ConfigError(
-                f"Split pattern must be a string (a regex, or literal text with literal=True), "
-                f"got {type(pattern).__name__}"
-            )
-        if timeout is not None and (
-            isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0
-        ):
-            raise ConfigError(f"Split timeout must be a positive number of seconds or None, got {timeout!r}")
-        self.pattern = pattern
-        self.behavior = normalize_behavior(behavior, where="Split behavior")
-        self.invert = bool(invert)
-        self.literal = bool(literal)
-        self.timeout = None if timeout is None else float(timeout)
+    pattern: str
+    behavior: str
+    invert: bool
+    literal: bool
+    timeout: float | None
+
+    def _configure(self) -> None:
         if self.literal:
-            self._regex = regex.compile(regex.escape(pattern))
+            self._regex = regex.compile(regex.escape(self.pattern))
         else:
             try:
-                self._regex = regex.compile(pattern)
-            except regex.error as exc:
-                raise ConfigError(f"Split pattern {pattern!r} is not a valid regular expression: {exc}") from None
-        trusted = self.literal or pattern in _TRUSTED_PATTERNS
-        self._timeout_kw: dict[str, float] = {} if trusted or self.timeout is None else {"timeout": self.timeout}
+                self._regex = regex.compile(self.pattern)
+            except (regex.error, ValueError, OverflowError) as exc:
+                raise ConfigError(
+                    f"{self._where()}.pattern: {self.pattern!r} is not a valid regular expression: {exc}"
+                ) from None
+        trusted = self.literal or self.pattern in _TRUSTED_PATTERNS
+        self._timeout = None if trusted else self.timeout  # the guard, for user patterns only
+        self._timeout_kw: dict[str, float] = {} if self._timeout is None else {"timeout": self._timeout}
         # findall/split return only whole matches and gaps when the pattern has no groups.
         self._no_groups = self._regex.groups == 0
 
@@ -282,7 +263,7 @@ class Split(PreTokenizer):
     def _spans(self, text: str) -> list[Span]:
         """Matches (Oniguruma iteration), with the timeout turned into an :class:`InputError`."""
         try:
-            return find_spans(self._regex, text, self._timeout_kw.get("timeout"))
+            return find_spans(self._regex, text, self._timeout)
         except TimeoutError:
             raise self._timeout_error(text) from None
 
@@ -302,26 +283,32 @@ class Split(PreTokenizer):
     def split_text(self, text: str) -> list[str]:
         if not text:
             return []
-        behavior = self.behavior
-        if self._no_groups and behavior in ("isolated", "removed"):
-            # C-speed paths: ``findall`` gives the matches, ``split`` the gaps between them. They
-            # agree with Oniguruma's iteration whenever no match is empty.
+        if self._no_groups and self.behavior in ("isolated", "removed"):
             try:
-                matches = self._regex.findall(text, **self._timeout_kw)
-                if "" not in matches:
-                    if behavior == "isolated":
-                        if sum(map(len, matches)) == len(text):
-                            return matches  # the matches tile the text
-                        gaps = self._regex.split(text, **self._timeout_kw)
-                        out = [gaps[0]] if gaps[0] else []
-                        for match, gap in zip(matches, gaps[1:]):
-                            out.append(match)
-                            if gap:
-                                out.append(gap)
-                        return out
-                    if self.invert:
-                        return matches  # the gaps are the delimiters
-                    return [gap for gap in self._regex.split(text, **self._timeout_kw) if gap]
+                fast = self._split_fast(text)
             except TimeoutError:
                 raise self._timeout_error(text) from None
+            if fast is not None:
+                return fast
         return [text[s:e] for s, e in self.piece_spans(text)]
+
+    def _split_fast(self, text: str) -> list[str] | None:
+        """``isolated``/``removed`` at C speed: ``findall`` gives the matches, ``split`` the gaps
+        between them. They agree with Oniguruma's iteration whenever no match is empty (else None)."""
+        compiled, kw = self._regex, self._timeout_kw
+        matches = compiled.findall(text, **kw)
+        if "" in matches:
+            return None
+        if self.behavior == "removed":
+            if self.invert:
+                return matches  # the gaps are the delimiters
+            return [gap for gap in compiled.split(text, **kw) if gap]
+        if sum(map(len, matches)) == len(text):
+            return matches  # the matches tile the text
+        gaps = compiled.split(text, **kw)
+        out = [gaps[0]] if gaps[0] else []
+        for match, gap in zip(matches, gaps[1:]):
+            out.append(match)
+            if gap:
+                out.append(gap)
+        return out

@@ -43,9 +43,6 @@ class Whitespace(PreTokenizer):
     class Params(Params):
         pass
 
-    def __init__(self) -> None:
-        pass
-
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
         return keep_matches(_WHITESPACE_RE, pieces)
 
@@ -62,9 +59,6 @@ class WhitespaceSplit(PreTokenizer):
     """
 
     class Params(Params):
-        pass
-
-    def __init__(self) -> None:
         pass
 
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:

@@ -682,11 +682,128 @@ def test_split_accepts_hf_behaviour_spelling() -> None:
 
 
 def test_options_are_keyword_only() -> None:
-    with pytest.raises(TypeError):
+    """Only ``Split``'s pattern (and ``Sequence``'s children) may be passed by position."""
+    with pytest.raises(ConfigError, match="positional"):
         Split("-", "isolated")  # type: ignore[misc]
-    with pytest.raises(TypeError):
+    with pytest.raises(ConfigError, match="positional"):
         Digits(True)  # type: ignore[misc]
     assert Split(pattern="-").pattern == "-"
+    assert list(inspect.signature(Split).parameters)[:2] == ["pattern", "behavior"]
+    assert inspect.signature(Split).parameters["behavior"].kind is inspect.Parameter.KEYWORD_ONLY
+
+
+# ---------------------------------------------------------------------------------------------- live options
+TEXT = "Hi  there, héllo 12345 ok"
+
+# (component, option, new value, the same component built with that value)
+ASSIGNMENTS = [
+    (lambda: Metaspace(), "replacement", "%", lambda: Metaspace(replacement="%")),
+    (lambda: Metaspace(), "prepend_scheme", "never", lambda: Metaspace(prepend_scheme="never")),
+    (lambda: Metaspace(), "split", False, lambda: Metaspace(split=False)),
+    (lambda: Digits(), "individual_digits", True, lambda: Digits(individual_digits=True)),
+    (lambda: ByteLevel(), "add_prefix_space", True, lambda: ByteLevel(add_prefix_space=True)),
+    (lambda: ByteLevel(), "use_regex", False, lambda: ByteLevel(use_regex=False)),
+    (lambda: Punctuation(), "behavior", "MergedWithNext", lambda: Punctuation(behavior="merged_with_next")),
+    (lambda: Split(r"\d+"), "pattern", r"\s+", lambda: Split(r"\s+")),
+    (lambda: Split(r"\d+"), "behavior", "removed", lambda: Split(r"\d+", behavior="removed")),
+    (lambda: Split(r"\d+", behavior="removed"), "invert", True, lambda: Split(r"\d+", behavior="removed", invert=True)),
+    (lambda: Split("."), "literal", True, lambda: Split(".", literal=True)),
+    (lambda: Sequence([Digits()]), "pretokenizers", [{"type": "Whitespace"}], lambda: Sequence([Whitespace()])),
+]
+
+
+@pytest.mark.parametrize(
+    ("make", "option", "value", "expected"), ASSIGNMENTS, ids=lambda v: v if isinstance(v, str) else ""
+)
+def test_every_option_can_be_assigned_and_takes_effect(
+    make: Callable[[], PreTokenizer], option: str, value: Any, expected: Callable[[], PreTokenizer]
+) -> None:
+    pt, want = make(), expected()
+    warm = pt.split_text(TEXT), pt.pre_tokenize_str(TEXT)  # fills any cache the old options built
+    setattr(pt, option, value)
+    assert pt == want and pt.to_dict() == want.to_dict()
+    assert pt.split_text(TEXT) == want.split_text(TEXT) and pt.pre_tokenize_str(TEXT) == want.pre_tokenize_str(TEXT)
+    assert pt.split_raw(TEXT) == want.split_raw(TEXT) and pt.split_slices(TEXT) == want.split_slices(TEXT)
+    assert warm != (pt.split_text(TEXT), pt.pre_tokenize_str(TEXT))
+
+
+@pytest.mark.parametrize(
+    ("make", "option", "value"),
+    [
+        (lambda: Metaspace(), "replacement", "%%"),
+        (lambda: Metaspace(), "replacement", 3),
+        (lambda: Metaspace(), "prepend_scheme", "sometimes"),
+        (lambda: Digits(), "individual_digits", "perhaps"),
+        (lambda: ByteLevel(), "use_regex", [1]),
+        (lambda: Punctuation(), "behavior", "sideways"),
+        (lambda: Split(r"\d+"), "pattern", "("),
+        (lambda: Split(r"\d+"), "pattern", 42),
+        (lambda: Split(r"\d+"), "timeout", -1),
+        (lambda: Split(r"\d+"), "timeout", True),
+        (lambda: Sequence([Digits()]), "pretokenizers", ["Whitespace"]),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_an_invalid_assignment_is_a_config_error_and_changes_nothing(
+    make: Callable[[], PreTokenizer], option: str, value: Any
+) -> None:
+    pt = make()
+    before = pt.to_dict(), pt.pre_tokenize_str(TEXT)
+    with pytest.raises(ConfigError, match=option):
+        setattr(pt, option, value)
+    assert (pt.to_dict(), pt.pre_tokenize_str(TEXT)) == before
+
+
+def test_split_timeout_default_is_read_when_the_split_is_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolkit.limits as limits
+    from pretokenizers import split
+
+    assert Split("x").timeout == limits.REGEX_TIMEOUT == split.DEFAULT_TIMEOUT
+    monkeypatch.setattr(limits, "REGEX_TIMEOUT", 12.5)
+    assert Split("x").timeout == 12.5 == split.DEFAULT_TIMEOUT
+    assert build("pre_tokenizer", {"type": "Split", "pattern": "x"}).timeout == 12.5
+    trap = Split(r"(a|a)+$")
+    trap.timeout = 0.2  # takes effect at once
+    with pytest.raises(InputError, match="0.2 s"):
+        trap.split_text("a" * 40 + "c")
+
+
+def test_declared_fast_path_hooks() -> None:
+    """The fast paths are part of the interface: defaults say "cannot" or "no respelling"."""
+    for pt in (Whitespace(), WhitespaceSplit(), Digits(), Metaspace(), Punctuation(), Split("-"), Sequence([])):
+        assert pt.split_slices("a b") is None
+        assert pt.respelling_only is False
+        raw, spell = pt.split_raw("a b-c 1")
+        assert spell is None and raw == pt.split_text("a b-c 1")
+    assert ByteLevel(use_regex=False).respelling_only and not ByteLevel().respelling_only
+    assert Metaspace(prepend_scheme="first").position_sensitive and not Metaspace().position_sensitive
+    assert Sequence([Digits(), Metaspace(prepend_scheme="first")]).position_sensitive
+    assert ByteLevel(add_prefix_space=True).split_slices("hi") is None
+    assert ByteLevel(add_prefix_space=True).split_slices(" hi") == ([" hi"], [0], to_byte_level)
+
+
+def test_one_oniguruma_match_iterator() -> None:
+    """``Split`` and ``Replace`` find matches with the same function (the regex dialect's one home)."""
+    from pretokenizers import split
+    from toolkit.normalizers import Regex, patterns, replace_all
+
+    assert split.find_spans is patterns.find_spans
+    assert patterns.find_spans(regex.compile("a*"), "baab") == [(0, 0), (1, 3), (4, 4)]
+    assert Split("a*", behavior="removed").split_text("baab") == ["b", "b"]
+    assert replace_all(Regex("a*"), "-", "baab") == "-b-b-"
+    with pytest.raises(TimeoutError):
+        patterns.find_spans(regex.compile(r"(a|a)+$"), "a" * 40 + "!", 0.05)
+
+
+def test_byte_level_cache_is_bounded_and_travels_empty() -> None:
+    from toolkit.cache import BoundedCache
+
+    pt = ByteLevel()
+    pt.split_text("hello there hello")
+    cache = pt.__dict__["_cache"]
+    assert isinstance(cache, BoundedCache) and sorted(cache) == [" hello", " there", "hello"]
+    assert len(pickle.loads(pickle.dumps(pt)).__dict__["_cache"]) == 0
+    assert len(copy.deepcopy(pt).__dict__["_cache"]) == 0
 
 
 def test_catastrophic_pattern_times_out() -> None:

@@ -175,3 +175,36 @@ def test_snapshot_and_restore_round_trip(monkeypatch: pytest.MonkeyPatch) -> Non
     assert limits.snapshot() == values
     limits.restore({"NOT_A_LIMIT": 1})
     assert not hasattr(limits, "NOT_A_LIMIT")
+
+
+# ---------------------------------------------------------------------------------------- regex guard
+def _with_split(**split: object) -> str:
+    doc = json.loads(pipelines()["bpe"].to_json())
+    doc["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [{"type": "Split", **split}]}
+    return json.dumps(doc)
+
+
+def test_regex_limits_are_read_when_a_file_is_validated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Split`` guards itself: the timeout a file may ask for is checked against the current
+    ``MAX_REGEX_TIMEOUT``, and only untrusted loads apply it (a program may do what it wants)."""
+    from pretokenizers import Split
+
+    text = _with_split(pattern=r"\w+", timeout=30.0)
+    assert Tokenizer.from_json(text).pre_tokenizer[0].timeout == 30.0
+    monkeypatch.setattr(limits, "MAX_REGEX_TIMEOUT", 10.0)
+    message = r"pre_tokenizer\.pretokenizers\[0\]\.timeout: 30 s is more than the limit of 10 s"
+    with pytest.raises(SerializationError, match=message):
+        Tokenizer.from_json(text)
+    assert Tokenizer.from_json(text, trusted=True).pre_tokenizer[0].timeout == 30.0
+    assert Split(r"\w+", timeout=30.0).timeout == 30.0 and Split(r"\w+", timeout=None).timeout is None
+    # The pattern's braces are not read as a message template.
+    with pytest.raises(SerializationError, match=r"catastrophic regex \('\\\\p\{L\}\{2,\}'\)"):
+        Tokenizer.from_json(_with_split(pattern=r"\p{L}{2,}", timeout=None))
+    # Literal and shipped patterns run unguarded whatever the file says.
+    Tokenizer.from_json(_with_split(pattern="(a|a)+$", literal=True, timeout=None))
+
+
+def test_limits_are_only_numbers_and_checks() -> None:
+    """The core's limits module knows no component: no import of ``pretokenizers``."""
+    source = (ROOT / "toolkit" / "limits.py").read_text(encoding="utf-8")
+    assert "pretokenizers" not in source and "check_regex_guards" not in source

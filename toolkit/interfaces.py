@@ -160,7 +160,14 @@ class Normalizer(Component):
 
 
 class PreTokenizer(Component):
-    """Cuts normalized text into pieces ("words"); the model encodes each piece on its own."""
+    """Cuts normalized text into pieces ("words"); the model encodes each piece on its own.
+
+    :meth:`pre_tokenize` is the definition. The other methods are fast paths with a correct default,
+    which a subclass overrides when it can do better; callers use them without looking for them:
+    :meth:`split_text` (piece strings only), :meth:`split_raw` (pieces before a per-piece
+    respelling), :meth:`split_slices` (pieces that are slices of the text, with their starts) and
+    the properties :attr:`respelling_only` and :attr:`position_sensitive`.
+    """
 
     kind = "pre_tokenizer"
 
@@ -178,15 +185,37 @@ class PreTokenizer(Component):
         ``[spell(p) for p in raw] == split_text(text)`` always holds (``spell`` ``None`` means no
         respelling). The byte-level pre-tokenizer respells each piece in the ``Ġ`` alphabet; returning
         the raw pieces lets the pipeline cache ids by raw piece, so a repeated word costs one dict
-        look-up and no respelling.
+        look-up and no respelling. The default returns :meth:`split_text` and ``None``.
         """
         return self.split_text(text), None
 
     def split_slices(self, text: str) -> tuple[list[str], list[int], Callable[[str], str] | None] | None:
-        """Fast path of ``encode``: raw pieces that are plain slices of ``text``, their start
-        positions and the respelling (as :meth:`split_raw`), or ``None`` when this pre-tokenizer
-        cannot say (its pieces are not slices); the pipeline then uses :meth:`pre_tokenize`."""
+        """Fast path for offsets: ``(raws, starts, spell)`` when every raw piece is a slice of ``text``.
+
+        ``raws`` and ``spell`` are those of :meth:`split_raw`, and raw piece ``i`` is the slice of
+        ``text`` that begins at ``starts[i]``: the tokens of a piece, with spans relative to its
+        start, then depend on its text alone and can be cached. ``None`` means "cannot" (the
+        default, or a text where a piece would not be a slice, such as one with a prefix added):
+        the caller falls back to :meth:`pre_tokenize`.
+
+        >>> from pretokenizers import BertPreTokenizer, Whitespace
+        >>> BertPreTokenizer().split_slices("Hi, you"), Whitespace().split_slices("Hi")
+        ((['Hi', ',', 'you'], [0, 2, 4], None), None)
+        """
         return None
+
+    @property
+    def respelling_only(self) -> bool:
+        """True when this pre-tokenizer never splits or adds text, only respells each piece with the
+        ``spell`` of ``split_raw("")`` (a container can then defer that respelling). Default False."""
+        return False
+
+    @property
+    def position_sensitive(self) -> bool:
+        """True when the result for a piece depends on where the piece starts, not only on its text
+        (Metaspace's ``prepend_scheme="first"``): fast paths that split pieces on their own must not
+        be used. Default False."""
+        return False
 
     def pre_tokenize_str(self, text: str) -> list[tuple[str, tuple[int, int]]]:
         """Debugging helper: ``[(piece, (start, end)), ...]`` with spans into ``text``.

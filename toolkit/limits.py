@@ -16,10 +16,11 @@ limit                       value             enforced
                                               tokens); trainers never create longer tokens
 ``MAX_FILE_BYTES``          1 GiB             reading a tokenizer or vocabulary file
                                               → :class:`SerializationError`
-``REGEX_TIMEOUT``           5 s               default time budget of a user regex per text
-                                              (``Split``, ``Replace``) → :class:`InputError`
+``REGEX_TIMEOUT``           5 s               time budget of a user regex per text: ``Replace``'s,
+                                              and ``Split``'s default ``timeout`` → :class:`InputError`
 ``MAX_REGEX_TIMEOUT``       60 s              largest ``Split`` timeout an untrusted file may ask
-                                              for (and it may not disable the guard)
+                                              for (nor may it disable the guard) → ``Split``'s
+                                              validation, :class:`SerializationError` on load
 ==========================  ================  ======================================================
 
 Why these values: the largest real vocabularies have about 260 000 tokens and their longest tokens
@@ -61,7 +62,6 @@ __all__ = [
     "check_trainer_options",
     "max_trained_token_length",
     "check_file_size",
-    "check_regex_guards",
 ]
 
 #: Characters in one text given to ``encode`` (a pair's second text is checked on its own).
@@ -167,49 +167,3 @@ def check_file_size(size: int, *, source: str) -> None:
             f"{source}: the file has {size:,} bytes, more than the limit of {limit:,} "
             "(toolkit.limits.MAX_FILE_BYTES) for a tokenizer or vocabulary file"
         )
-
-
-def check_regex_guards(doc: Any, *, source: str) -> None:
-    """Refuse a validated (untrusted) document whose ``Split`` pre-tokenizers switch the regex timeout
-    off (``"timeout": null``) or set it above :data:`MAX_REGEX_TIMEOUT` for a user pattern.
-
-    Literal splits and the patterns shipped with the toolkit (GPT-2, cl100k, o200k...) cannot backtrack
-    catastrophically and run unguarded whatever their timeout, so they are accepted. A file written
-    by your own code with ``Split(..., timeout=None)`` loads with ``trusted=True``.
-    """
-    found: list[tuple[str, Mapping[str, Any]]] = []
-
-    def walk(node: Any, path: str) -> None:
-        if isinstance(node, Mapping):
-            if node.get("type") == "Split" and "timeout" in node:
-                found.append((path, node))
-            for key, value in node.items():
-                walk(value, f"{path}.{key}")
-        elif isinstance(node, list):
-            for i, value in enumerate(node):
-                walk(value, f"{path}[{i}]")
-
-    if not isinstance(doc, Mapping):
-        return
-    walk(doc.get("pre_tokenizer"), "pre_tokenizer")
-    if not found:
-        return
-    from pretokenizers.split import _TRUSTED_PATTERNS  # the shipped, linear-time patterns
-
-    for path, node in found:
-        timeout, pattern = node.get("timeout"), node.get("pattern")
-        if node.get("literal") is True or (isinstance(pattern, str) and pattern in _TRUSTED_PATTERNS):
-            continue
-        # Other defects (a pattern that is not a string...) are reported when the Split is built.
-        if timeout is None:
-            raise SerializationError(
-                f"{source}: {path}.timeout: null switches off the timeout that stops a catastrophic regex "
-                f"({pattern!r}); a tokenizer file from elsewhere may not do that. Set a timeout "
-                f"of at most {MAX_REGEX_TIMEOUT:g} s, or load a file your own code wrote with trusted=True"
-            )
-        if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > MAX_REGEX_TIMEOUT:
-            raise SerializationError(
-                f"{source}: {path}.timeout: {timeout:g} s is more than the limit of {MAX_REGEX_TIMEOUT:g} s "
-                "(toolkit.limits.MAX_REGEX_TIMEOUT) for a regex from a tokenizer file; lower it, or load a "
-                "file your own code wrote with trusted=True"
-            )

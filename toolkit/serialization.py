@@ -14,8 +14,10 @@ Layout (``version`` 1)::
     }
 
 Every component carries its ``"type"`` tag and is rebuilt through :mod:`toolkit.registry`. Reading
-validates fully unless the caller marks the document as trusted; every problem is a
-:class:`~toolkit.errors.SerializationError` naming the field. Files are written to a temporary file in
+validates fully unless the caller marks the document as trusted; while an untrusted document is
+built, :func:`reading_untrusted` is true, so a component can refuse options that are fine in a
+program but not from a stranger (``Split`` refuses to switch its regex timeout off). Every problem
+is a :class:`~toolkit.errors.SerializationError` naming the field. Files are written to a temporary file in
 the same folder and renamed over the target, so a crash never leaves a half-written file.
 """
 
@@ -25,14 +27,26 @@ import json
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
 from toolkit.errors import SerializationError, ToolkitError
 from toolkit.interfaces import build
-from toolkit.limits import check_regex_guards
 
-__all__ = ["FORMAT", "VERSION", "PIPELINE_FIELDS", "parse_json", "check_document", "build_components", "atomic_write_text"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "PIPELINE_FIELDS",
+    "parse_json",
+    "check_document",
+    "build_components",
+    "reading_untrusted",
+    "untrusted_document",
+    "atomic_write_text",
+]
 
 FORMAT = "tokenizer-toolkit"
 VERSION = 1
@@ -83,10 +97,37 @@ def check_document(data: Any, *, source: str = "<string>") -> dict[str, Any]:
     return data
 
 
+_UNTRUSTED: ContextVar[bool] = ContextVar("toolkit_untrusted_document", default=False)
+
+
+def reading_untrusted() -> bool:
+    """True while the components of an untrusted (validated) document are being built.
+
+    >>> reading_untrusted()
+    False
+    >>> with untrusted_document():
+    ...     reading_untrusted()
+    True
+    """
+    return _UNTRUSTED.get()
+
+
+@contextmanager
+def untrusted_document() -> Iterator[None]:
+    """Within the block, :func:`reading_untrusted` is true (:func:`build_components` uses it)."""
+    token = _UNTRUSTED.set(True)
+    try:
+        yield
+    finally:
+        _UNTRUSTED.reset(token)
+
+
 def build_components(data: dict[str, Any], *, validate: bool, source: str = "<string>") -> dict[str, Any]:
-    """Build the pipeline components of a parsed document through the registry."""
-    if validate:
-        check_regex_guards(data, source=source)
+    """Build the pipeline components of a parsed document through the registry.
+
+    ``validate=True`` treats the document as untrusted: every option is checked, and components
+    apply their rules for files from elsewhere (see :func:`reading_untrusted`).
+    """
     out: dict[str, Any] = {}
     for kind in PIPELINE_FIELDS:
         spec = data.get(kind)
@@ -94,7 +135,11 @@ def build_components(data: dict[str, Any], *, validate: bool, source: str = "<st
             out[kind] = None
             continue
         try:
-            out[kind] = build(kind, spec, validate=validate)
+            if validate:
+                with untrusted_document():
+                    out[kind] = build(kind, spec, validate=True)
+            else:
+                out[kind] = build(kind, spec, validate=False)
         except SerializationError:
             raise
         except ToolkitError as exc:

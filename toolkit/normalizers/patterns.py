@@ -1,8 +1,11 @@
 """Patterns as Hugging Face reads them: ``Regex``, literal strings, Oniguruma's matching rules.
 
-Shared by the ``Replace`` normalizer and decoder. HF files use Oniguruma syntax: ``^``/``$`` match at
-line boundaries, and an empty match right where the previous match ended is skipped (the search moves
-on one character). User regexes run under the time budget ``toolkit.limits.REGEX_TIMEOUT``.
+Owns the regex dialect shared by the ``Replace`` normalizer and decoder and by the ``Split`` family of
+pre-tokenizers: :func:`find_spans` (Oniguruma's iteration over matches), :func:`compile_pattern`
+(Oniguruma's line anchors) and the ``Replace`` pattern forms. HF files use Oniguruma syntax: ``^``/``$``
+match at line boundaries, and an empty match right where the previous match ended is skipped (the
+search moves on one character). ``Replace`` regexes run under the time budget
+``toolkit.limits.REGEX_TIMEOUT``, read at each call.
 
 >>> replace_all(Regex("a*"), "-", "baab")
 '-b-b-'
@@ -10,7 +13,6 @@ on one character). User regexes run under the time budget ``toolkit.limits.REGEX
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -19,86 +21,63 @@ import regex
 
 from toolkit import limits
 from toolkit.alignment import NormalizedString
+from toolkit.cache import BoundedCache
 from toolkit.errors import ConfigError, InputError
 
-__all__ = ['Regex', 'compile_pattern', 'replace_all', 'parse_pattern', 'pattern_to_json']
+__all__ = ['Regex', 'compile_pattern', 'find_spans', 'replace_all', 'parse_pattern', 'pattern_to_json']
+
+Span = tuple[int, int]
 
 
-def _find_matches(pattern: re.Pattern[str] | Any, text: str, timeout: float | None = None) -> list[tuple[int, int]]:
-    """Match spans as Hugging Face (Oniguruma's ``find_iter``) yields them.
+# --------------------------------------------------------------------------- matching
+
+def find_spans(compiled: Any, text: str, timeout: float | None = None) -> list[Span]:
+    """The ``(start, end)`` spans of the matches of ``compiled`` in ``text``, as Oniguruma's
+    ``find_iter`` (so Hugging Face) yields them.
 
     An empty match right where the previous match ended is skipped and the search moves on one
-    character, so ``a*`` replaces ``"baab"`` as ``-b-b-`` (Python's ``re.sub`` would give ``-b--b-``).
-    ``timeout`` (seconds for the whole text, user regexes only) raises :class:`InputError`.
+    character, so ``a*`` finds ``(0, 0), (1, 3), (4, 4)`` in ``"baab"`` (Python would also find the
+    empty match at 3). Python's own iteration differs only around empty matches, so the C-speed
+    ``finditer`` result is used whenever it has none. ``timeout`` (seconds for the whole text; a
+    ``regex``-module pattern) raises the built-in ``TimeoutError``: callers turn it into an
+    :class:`InputError` naming their pattern.
+
+    >>> find_spans(regex.compile("a*"), "baab")
+    [(0, 0), (1, 3), (4, 4)]
     """
-    if timeout is not None:
+    if timeout is None:
+        spans = [m.span() for m in compiled.finditer(text)]
+        deadline = None
+    else:
         deadline = time.monotonic() + timeout
-        try:
-            return _find_matches_until(pattern, text, deadline)
-        except TimeoutError:
-            raise InputError(
-                f"Replace pattern {pattern.pattern!r} took longer than {timeout:g} s on a text of {len(text)} "
-                "characters (catastrophic backtracking?); simplify the pattern (avoid nested or overlapping "
-                "quantifiers such as (a|a)+ or (a+)+) or split the text (toolkit.limits.REGEX_TIMEOUT)"
-            ) from None
-    return _find_matches_until(pattern, text, None)
+        spans = [m.span() for m in compiled.finditer(text, timeout=timeout)]
+    for s, e in spans:
+        if s == e:
+            break
+    else:
+        return spans
+    return _oniguruma_spans(compiled, text, deadline)
 
 
-def _find_matches_until(pattern: Any, text: str, deadline: float | None) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    last_match_end = -1
-    n = len(text)
-    search = pattern.search
+def _oniguruma_spans(compiled: Any, text: str, deadline: float | None) -> list[Span]:
+    """Oniguruma's iteration, one ``search`` per match (needed only when empty matches occur)."""
+    out: list[Span] = []
+    pos, last_end, n = 0, -1, len(text)
+    search = compiled.search
     while pos <= n:
-        m = search(text, pos) if deadline is None else search(text, pos, timeout=max(deadline - time.monotonic(), 1e-6))
+        if deadline is None:
+            m = search(text, pos)
+        else:
+            m = search(text, pos, timeout=max(deadline - time.monotonic(), 1e-6))
         if m is None:
             break
         s, e = m.span()
-        if s == e and e == last_match_end:
-            pos += 1
+        if s == e and e == last_end:
+            pos = e + 1
             continue
-        spans.append((s, e))
-        pos = last_match_end = e
-    return spans
-
-
-def replace_all(pattern: str | Regex, content: str, text: str) -> str:
-    """Replace every match of a ``Replace`` pattern in ``text`` (Hugging Face's matching rules).
-
-    >>> replace_all(Regex("a*"), "-", "baab")
-    '-b-b-'
-    """
-    if not text:
-        return text  # Hugging Face leaves empty text alone, even for patterns matching ""
-    if isinstance(pattern, str) and pattern:
-        return text.replace(pattern, content)  # leftmost, non-overlapping: the same as the regex path
-    parts: list[str] = []
-    pos = 0
-    for s, e in _find_matches(_compiled(pattern), text, _timeout(pattern)):
-        parts.append(text[pos:s])
-        parts.append(content)
-        pos = e
-    parts.append(text[pos:])
-    return "".join(parts)
-
-
-def _replace_aligned(pattern: str | Regex, content: str, ns: NormalizedString) -> NormalizedString:
-    text = ns.normalized
-    if not text:
-        return ns
-    segments: list[tuple[int, int, str]] = []
-    pos = 0
-    for s, e in _find_matches(_compiled(pattern), text, _timeout(pattern)):
-        if s > pos:
-            segments.append((pos, s, text[pos:s]))
-        segments.append((s, e, content))
-        pos = e
-    if not segments:
-        return ns
-    if pos < len(text):
-        segments.append((pos, len(text), text[pos:]))
-    return ns.rewrite(segments)
+        out.append((s, e))
+        pos = last_end = e
+    return out
 
 
 # --------------------------------------------------------------------------- patterns
@@ -188,26 +167,6 @@ class Regex:
         return f"Regex({self.pattern!r})"
 
 
-_LITERAL_CACHE: dict[str, Any] = {}
-
-
-def _timeout(pattern: str | Regex) -> float | None:
-    # Only user regexes can backtrack catastrophically; literal strings are searched in linear time.
-    return limits.REGEX_TIMEOUT if isinstance(pattern, Regex) else None
-
-
-def _compiled(pattern: str | Regex) -> Any:
-    if isinstance(pattern, Regex):
-        return pattern.compiled
-    compiled = _LITERAL_CACHE.get(pattern)
-    if compiled is None:
-        compiled = regex.compile(regex.escape(pattern))
-        if len(_LITERAL_CACHE) > 1000:
-            _LITERAL_CACHE.clear()
-        _LITERAL_CACHE[pattern] = compiled
-    return compiled
-
-
 def parse_pattern(value: Any) -> str | Regex:
     """A ``Replace`` pattern from its Python or JSON form: ``"lit"``, ``Regex("re")``,
     ``{"String": "lit"}`` or ``{"Regex": "re"}``."""
@@ -225,3 +184,68 @@ def parse_pattern(value: Any) -> str | Regex:
 def pattern_to_json(pattern: str | Regex) -> dict[str, str]:
     """The JSON form of a ``Replace`` pattern (the same as Hugging Face's)."""
     return {"Regex": pattern.pattern} if isinstance(pattern, Regex) else {"String": pattern}
+
+
+# --------------------------------------------------------------------------- Replace
+
+def replace_all(pattern: str | Regex, content: str, text: str) -> str:
+    """Replace every match of a ``Replace`` pattern in ``text`` (Hugging Face's matching rules).
+
+    >>> replace_all(Regex("a*"), "-", "baab")
+    '-b-b-'
+    """
+    if not text:
+        return text  # Hugging Face leaves empty text alone, even for patterns matching ""
+    if isinstance(pattern, str) and pattern:
+        return text.replace(pattern, content)  # leftmost, non-overlapping: the same as the regex path
+    parts: list[str] = []
+    pos = 0
+    for s, e in _replace_spans(pattern, text):
+        parts.append(text[pos:s])
+        parts.append(content)
+        pos = e
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _replace_aligned(pattern: str | Regex, content: str, ns: NormalizedString) -> NormalizedString:
+    """:func:`replace_all` on a normalized string: each replacement aligned to its whole match."""
+    text = ns.normalized
+    if not text:
+        return ns
+    segments: list[tuple[int, int, str]] = []
+    pos = 0
+    for s, e in _replace_spans(pattern, text):
+        if s > pos:
+            segments.append((pos, s, text[pos:s]))
+        segments.append((s, e, content))
+        pos = e
+    if not segments:
+        return ns
+    if pos < len(text):
+        segments.append((pos, len(text), text[pos:]))
+    return ns.rewrite(segments)
+
+
+_LITERALS = BoundedCache(1000)  # literal Replace pattern -> its compiled, escaped regex
+
+
+def _replace_spans(pattern: str | Regex, text: str) -> list[Span]:
+    """The matches of a ``Replace`` pattern, under the regex guard.
+
+    Only user regexes can backtrack catastrophically, so a :class:`Regex` runs under
+    ``toolkit.limits.REGEX_TIMEOUT`` seconds per text (read now, so a program may raise it at any
+    time); literal strings are searched in linear time, unguarded.
+    """
+    if not isinstance(pattern, Regex):
+        compiled = _LITERALS.get(pattern) or _LITERALS.put(pattern, regex.compile(regex.escape(pattern)))
+        return find_spans(compiled, text)
+    timeout = limits.REGEX_TIMEOUT
+    try:
+        return find_spans(pattern.compiled, text, timeout)
+    except TimeoutError:
+        raise InputError(
+            f"Replace pattern {pattern.pattern!r} took longer than {timeout:g} s on a text of {len(text)} "
+            "characters (catastrophic backtracking?); simplify the pattern (avoid nested or overlapping "
+            "quantifiers such as (a|a)+ or (a+)+) or split the text (toolkit.limits.REGEX_TIMEOUT)"
+        ) from None
