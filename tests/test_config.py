@@ -69,7 +69,7 @@ def test_chat_preset_config_matches_the_library_preset(corpus_file: Path, tmp_pa
     assert tok.pre_tokenizer == ref_tok.pre_tokenizer and tok.decoder == ref_tok.decoder
     assert trainer == ref_trainer
     trained = train_from_config(config, write=False).tokenizer
-    n = trained.vocab_size  # 1024 on a big enough corpus (SPEC §5); this one runs out of pairs first
+    n = trained.vocab_size  # 1024 on a big enough corpus; this one runs out of pairs first
     assert trained.special_tokens == {"<|im_start|>": n - 2, "<|im_end|>": n - 1}
 
 

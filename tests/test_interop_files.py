@@ -161,8 +161,8 @@ def test_bert_vocab_reads_like_hf(tmp_path: Path) -> None:
 
 
 def test_bert_vocab_duplicate_and_empty(tmp_path: Path) -> None:
-    with pytest.raises(VocabularyError, match=r"vocab.txt:3: token 'a' is already on line 2"):
-        read_bert_vocab(write(tmp_path, "vocab.txt", "[UNK]\na\na\n"))
+    # As Hugging Face's WordPiece.read_file: a repeated token takes its last line's id, the earlier id stays unused.
+    assert read_bert_vocab(write(tmp_path, "vocab.txt", "[UNK]\na\nb\na\n")) == {"[UNK]": 0, "a": 3, "b": 2}
     with pytest.raises(SerializationError, match="empty"):
         read_bert_vocab(write(tmp_path, "empty.txt", ""))
 
