@@ -4,7 +4,7 @@ This module owns the figures of the comparison tools:
 
 - :func:`plot_token_lengths` — how long the tokens are, per tokenizer (share of tokens by length);
 - :func:`plot_sweep` — a metric (bytes per token by default) against vocabulary size, one curve per
-  pipeline (:func:`toolkit.analysis.metrics.sweep`);
+  pipeline (:func:`toolkit.analysis.sweep.sweep`);
 - :func:`plot_languages` — a metric (fertility by default) per language, bars per tokenizer;
 - :func:`save_plots` — all that apply, as PNG files (what ``tokenizer-toolkit compare`` writes).
 
@@ -13,7 +13,7 @@ no GUI backend needed); pass ``ax=`` to draw into an axes of your own figure ins
 keeps its colour in every plot (the order of the report). Notebooks display the returned figure
 (``%matplotlib inline``); scripts call ``fig.savefig("plot.png")``.
 
->>> from toolkit.analysis.metrics import compare               # doctest: +SKIP
+>>> from toolkit.analysis import compare                # doctest: +SKIP
 >>> fig = plot_token_lengths(compare(tokenizers, texts))   # doctest: +SKIP
 >>> fig.savefig("token_lengths.png")                  # doctest: +SKIP
 """
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from toolkit.analysis.metrics import ComparisonReport, SweepResult
+    from toolkit.analysis.report import ComparisonReport
+    from toolkit.analysis.sweep import SweepResult
 
 __all__ = ["plot_token_lengths", "plot_sweep", "plot_languages", "save_plots", "COLORS"]
 
