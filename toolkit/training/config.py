@@ -38,19 +38,18 @@ import copy
 import json
 import os
 import re
-import time
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError
+from toolkit.training.run import TrainingResult, train_from_config
 
 if TYPE_CHECKING:
-    from toolkit.training.corpus import Corpus, CorpusCounts
+    from toolkit.training.corpus import Corpus
     from toolkit.interfaces import Trainer
     from toolkit.tokenizer import Tokenizer
 
@@ -74,9 +73,6 @@ PIPELINE_SECTIONS = {
     "post_processor": "post_processor",
     "decoder": "decoder",
 }
-
-#: Where the trained tokenizer's metadata keeps the record of how it was made.
-METADATA_KEY = "training"
 
 # A tiny text run through the pipeline and the trainer before the real corpus is read, so that
 # mistakes only training would reveal (a trainer that does not fit the model, a byte-level trainer
@@ -132,7 +128,8 @@ class TrainingConfig(_Strict):
         "or any registered model type (case, `_` and `-` ignored); the trainer is `<Model>Trainer`."
     )
     preset: str | None = Field(
-        None, description="Start from a preset of toolkit.training.presets (`chat`, `gpt2_style`, ...); sections override it."
+        None, description="Start from a preset of toolkit.training.presets.PRESETS (`chat`, `gpt2_style`, `bert`, "
+        "`bert_pipeline`); sections override it."
     )
     corpus: CorpusConfig = Field(description="The training text.")
     output: str | None = Field(None, description="Where to write the tokenizer JSON (overridden by --output).")
@@ -411,24 +408,41 @@ def _resolve_algorithm(data: dict[str, Any], problems: list[str]) -> None:
         trainer["type"] = candidate
 
 
+def _preset_sections(name: Any, problems: list[str]) -> dict[str, Any] | None:
+    """The pipeline sections of the preset ``name`` (:data:`toolkit.training.presets.PRESETS`).
+
+    A preset that builds only a tokenizer (``bert_pipeline``) leaves the trainer to the config (its
+    ``trainer`` section, or the trainer of the model type).
+    """
+    from toolkit.interfaces import Trainer
+    from toolkit.tokenizer import Tokenizer
+    from toolkit.training.presets import PRESETS
+
+    if not isinstance(name, str) or name not in PRESETS:
+        problems.append(f"preset: unknown preset {name!r}; known: {', '.join(sorted(PRESETS)) or 'none'}")
+        return None
+    built = PRESETS[name]()
+    tokenizer, trainer = built if isinstance(built, tuple) and len(built) == 2 else (built, None)
+    if not isinstance(tokenizer, Tokenizer) or not (trainer is None or isinstance(trainer, Trainer)):
+        problems.append(f"preset: {name!r} built {type(built).__name__}; a preset builds a Tokenizer or a (Tokenizer, Trainer) pair")
+        return None
+    base = tokenizer.to_dict()
+    sections: dict[str, Any] = {s: base.get(s) for s in PIPELINE_SECTIONS if s != "trainer"}
+    sections["trainer"] = trainer.to_dict() if trainer is not None else None
+    # The untrained model of a preset is only its type and encoding options: drop empty tables.
+    sections["model"] = {k: v for k, v in (sections["model"] or {}).items() if v not in ({}, [], None)}
+    return sections
+
+
 def _apply_preset(data: dict[str, Any], problems: list[str]) -> dict[str, Any]:
-    """Start from ``toolkit.training.presets.<preset>()``; each config section overrides the preset's."""
+    """Start from the preset's pipeline; each config section overrides the preset's."""
     name = data.get("preset")
     if name is None:
         return data
-    import toolkit.training.presets as presets
-
-    names = [n for n in getattr(presets, "__all__", []) if callable(getattr(presets, n, None))]
-    if name not in names:
-        problems.append(f"preset: unknown preset {name!r}; known: {', '.join(names) or 'none'}")
+    sections = _preset_sections(name, problems)
+    if sections is None:
         data["preset"] = None
         return data
-    tokenizer, trainer = getattr(presets, name)()
-    base = tokenizer.to_dict()
-    sections: dict[str, Any] = {s: base.get(s) for s in PIPELINE_SECTIONS if s != "trainer"}
-    sections["trainer"] = trainer.to_dict()
-    # The untrained model of a preset is only its type and encoding options: drop empty tables.
-    sections["model"] = {k: v for k, v in (sections["model"] or {}).items() if v not in ({}, [], None)}
     for section, value in sections.items():
         mine = data.get(section)
         if value is None or section not in data:
@@ -562,165 +576,3 @@ def _list_item(node: list[Any], part: str, where: str, key: str) -> Any:
 def load_config(path: str | os.PathLike[str], *, overrides: Sequence[str] = ()) -> TrainingConfig:
     """:meth:`TrainingConfig.from_file`."""
     return TrainingConfig.from_file(path, overrides=overrides)
-
-
-# ---------------------------------------------------------------------------------------- training
-@dataclass
-class TrainingResult:
-    """What :func:`train_from_config` produced and measured."""
-
-    tokenizer: Tokenizer
-    output: Path | None
-    seconds: float
-    counting_seconds: float
-    training_seconds: float
-    documents: int
-    corpus_bytes: int
-    distinct_words: int
-    tokens: int
-    workers: int
-
-    @property
-    def bytes_per_token(self) -> float:
-        """UTF-8 bytes of training text per token of its encoding (compression; higher is better)."""
-        return self.corpus_bytes / self.tokens if self.tokens else 0.0
-
-    def summary(self) -> str:
-        """One line: time, vocab size, bytes per token, where the file went."""
-        where = f" -> {self.output}" if self.output else ""
-        return (
-            f"trained {type(self.tokenizer.model).__name__} in {self.seconds:.1f} s "
-            f"(counting {self.counting_seconds:.1f} s on {self.workers} worker{'s' if self.workers != 1 else ''}, "
-            f"training {self.training_seconds:.1f} s): vocab {self.tokenizer.vocab_size:,}, "
-            f"{_size(self.corpus_bytes)} in {self.documents:,} documents, {self.distinct_words:,} distinct words, "
-            f"{self.bytes_per_token:.2f} bytes/token{where}"
-        )
-
-
-def _size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1000 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1000  # type: ignore[assignment]
-    return str(n)
-
-
-def _tokens_on_counts(model: Any, counts: Mapping[str, int]) -> int:
-    """Tokens the trained model produces on the training corpus, from the word counts.
-
-    The model encodes each piece independently, so the corpus' token count is the sum over distinct
-    pieces of ``count × len(encode_piece(piece))``: no second pass over the text.
-    """
-    encode = model.encode_piece
-    return sum(n * len(encode(w)) for w, n in counts.items())
-
-
-def _check_post_processor(tokenizer: Tokenizer) -> None:
-    """The special tokens a post-processor adds must have the ids the trained model gave them.
-
-    Post-processors name their tokens with fixed ids (``cls = ["[CLS]", 2]``); a mismatch would make
-    every encoding wrong, so it is a configuration error, found here before anything is written.
-    """
-    if tokenizer.post_processor is None:
-        return
-    enc = tokenizer.encode("a", "a") if _accepts_pair(tokenizer) else tokenizer.encode("a")
-    for token_id, token, special in zip(enc.ids, enc.tokens, enc.special_tokens_mask):
-        if special and tokenizer.token_to_id(token) != token_id:
-            actual = tokenizer.token_to_id(token)
-            fix = f"use id {actual}" if actual is not None else "add it to trainer.special_tokens"
-            raise ConfigError(
-                f"post_processor: adds {token!r} with id {token_id}, but the trained vocabulary has "
-                f"{'no such token' if actual is None else f'it at id {actual}'}; {fix}"
-            )
-
-
-def _accepts_pair(tokenizer: Tokenizer) -> bool:
-    try:
-        tokenizer.encode("a", "a")
-    except ToolkitError:
-        return False
-    return True
-
-
-def train_from_config(
-    config: TrainingConfig,
-    *,
-    output: str | os.PathLike[str] | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
-    write: bool = True,
-) -> TrainingResult:
-    """Count the corpus, train, record how the tokenizer was made, and write it (atomically, at the end).
-
-    ``output`` overrides ``config.output``; with neither (or ``write=False``) nothing is written.
-    ``progress(stage, done, total)`` hears ``"counting"`` (bytes) and the trainer's stages.
-
-    >>> cfg = TrainingConfig.from_dict({"algorithm": "bpe", "corpus": {"texts": ["low lower lowest"] * 5},
-    ...                                 "pre_tokenizer": "Whitespace", "trainer": {"vocab_size": 15}})
-    >>> train_from_config(cfg).tokenizer.encode("lowest").tokens
-    ['lowest']
-    """
-    from toolkit import __version__
-    from toolkit.training.corpus import count_corpus
-
-    t0 = time.perf_counter()
-    tokenizer, trainer = config.build()
-    if progress is not None and hasattr(trainer, "progress"):
-        trainer.progress = progress  # trainers accept progress=callable(stage, done, total); not serialized
-    corpus = config.corpus_spec()
-    fingerprint = corpus.fingerprint()
-    counted: CorpusCounts = count_corpus(
-        corpus,
-        normalizer=tokenizer.normalizer,
-        pre_tokenizer=tokenizer.pre_tokenizer,
-        num_workers=config.num_workers,
-        progress=progress,
-        backend=config.backend,
-        scheduler=config.scheduler,
-    )
-    if fingerprint is not None:
-        # Hash again after counting: a file edited during the run would otherwise be recorded wrong.
-        again = corpus.fingerprint()
-        if again != fingerprint:
-            raise CorpusError("a corpus file changed while it was being read; train again on a stable corpus")
-    t1 = time.perf_counter()
-    tokenizer.model = trainer.train(counted.counts, model=tokenizer.model)
-    t2 = time.perf_counter()
-    _check_post_processor(tokenizer)
-    tokens = _tokens_on_counts(tokenizer.model, counted.counts)
-    tokenizer.model.clear_cache()
-    if hasattr(trainer, "progress"):
-        trainer.progress = None
-    result = TrainingResult(
-        tokenizer=tokenizer,
-        output=None,
-        seconds=time.perf_counter() - t0,
-        counting_seconds=counted.seconds,
-        training_seconds=t2 - t1,
-        documents=counted.documents,
-        corpus_bytes=counted.bytes,
-        distinct_words=len(counted.counts),
-        tokens=tokens,
-        workers=counted.workers,
-    )
-    tokenizer.metadata = {
-        **config.metadata,
-        METADATA_KEY: {
-            "toolkit_version": __version__,
-            "config": config.effective(),
-            "corpus": fingerprint if fingerprint is not None else {"sha256": None, "files": []},
-            "stats": {
-                "documents": counted.documents,
-                "bytes": counted.bytes,
-                "distinct_words": len(counted.counts),
-                "tokens": tokens,
-                "bytes_per_token": round(result.bytes_per_token, 4),
-            },
-        },
-    }
-    target = output if output is not None else config.output
-    if write and target is not None:
-        path = Path(target)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tokenizer.save(path)
-        result.output = path
-    return result
