@@ -359,8 +359,9 @@ def test_a_failed_run_leaves_the_previous_file_untouched(corpus_file: Path, tmp_
 
 def test_parallel_training_gives_the_same_tokenizer(corpus_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from toolkit.training import corpus as corpus_mod
+    from toolkit.training import tasks
 
-    monkeypatch.setattr(corpus_mod, "_MIN_CHUNK", 1000)
+    monkeypatch.setattr(tasks, "_MIN_CHUNK", 1000)
     monkeypatch.setattr(corpus_mod, "_PARALLEL_THRESHOLD", 0)
     one = train_from_config(TrainingConfig.from_dict({**_base(corpus_file), "num_workers": 1}), write=False)
     two = train_from_config(TrainingConfig.from_dict({**_base(corpus_file), "num_workers": 2}), write=False)

@@ -20,7 +20,7 @@ from conftest import shared_path
 from pretokenizers import ByteLevel, Whitespace
 from toolkit import ConfigError, CorpusError, Tokenizer
 from toolkit.training import corpus as corpus_mod
-from toolkit.training import dask_backend, reading
+from toolkit.training import dask_backend, reading, tasks
 from toolkit.training.corpus import (
     Corpus,
     count_corpus,
@@ -46,7 +46,7 @@ def _write(path: Path, text: str | bytes) -> Path:
 @pytest.fixture
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make tiny files worth splitting, so parallel code paths run on test-sized data."""
-    monkeypatch.setattr(corpus_mod, "_MIN_CHUNK", 64)
+    monkeypatch.setattr(tasks, "_MIN_CHUNK", 64)
     monkeypatch.setattr(reading, "_BLOCK", 50)
     monkeypatch.setattr(reading, "_BATCH_BYTES", 40)
     monkeypatch.setattr(corpus_mod, "_PARALLEL_THRESHOLD", 0)
@@ -269,7 +269,7 @@ def test_parallel_counting_equals_serial_on_gutenberg(tmp_path: Path, monkeypatc
     data = source.read_bytes()[: 3_000_000]
     data = data[: data.rfind(b"\n") + 1]
     f = _write(tmp_path / "slice.txt", data)
-    monkeypatch.setattr(corpus_mod, "_MIN_CHUNK", 256_000)  # about 6 ranges for 2 workers
+    monkeypatch.setattr(tasks, "_MIN_CHUNK", 256_000)  # about 6 ranges for 2 workers
     pre = ByteLevel()
     serial = count_corpus([f], pre_tokenizer=pre, num_workers=1)
     parallel = count_corpus([f], pre_tokenizer=pre, num_workers=2)

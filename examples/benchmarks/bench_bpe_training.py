@@ -238,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
                 "Parity check (untimed): char-level `BPETrainer` on the same byte-level counts (alphabet ids by "
                 "code point, as HF) → merges identical to HF: " + ("yes" if same else "NO — " + first_difference(
                     str(C.CACHE_DIR / "merges_parity.txt"), str(C.CACHE_DIR / "merges_hf.txt")))
-                + ". `ByteLevelBPETrainer` numbers bytes by value (SPEC §4.3), so it breaks some equal-count ties "
+                + ". `ByteLevelBPETrainer` numbers bytes by value, so it breaks some equal-count ties "
                 "differently from HF.")
     if "ours" in results and "error" not in results["ours"][0]:
         r = results["ours"][0]

@@ -32,8 +32,10 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from toolkit.analysis.report import ComparisonReport
-    from toolkit.analysis.sweep import SweepResult
+
+# A ComparisonReport and a SweepResult: not imported, because their plot methods import this module.
+_Report = Any
+_Sweep = Any
 
 __all__ = ["plot_token_lengths", "plot_sweep", "plot_languages", "save_plots", "COLORS"]
 
@@ -85,7 +87,7 @@ def _check_metric(metric: str) -> None:
 
 
 def plot_token_lengths(
-    report: ComparisonReport, *, max_length: int | None = None, ax: Axes | None = None, title: str | None = None
+    report: _Report, *, max_length: int | None = None, ax: Axes | None = None, title: str | None = None
 ) -> Figure:
     """Share of tokens of each length (in characters of their decoded text), bars per tokenizer.
 
@@ -122,7 +124,7 @@ def plot_token_lengths(
 
 
 def plot_sweep(
-    result: SweepResult, *, metric: str = "bytes_per_token", ax: Axes | None = None, log_x: bool = True,
+    result: _Sweep, *, metric: str = "bytes_per_token", ax: Axes | None = None, log_x: bool = True,
     title: str | None = None,
 ) -> Figure:
     """``metric`` against the vocabulary size reached, one line per pipeline of the sweep."""
@@ -149,7 +151,7 @@ def plot_sweep(
 
 
 def plot_languages(
-    report: ComparisonReport, *, metric: str = "fertility", ax: Axes | None = None, log: bool | None = None,
+    report: _Report, *, metric: str = "fertility", ax: Axes | None = None, log: bool | None = None,
     title: str | None = None,
 ) -> Figure:
     """``metric`` for each language (``compare(..., {"en": [...], "zh": [...]})``), bars per tokenizer.
@@ -198,7 +200,7 @@ def _short(value: Any) -> str:
 
 
 def save_plots(
-    report: ComparisonReport | None, folder: str | os.PathLike[str], *, sweep: SweepResult | None = None,
+    report: _Report | None, folder: str | os.PathLike[str], *, sweep: _Sweep | None = None,
     sweep_metrics: Sequence[str] = ("bytes_per_token",), dpi: int = 120,
 ) -> list[Path]:
     """Write every plot that applies as PNG into ``folder``; return the paths written.

@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -39,7 +39,6 @@ from toolkit.training.reading import (
     _as_corpus,
     _plan,
     _Task,
-    _task_texts,
     _text_batches,
     default_num_workers,
     fingerprint_files,
@@ -47,6 +46,7 @@ from toolkit.training.reading import (
     iter_texts,
     resolve_sources,
 )
+from toolkit.training.tasks import _chunk_size, _count_into, _count_task, _Merger, _reading_options
 
 if TYPE_CHECKING:
     from toolkit.interfaces import Normalizer, PreTokenizer
@@ -68,8 +68,6 @@ __all__ = [
 
 Backend = Literal["local", "dask"]
 
-_MIN_CHUNK = 1 << 20  # smallest byte range worth sending to a worker
-_MAX_CHUNK = 64 << 20
 _PARALLEL_THRESHOLD = 4 << 20  # below this many bytes, processes cost more than they save
 _MP_START_METHOD: str | None = None  # None: the platform default (tests also run "spawn")
 
@@ -87,36 +85,6 @@ def count_texts(
     counts: Counter[str] = Counter()
     _count_into(counts, texts, normalizer, pre_tokenizer)
     return counts
-
-
-def _count_into(
-    counts: Counter[str], texts: Iterable[str], normalizer: Any, pre_tokenizer: Any
-) -> tuple[int, int]:
-    """Add the pieces of ``texts`` to ``counts``; return ``(documents, utf8_bytes)``."""
-    normalize = normalizer.normalize_str if normalizer is not None else None
-    split = pre_tokenizer.split_text if pre_tokenizer is not None else None
-    docs = 0
-    nbytes = 0
-    pieces: list[str] = []
-    extend = pieces.extend
-    append = pieces.append
-    for text in texts:
-        docs += 1
-        nbytes += len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
-        if normalize is not None:
-            text = normalize(text)
-        if split is None:
-            if text:
-                append(text)
-        else:
-            extend(split(text))
-        # One Counter.update per batch of pieces: its per-call overhead would dominate per line.
-        if len(pieces) >= 65536:
-            counts.update(pieces)
-            pieces.clear()
-    if pieces:
-        counts.update(pieces)
-    return docs, nbytes
 
 
 @dataclass
@@ -149,46 +117,8 @@ def _worker_report(n: int) -> None:
         shared.value += n
 
 
-def _count_task(task: _Task, corpus: Corpus, normalizer: Any, pre_tokenizer: Any,
-                report: Callable[[int], None] | None) -> tuple[Counter[str], int, int]:
-    counts: Counter[str] = Counter()
-    docs, nbytes = _count_into(counts, _task_texts(task, corpus, report), normalizer, pre_tokenizer)
-    return counts, docs, nbytes
-
-
 def _count_task_in_worker(task: _Task) -> tuple[Counter[str], int, int]:
     return _count_task(task, _W["corpus"], _W["normalizer"], _W["pre_tokenizer"], _worker_report)
-
-
-def _count_task_standalone(task: _Task, corpus: Corpus, normalizer: Any, pre_tokenizer: Any) -> tuple[Counter[str], int, int]:
-    """Entry point for remote (Dask) workers: everything comes with the call."""
-    return _count_task(task, corpus, normalizer, pre_tokenizer, None)
-
-
-def _reading_options(corpus: Corpus) -> Corpus:
-    """A picklable copy of the reading options (no texts, no files) to ship to workers."""
-    return Corpus(sources=(), format=corpus.format, document=corpus.document, field=corpus.field, errors=corpus.errors)
-
-
-class _Merger:
-    """Merges per-task counts in task order, so first-occurrence order equals serial counting."""
-
-    def __init__(self) -> None:
-        self.counts: Counter[str] | None = None
-        self.documents = 0
-        self.bytes = 0
-
-    def add(self, result: tuple[Counter[str], int, int]) -> None:
-        counts, docs, nbytes = result
-        self.documents += docs
-        self.bytes += nbytes
-        if self.counts is None:
-            self.counts = counts
-        else:
-            self.counts.update(counts)
-
-    def result(self) -> Counter[str]:
-        return self.counts if self.counts is not None else Counter()
 
 
 def count_corpus(
@@ -239,11 +169,6 @@ def _in_daemon_process() -> bool:
     import multiprocessing
 
     return bool(multiprocessing.current_process().daemon)
-
-
-def _chunk_size(total: int, workers: int) -> int:
-    # About four tasks per worker balances the load without merging too many Counters.
-    return max(_MIN_CHUNK, min(_MAX_CHUNK, total // (workers * 4) + 1))
 
 
 def _count_local(

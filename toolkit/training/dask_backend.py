@@ -12,7 +12,7 @@ from collections import deque
 from typing import Any
 
 from toolkit.errors import ConfigError, CorpusError
-from toolkit.training.corpus import _chunk_size, _count_task_standalone, _Merger, _reading_options
+from toolkit.training.tasks import _chunk_size, _count_task_standalone, _Merger, _reading_options
 from toolkit.training.reading import Corpus, Progress, _plan, _text_batches, default_num_workers
 
 __all__ = ["count_dask"]
