@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolkit.analysis.metrics import METRICS
 from toolkit.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -65,23 +66,17 @@ def _style(ax: Axes) -> None:
 
 
 def _label(metric: str) -> str:
-    from toolkit.analysis.metrics import METRICS
-
     label, _, better = METRICS[metric]
     hint = f" ({better} is better)" if better else ""
     return f"{label}{hint}"
 
 
 def _title(metric: str) -> str:
-    from toolkit.analysis.metrics import METRICS
-
     label = METRICS[metric][0]
     return label[0].upper() + label[1:]
 
 
 def _check_metric(metric: str) -> None:
-    from toolkit.analysis.metrics import METRICS
-
     if metric not in METRICS:
         raise ConfigError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
 
