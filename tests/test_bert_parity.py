@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from algorithms import WordPiece
 from conftest import shared_path
 from toolkit import Tokenizer
 from toolkit.errors import ConfigError
+from toolkit.interop.bert_vocab import read_bert_vocab
 from toolkit.training.presets import bert, bert_pipeline
 
 pytestmark = pytest.mark.parity
@@ -118,7 +118,7 @@ def test_hand_picked_inputs_match_hf(pair) -> None:
         want, got = hf.encode(text), ours.encode(text)
         if "[CLS]" in text:
             # HF matches its added special tokens inside text; ours treats them as text unless
-            # allowed_special says otherwise (SPEC §3). With allowed_special="all" both agree.
+            # allowed_special says otherwise. With allowed_special="all" both agree.
             got = ours.encode(text, allowed_special="all")
         assert (got.ids, got.offsets) == (want.ids, want.offsets), text
 
@@ -127,7 +127,8 @@ def test_hand_picked_inputs_match_hf(pair) -> None:
 def test_bert_pipeline_from_path_and_from_dict_agree(pair) -> None:
     vocab, _, ours = pair
     relative, lowercase = VOCABS[vocab]
-    table = WordPiece.read_vocab_file(shared_path(relative))
+    table = read_bert_vocab(shared_path(relative))
+    table.pop("", None)
     again = bert_pipeline(table, lowercase=lowercase)
     text = "The quick brown fox, naïvely — 42 times."
     assert again.encode(text) == ours.encode(text)

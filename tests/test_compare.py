@@ -26,17 +26,8 @@ from algorithms import BPE, ByteLevelBPE, WordPiece
 from pretokenizers import ByteLevel, Metaspace, Whitespace
 from toolkit import ConfigError, InputError, Tokenizer, TrainingError, decoders
 from toolkit.bytelevel import BYTE_TO_CHAR
-from toolkit.analysis.metrics import (
-    METRICS,
-    ComparisonReport,
-    SweepResult,
-    compare,
-    surface_function,
-    sweep,
-    token_surface,
-    vocabulary_strings,
-)
-from toolkit.analysis.visualize import TokenView, visualize
+from toolkit.analysis import METRICS, ComparisonReport, SweepResult, TokenView, compare, sweep, visualize
+from toolkit.analysis.metrics import surface_function, token_surface, vocabulary_strings
 
 TEXTS = ["hug hugs", "ugh é"]
 

@@ -69,7 +69,7 @@ def test_chat_preset_config_matches_the_library_preset(corpus_file: Path, tmp_pa
     assert tok.pre_tokenizer == ref_tok.pre_tokenizer and tok.decoder == ref_tok.decoder
     assert trainer == ref_trainer
     trained = train_from_config(config, write=False).tokenizer
-    n = trained.vocab_size  # 1024 on a big enough corpus (SPEC §5); this one runs out of pairs first
+    n = trained.vocab_size  # 1024 on a big enough corpus; this one runs out of pairs first
     assert trained.special_tokens == {"<|im_start|>": n - 2, "<|im_end|>": n - 1}
 
 
@@ -220,6 +220,29 @@ def test_presets_are_found_in_toolkit_presets(corpus_file: Path) -> None:
     assert config.trainer["special_tokens"] == ["<|endoftext|>"]  # kept from the preset
 
 
+@pytest.mark.parametrize("name", ["gpt2_style", "chat", "bert", "bert_pipeline"])
+def test_every_preset_of_the_table_trains_from_a_config(name: str, corpus_file: Path) -> None:
+    from toolkit.training.presets import PRESETS
+
+    assert name in PRESETS
+    size = 1024 if name == "chat" else 300
+    config = TrainingConfig.from_dict({"preset": name, "corpus": {"files": [str(corpus_file)]}, "trainer": {"vocab_size": size}})
+    tok = train_from_config(config).tokenizer
+    assert 0 < tok.vocab_size <= size
+    enc = tok.encode("The quick brown fox", "jumps")
+    if name.startswith("bert"):  # the post-processor's [CLS]/[SEP] ids are those the trainer gave them
+        assert (enc.tokens[0], enc.ids[0]) == ("[CLS]", tok.token_to_id("[CLS]")) and enc.tokens[-1] == "[SEP]"
+
+
+def test_a_preset_that_builds_something_else_is_a_config_error(corpus_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolkit.training import presets
+
+    monkeypatch.setitem(presets.PRESETS, "broken", lambda: "not a pipeline")
+    assert "preset: 'broken' built str; a preset builds a Tokenizer or a (Tokenizer, Trainer) pair" in _error(
+        {**_base(corpus_file), "preset": "broken"}
+    )
+
+
 # ---------------------------------------------------------------------------------------- plugins
 @register("ConfigTestCharModel")
 class CharModel(Model):
@@ -336,8 +359,9 @@ def test_a_failed_run_leaves_the_previous_file_untouched(corpus_file: Path, tmp_
 
 def test_parallel_training_gives_the_same_tokenizer(corpus_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from toolkit.training import corpus as corpus_mod
+    from toolkit.training import tasks
 
-    monkeypatch.setattr(corpus_mod, "_MIN_CHUNK", 1000)
+    monkeypatch.setattr(tasks, "_MIN_CHUNK", 1000)
     monkeypatch.setattr(corpus_mod, "_PARALLEL_THRESHOLD", 0)
     one = train_from_config(TrainingConfig.from_dict({**_base(corpus_file), "num_workers": 1}), write=False)
     two = train_from_config(TrainingConfig.from_dict({**_base(corpus_file), "num_workers": 2}), write=False)

@@ -20,6 +20,7 @@ from conftest import shared_path
 from pretokenizers import ByteLevel, Whitespace
 from toolkit import ConfigError, CorpusError, Tokenizer
 from toolkit.training import corpus as corpus_mod
+from toolkit.training import dask_backend, reading, tasks
 from toolkit.training.corpus import (
     Corpus,
     count_corpus,
@@ -45,9 +46,9 @@ def _write(path: Path, text: str | bytes) -> Path:
 @pytest.fixture
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make tiny files worth splitting, so parallel code paths run on test-sized data."""
-    monkeypatch.setattr(corpus_mod, "_MIN_CHUNK", 64)
-    monkeypatch.setattr(corpus_mod, "_BLOCK", 50)
-    monkeypatch.setattr(corpus_mod, "_BATCH_BYTES", 40)
+    monkeypatch.setattr(tasks, "_MIN_CHUNK", 64)
+    monkeypatch.setattr(reading, "_BLOCK", 50)
+    monkeypatch.setattr(reading, "_BATCH_BYTES", 40)
     monkeypatch.setattr(corpus_mod, "_PARALLEL_THRESHOLD", 0)
 
 
@@ -184,7 +185,7 @@ def test_a_truncated_file_mid_read_is_an_error(tmp_path: Path, monkeypatch: pyte
     listed = c.files[0]
     # The file shrinks between the check at open and the end of reading: simulate with a listing
     # that claims more bytes than there are (the size check at open is bypassed).
-    monkeypatch.setattr(corpus_mod, "_open_checked", lambda f: open(f.path, "rb"))
+    monkeypatch.setattr(reading, "_open_checked", lambda f: open(f.path, "rb"))
     c._files = [corpus_mod.CorpusFile(listed.path, listed.size + 10, listed.mtime_ns, "text", False)]
     with pytest.raises(CorpusError, match="truncated while being read"):
         count_corpus(c, pre_tokenizer=WS, num_workers=1)
@@ -268,7 +269,7 @@ def test_parallel_counting_equals_serial_on_gutenberg(tmp_path: Path, monkeypatc
     data = source.read_bytes()[: 3_000_000]
     data = data[: data.rfind(b"\n") + 1]
     f = _write(tmp_path / "slice.txt", data)
-    monkeypatch.setattr(corpus_mod, "_MIN_CHUNK", 256_000)  # about 6 ranges for 2 workers
+    monkeypatch.setattr(tasks, "_MIN_CHUNK", 256_000)  # about 6 ranges for 2 workers
     pre = ByteLevel()
     serial = count_corpus([f], pre_tokenizer=pre, num_workers=1)
     parallel = count_corpus([f], pre_tokenizer=pre, num_workers=2)
@@ -303,7 +304,7 @@ def test_dask_local_cluster_counts_like_the_local_backend(tmp_path: Path) -> Non
 
 def test_dask_without_a_reachable_scheduler_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("dask.distributed")
-    monkeypatch.setattr(corpus_mod, "_DASK_CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(dask_backend, "_DASK_CONNECT_TIMEOUT", "1s")
     f = _write(tmp_path / "a.txt", "a\n")
     with pytest.raises(CorpusError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):
         count_corpus([f], backend="dask", scheduler="tcp://127.0.0.1:1")

@@ -136,3 +136,21 @@ def test_trained_wordpiece_exports_to_vocab_txt(tmp_path: Path) -> None:
     for text in all_texts():
         assert again.encode(text).ids == tok.encode(text).ids == hf.encode(text).ids, text
         assert again.encode(text).offsets == hf.encode(text).offsets, text
+
+
+def test_repeated_token_reads_like_hf(tmp_path: Path) -> None:
+    """A token on two lines takes the later line's id in both libraries; the earlier id is unused."""
+    from tokenizers.models import WordPiece as HFWordPiece
+
+    from toolkit.interop.bert_vocab import read_bert_vocab
+    from toolkit.training.presets import bert_pipeline
+
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("[PAD]\n[UNK]\n[CLS]\n[SEP]\nhug\n##s\nhug\n!\n", encoding="utf-8")
+    assert read_bert_vocab(vocab) == HFWordPiece.read_file(str(vocab))
+    hf = hf_bert(vocab, lowercase=True)
+    for ours in (Tokenizer.from_bert_vocab(vocab), bert_pipeline(vocab)):
+        for text in ("Hugs!", "hug hugs", "HUG"):
+            want, got = hf.encode(text), ours.encode(text)
+            assert (got.ids, got.tokens, got.offsets) == (want.ids, want.tokens, want.offsets), text
+        assert ours.id_to_token(4) is None and ours.token_to_id("hug") == 6

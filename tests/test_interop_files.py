@@ -161,8 +161,8 @@ def test_bert_vocab_reads_like_hf(tmp_path: Path) -> None:
 
 
 def test_bert_vocab_duplicate_and_empty(tmp_path: Path) -> None:
-    with pytest.raises(VocabularyError, match=r"vocab.txt:3: token 'a' is already on line 2"):
-        read_bert_vocab(write(tmp_path, "vocab.txt", "[UNK]\na\na\n"))
+    # As Hugging Face's WordPiece.read_file: a repeated token takes its last line's id, the earlier id stays unused.
+    assert read_bert_vocab(write(tmp_path, "vocab.txt", "[UNK]\na\nb\na\n")) == {"[UNK]": 0, "a": 3, "b": 2}
     with pytest.raises(SerializationError, match="empty"):
         read_bert_vocab(write(tmp_path, "empty.txt", ""))
 
@@ -177,3 +177,30 @@ def test_bert_vocab_write_needs_dense_ids(tmp_path: Path) -> None:
 def test_errors_are_toolkit_errors() -> None:
     assert issubclass(SerializationError, ToolkitError) and issubclass(VocabularyError, ToolkitError)
     assert issubclass(ConfigError, ValueError)
+
+
+# ---------------------------------------------------------------------------------------- any format
+def test_load_any_is_the_one_loader_of_every_format(tmp_path: Path) -> None:
+    from toolkit.interop.files import detect_format, load_tokenizer, save_tokenizer
+    from toolkit.registry import tool
+
+    assert tool("load_any") is load_tokenizer
+    vocab = write(tmp_path, "vocab.txt", "[UNK]\n[CLS]\n[SEP]\nHug\n##s\n")
+    cased = load_tokenizer(vocab, lowercase=False, pattern=None, merges=None)  # other formats' options are ignored
+    assert detect_format(vocab) == "vocab-txt" and cased.encode("Hugs").tokens == ["[CLS]", "Hug", "##s", "[SEP]"]
+    written = save_tokenizer(cased, tmp_path / "hf.json", format="hf")
+    assert written == [tmp_path / "hf.json"] and load_tokenizer(tmp_path / "hf.json").encode("Hugs") == cased.encode("Hugs")
+    with pytest.raises(ConfigError, match="unknown option.*lowercse"):
+        load_tokenizer(vocab, lowercse=False)
+    with pytest.raises(ConfigError, match="unknown format 'bpe'"):
+        load_tokenizer(vocab, format="bpe")
+
+
+def test_pattern_names_resolve_in_one_place() -> None:
+    import pretokenizers
+    from toolkit.interop.tiktoken_files import resolve_pattern
+
+    assert resolve_pattern("CHAT_PATTERN") == resolve_pattern("chat") == pretokenizers.CHAT_PATTERN
+    assert resolve_pattern("hf_gpt2") == pretokenizers.HF_GPT2_PATTERN
+    assert resolve_pattern("cl100k_base") == resolve_pattern("CL100K") == pretokenizers.CL100K_PATTERN
+    assert resolve_pattern("__doc__") == "__doc__" and resolve_pattern(r"\w+") == r"\w+"

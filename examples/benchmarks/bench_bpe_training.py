@@ -142,7 +142,7 @@ def first_difference(a: str, b: str) -> str:
     return f"ours has {len(la)} merges, HF {len(lb)}"
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--files", nargs="+", default=None, help="corpus files (default: Gutenberg parts 1 and 2)")
     ap.add_argument("--vocab-size", type=int, default=32000)
@@ -153,8 +153,100 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--save-model", default=None,
                     help=f"where to save our trained tokenizer (default {DEFAULT_MODEL})")
     C.common_args(ap, reps=3)
-    args = ap.parse_args(argv)
+    return ap.parse_args(argv)
 
+
+def _run_contenders(contenders: list[str], files: list[str], vocab_size: int, reps: int, workers: int,
+                    save: str) -> dict[str, list[dict[str, Any]]]:
+    """Each contender ``reps`` times in a child process; the successful runs (or the last error) per name."""
+    results: dict[str, list[dict[str, Any]]] = {}
+    for name in contenders:
+        runs = []
+        for rep in range(reps):
+            params = {"files": files, "vocab_size": vocab_size, "workers": workers,
+                      "merges_out": str(C.CACHE_DIR / f"merges_{name}.txt")}
+            if name == "ours" and rep == 0:
+                params["save"] = save
+            r = C.run_child(__file__, name, params)
+            print(f"[bench] {name} rep {rep + 1}/{reps}: "
+                  + (r["error"] if "error" in r else f"{r['seconds']:.2f}s, peak {C.fmt_mb(C.peak_kb(r))} MB, "
+                     f"other processes {r.get('other_cores', float('nan')):.2f} cores"),
+                  file=sys.stderr, flush=True)
+            runs.append(r)
+        results[name] = [r for r in runs if "error" not in r] or [runs[-1]]
+    return results
+
+
+def _ok(results: dict[str, list[dict[str, Any]]], name: str) -> bool:
+    return name in results and "error" not in results[name][0]
+
+
+def _median_of(results: dict[str, list[dict[str, Any]]], name: str, key: str) -> float | None:
+    vals = [r[key] for r in results.get(name, []) if key in r]
+    return C.med(vals) if vals else None
+
+
+def _table(results: dict[str, list[dict[str, Any]]], contenders: list[str], mb: float) -> str:
+    hf_t = _median_of(results, "hf", "seconds")
+    hf_mem = C.med([C.peak_kb(r) for r in results["hf"]]) if _ok(results, "hf") else None
+    rows = []
+    for name in contenders:
+        rs = results[name]
+        if "error" in rs[0]:
+            rows.append([LABELS[name], "error: " + rs[0]["error"]] + ["–"] * 10)
+            continue
+        secs = [r["seconds"] for r in rs]
+        t = C.med(secs)
+        peak = C.med([C.peak_kb(r) for r in rs])
+        rows.append([
+            LABELS[name], C.spread(secs),
+            C.fmt_s(_median_of(results, name, "count_s")), C.fmt_s(_median_of(results, name, "merge_s")),
+            f"{mb / t:.2f}", C.fmt_mb(peak), C.fmt_mb(C.med([r["tree_pss_peak_kb"] for r in rs])),
+            C.fmt_mb(C.med([r["tree_peak_kb"] for r in rs])), C.fmt_mb(C.med([r["self_peak_kb"] for r in rs])),
+            C.fmt_ratio(t / hf_t) if hf_t else "–",
+            C.fmt_ratio(peak / hf_mem) if hf_mem and peak else "–",
+            rs[0].get("vocab", "–"),
+        ])
+    return C.md_table(
+        ["contender", "wall s", "count s", "merge s", "MB/s", "peak MB", "peak PSS tree MB", "peak RSS tree MB", "peak RSS main MB",
+         "time vs HF", "memory vs HF", "vocab"], rows)
+
+
+def _notes(results: dict[str, list[dict[str, Any]]], args: argparse.Namespace, files: list[str], vocab_size: int,
+           save: str) -> list[str]:
+    notes = []
+    if _ok(results, "ours") and _ok(results, "hf"):
+        same = results["ours"][0]["merges_sha"] == results["hf"][0]["merges_sha"]
+        notes.append("Merges identical to HF: " + ("yes" if same else "NO — " + first_difference(
+            str(C.CACHE_DIR / "merges_ours.txt"), str(C.CACHE_DIR / "merges_hf.txt"))))
+        ours_t, hf_t = _median_of(results, "ours", "seconds"), _median_of(results, "hf", "seconds")
+        ours_mem = C.med([C.peak_kb(r) for r in results["ours"]])
+        hf_mem = C.med([C.peak_kb(r) for r in results["hf"]])
+        notes.append(f"Target (issue 3): ours ≤ 1.25× HF wall time → {ours_t / hf_t:.2f}× "
+                     f"({'met' if ours_t / hf_t <= 1.25 else 'MISSED'}); peak memory ≤ 2× HF → "
+                     f"{ours_mem / hf_mem:.2f}× ({'met' if ours_mem / hf_mem <= 2 else 'MISSED'}).")
+    if _ok(results, "hf") and not args.no_parity:
+        par = C.run_child(__file__, "parity", {"files": files, "vocab_size": vocab_size, "workers": args.workers,
+                                               "merges_out": str(C.CACHE_DIR / "merges_parity.txt")})
+        if "error" in par:
+            notes.append(f"Parity check failed to run: {par['error']}")
+        else:
+            same = par["merges_sha"] == results["hf"][0]["merges_sha"]
+            notes.append(
+                "Parity check (untimed): char-level `BPETrainer` on the same byte-level counts (alphabet ids by "
+                "code point, as HF) → merges identical to HF: " + ("yes" if same else "NO — " + first_difference(
+                    str(C.CACHE_DIR / "merges_parity.txt"), str(C.CACHE_DIR / "merges_hf.txt")))
+                + ". `ByteLevelBPETrainer` numbers bytes by value, so it breaks some equal-count ties "
+                "differently from HF.")
+    if _ok(results, "ours"):
+        r = results["ours"][0]
+        notes.append(f"Ours: {r['distinct_words']:,} distinct pre-tokenized words counted by {r['workers']} "
+                     f"process(es); {r['merges']:,} merges; model saved to `{save}`.")
+    return notes
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse_args(argv)
     if args.quick:
         files = args.files or C.quick_files(2, 150_000)
         vocab_size = min(args.vocab_size, 1000)
@@ -171,81 +263,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Corpus: {', '.join(os.path.basename(f) for f in files)} ({mb:.1f} MB); vocab_size {vocab_size}; "
           f"{reps} repetition(s) per contender, median shown; {args.workers} workers/threads.\n")
     C.CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    results: dict[str, list[dict[str, Any]]] = {}
-    for name in contenders:
-        runs = []
-        for rep in range(reps):
-            params = {"files": files, "vocab_size": vocab_size, "workers": args.workers,
-                      "merges_out": str(C.CACHE_DIR / f"merges_{name}.txt")}
-            if name == "ours" and rep == 0:
-                params["save"] = save
-            r = C.run_child(__file__, name, params)
-            print(f"[bench] {name} rep {rep + 1}/{reps}: "
-                  + (r["error"] if "error" in r else f"{r['seconds']:.2f}s, peak {C.fmt_mb(C.peak_kb(r))} MB, "
-                     f"other processes {r.get('other_cores', float('nan')):.2f} cores"),
-                  file=sys.stderr, flush=True)
-            runs.append(r)
-        results[name] = [r for r in runs if "error" not in r] or [runs[-1]]
-
-    def median_of(name: str, key: str) -> float | None:
-        vals = [r[key] for r in results.get(name, []) if key in r]
-        return C.med(vals) if vals else None
-
-    hf_t = median_of("hf", "seconds")
-    hf_mem = C.med([C.peak_kb(r) for r in results["hf"]]) if "hf" in results and "error" not in results["hf"][0] else None
-    rows = []
-    for name in contenders:
-        rs = results[name]
-        if "error" in rs[0]:
-            rows.append([LABELS[name], "error: " + rs[0]["error"]] + ["–"] * 10)
-            continue
-        secs = [r["seconds"] for r in rs]
-        t = C.med(secs)
-        peak = C.med([C.peak_kb(r) for r in rs])
-        tree = C.med([r["tree_pss_peak_kb"] for r in rs])
-        tree_rss = C.med([r["tree_peak_kb"] for r in rs])
-        main_kb = C.med([r["self_peak_kb"] for r in rs])
-        rows.append([
-            LABELS[name], C.spread(secs),
-            C.fmt_s(median_of(name, "count_s")), C.fmt_s(median_of(name, "merge_s")),
-            f"{mb / t:.2f}", C.fmt_mb(peak), C.fmt_mb(tree), C.fmt_mb(tree_rss), C.fmt_mb(main_kb),
-            C.fmt_ratio(t / hf_t) if hf_t else "–",
-            C.fmt_ratio(peak / hf_mem) if hf_mem and peak else "–",
-            rs[0].get("vocab", "–"),
-        ])
-    print(C.md_table(
-        ["contender", "wall s", "count s", "merge s", "MB/s", "peak MB", "peak PSS tree MB", "peak RSS tree MB", "peak RSS main MB",
-         "time vs HF", "memory vs HF", "vocab"], rows))
-
-    notes = []
-    if "ours" in results and "hf" in results and "error" not in results["ours"][0] and "error" not in results["hf"][0]:
-        same = results["ours"][0]["merges_sha"] == results["hf"][0]["merges_sha"]
-        notes.append("Merges identical to HF: " + ("yes" if same else "NO — " + first_difference(
-            str(C.CACHE_DIR / "merges_ours.txt"), str(C.CACHE_DIR / "merges_hf.txt"))))
-        ours_t = median_of("ours", "seconds")
-        ours_mem = C.med([C.peak_kb(r) for r in results["ours"]])
-        notes.append(f"Target (issue 3): ours ≤ 1.25× HF wall time → {ours_t / hf_t:.2f}× "
-                     f"({'met' if ours_t / hf_t <= 1.25 else 'MISSED'}); peak memory ≤ 2× HF → "
-                     f"{ours_mem / hf_mem:.2f}× ({'met' if ours_mem / hf_mem <= 2 else 'MISSED'}).")
-    if "hf" in results and "error" not in results["hf"][0] and not args.no_parity:
-        par = C.run_child(__file__, "parity", {"files": files, "vocab_size": vocab_size, "workers": args.workers,
-                                               "merges_out": str(C.CACHE_DIR / "merges_parity.txt")})
-        if "error" in par:
-            notes.append(f"Parity check failed to run: {par['error']}")
-        else:
-            same = par["merges_sha"] == results["hf"][0]["merges_sha"]
-            notes.append(
-                "Parity check (untimed): char-level `BPETrainer` on the same byte-level counts (alphabet ids by "
-                "code point, as HF) → merges identical to HF: " + ("yes" if same else "NO — " + first_difference(
-                    str(C.CACHE_DIR / "merges_parity.txt"), str(C.CACHE_DIR / "merges_hf.txt")))
-                + ". `ByteLevelBPETrainer` numbers bytes by value (SPEC §4.3), so it breaks some equal-count ties "
-                "differently from HF.")
-    if "ours" in results and "error" not in results["ours"][0]:
-        r = results["ours"][0]
-        notes.append(f"Ours: {r['distinct_words']:,} distinct pre-tokenized words counted by {r['workers']} "
-                     f"process(es); {r['merges']:,} merges; model saved to `{save}`.")
+    results = _run_contenders(contenders, files, vocab_size, reps, args.workers, save)
+    print(_table(results, contenders, mb))
     print()
-    for n in notes:
+    for n in _notes(results, args, files, vocab_size, save):
         print(f"- {n}")
     C.footer()
     return 0

@@ -176,9 +176,12 @@ def ensure_own_model(path: str, files: list[str], vocab_size: int) -> None:
         raise SystemExit(f"training our model failed: {r['error']}")
 
 
-def bench_model(title: str, model: dict[str, Any], file: str, reps: int, *, strict: bool) -> bool:
-    mb = os.path.getsize(file) / 1e6
-    runs: list[tuple[str, str, str, dict[str, Any]]] = []  # (label, input, threads, result)
+Run = tuple[str, str, str, dict[str, Any]]  # (label, input, threads, result)
+
+
+def _collect_runs(model: dict[str, Any], file: str, reps: int) -> tuple[dict[str, Any], dict[str, Any], list[Run]]:
+    """Run every contender in a child process: (ours, tiktoken, the rows of the table)."""
+    runs: list[Run] = []
     r = C.run_child(__file__, "ours", {"model": model, "file": file, "reps": reps})
     r_tk = C.run_child(__file__, "tiktoken", {"model": model, "file": file, "reps": reps})
     r_hf1 = C.run_child(__file__, "hf", {"model": model, "file": file, "reps": reps,
@@ -189,7 +192,6 @@ def bench_model(title: str, model: dict[str, Any], file: str, reps: int, *, stri
     for res, name in ((r, "ours"), (r_tk, "tiktoken"), (r_hf1, "hf 1 thread"), (r_hfn, "hf default threads")):
         if "error" in res:
             print(f"[bench] {name} failed: {res['error']}", file=sys.stderr)
-    ncpu = os.cpu_count() or 1
     if "error" not in r:
         runs += [
             ("ours `encode_ids`, cold cache", "whole", "1", r["whole_cold"]),
@@ -209,7 +211,33 @@ def bench_model(title: str, model: dict[str, Any], file: str, reps: int, *, stri
                  ("HF `encode_batch(lines)`", "lines", "1 (RAYON_NUM_THREADS=1)", r_hf1["batch"]),
                  ("HF `encode` per line", "lines", "1", r_hf1["loop"])]
     if "error" not in r_hfn:
-        runs.append(("HF `encode_batch(lines)`", "lines", f"{ncpu} (default pool)", r_hfn["batch"]))
+        runs.append(("HF `encode_batch(lines)`", "lines", f"{os.cpu_count() or 1} (default pool)", r_hfn["batch"]))
+    return r, r_tk, runs
+
+
+def _print_targets(r: dict[str, Any], r_tk: dict[str, Any], mbps: Any, tk_whole: float | None,
+                   tk_lines: float | None, hf_one: float | None, hf_batch1: float | None) -> None:
+    if "error" not in r and "error" not in r_tk:
+        warm, cold = mbps(r["whole_warm"]), mbps(r["whole_cold"])
+        print(f"- Target ≥ 0.6× tiktoken (whole file): warm {warm / tk_whole:.2f}× "
+              f"({'met' if warm / tk_whole >= 0.6 else 'MISSED'}), cold {cold / tk_whole:.2f}×; per line: warm "
+              f"{mbps(r['lines_warm']) / tk_lines:.2f}×.")
+    if "error" not in r and hf_one:
+        best = max(mbps(r["whole_warm"]), mbps(r["lines_warm"]))
+        coldest = min(mbps(r["whole_cold"]), mbps(r["lines_cold"]))
+        print(f"- Target ≥ 3× HF in one process (HF's fastest 1-thread mode, {hf_one:.2f} MB/s): ours warm "
+              f"{best / hf_one:.2f}× ({'met' if best / hf_one >= 3 else 'MISSED'}), ours cold {coldest / hf_one:.2f}×.")
+        if hf_batch1:
+            print(f"- Same output as HF (`encode_batch`, Encodings with offsets), one process: ours "
+                  f"{mbps(r['batch']) / hf_batch1:.2f}× HF `encode_batch` with RAYON_NUM_THREADS=1.")
+        ww = r["whole_warm"]
+        print(f"- Our encoding caches after the run: {ww['cache_entries']:,} entries (capacity {ww['cache_capacity']:,} per cache). "
+              f"Ours 'whole' = {r['whole_cold']['calls']} `encode_ids` call(s) (toolkit.limits.MAX_INPUT_CHARS).")
+
+
+def bench_model(title: str, model: dict[str, Any], file: str, reps: int, *, strict: bool) -> bool:
+    mb = os.path.getsize(file) / 1e6
+    r, r_tk, runs = _collect_runs(model, file, reps)
 
     def mbps(res: dict[str, Any]) -> float:
         return mb / C.med(res["times"])
@@ -239,22 +267,7 @@ def bench_model(title: str, model: dict[str, Any], file: str, reps: int, *, stri
                       "vs HF best 1-thread", "ids sha"], rows))
     print()
     print("- Identical ids: " + "; ".join(f"{m}: {'yes' if ok else 'NO'}" for m, ok in agree.items()))
-    if "error" not in r and "error" not in r_tk:
-        warm, cold = mbps(r["whole_warm"]), mbps(r["whole_cold"])
-        print(f"- Target ≥ 0.6× tiktoken (whole file): warm {warm / tk_whole:.2f}× "
-              f"({'met' if warm / tk_whole >= 0.6 else 'MISSED'}), cold {cold / tk_whole:.2f}×; per line: warm "
-              f"{mbps(r['lines_warm']) / tk_lines:.2f}×.")
-    if "error" not in r and hf_one:
-        best = max(mbps(r["whole_warm"]), mbps(r["lines_warm"]))
-        coldest = min(mbps(r["whole_cold"]), mbps(r["lines_cold"]))
-        print(f"- Target ≥ 3× HF in one process (HF's fastest 1-thread mode, {hf_one:.2f} MB/s): ours warm "
-              f"{best / hf_one:.2f}× ({'met' if best / hf_one >= 3 else 'MISSED'}), ours cold {coldest / hf_one:.2f}×.")
-        if hf_batch1:
-            print(f"- Same output as HF (`encode_batch`, Encodings with offsets), one process: ours "
-                  f"{mbps(r['batch']) / hf_batch1:.2f}× HF `encode_batch` with RAYON_NUM_THREADS=1.")
-        ww = r["whole_warm"]
-        print(f"- Our encoding caches after the run: {ww['cache_entries']:,} entries (capacity {ww['cache_capacity']:,} per cache). "
-              f"Ours 'whole' = {r['whole_cold']['calls']} `encode_ids` call(s) (toolkit.limits.MAX_INPUT_CHARS).")
+    _print_targets(r, r_tk, mbps, tk_whole, tk_lines, hf_one, hf_batch1)
     return all(agree.values()) or not strict
 
 

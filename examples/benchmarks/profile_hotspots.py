@@ -78,6 +78,76 @@ def profile(title: str, fn: Callable[[], Any], top: int) -> None:
     print(C.md_table(["function", "calls", "own s", "own %", "cumulative s"], rows))
 
 
+def _profile_gpt2(sections: list[str], text: str, lines: list[str], top: int) -> None:
+    from toolkit import Tokenizer
+
+    tok = Tokenizer.from_gpt2(str(C.GPT2_DIR / "encoder.json"), str(C.GPT2_DIR / "vocab.bpe"))
+    parts = C.input_chunks(text)  # at most toolkit.limits.MAX_INPUT_CHARS characters per call
+
+    def whole() -> None:
+        for part in parts:
+            tok.encode_ids(part)
+
+    if "gpt2_warm" in sections:
+        whole()
+        profile("GPT-2 `encode_ids(whole file)`, warm cache", whole, top)
+    if "gpt2_cold" in sections:
+        def cold() -> None:
+            C.clear_caches(tok)
+            whole()
+
+        profile("GPT-2 `encode_ids(whole file)`, cold cache", cold, top)
+    if "gpt2_lines" in sections:
+        for line in lines:
+            tok.encode_ids(line)
+        profile("GPT-2 `encode_ids` per line, warm cache", lambda: [tok.encode_ids(x) for x in lines], top)
+
+
+def _profile_bert(sections: list[str], lines: list[str], top: int) -> None:
+    from toolkit import Tokenizer
+
+    bert = Tokenizer.from_bert_vocab(str(C.BERT_UNCASED), lowercase=True)
+    if "bert_ids" in sections:
+        for line in lines:
+            bert.encode_ids(line)
+        profile("BERT `encode_ids` per line, warm cache", lambda: [bert.encode_ids(x) for x in lines], top)
+    if "bert_batch" in sections:
+        profile("BERT `encode_batch(lines)`", lambda: bert.encode_batch(lines), top)
+    if "bert_batch_workers" in sections:
+        workers = os.cpu_count() or 1
+        profile(f"BERT `encode_batch(lines, num_workers={workers})` (the calling process only)",
+                lambda: bert.encode_batch(lines, num_workers=workers), top)
+
+
+def _profile_training(sections: list[str], files: list[str], vocab: int, top: int) -> None:
+    from algorithms import BPETrainer, WordPieceTrainer
+    from pretokenizers import BertPreTokenizer
+    from toolkit.normalizers import BertNormalizer
+    from toolkit.training.corpus import count_corpus
+
+    counts = count_corpus(files, normalizer=BertNormalizer(lowercase=True), pre_tokenizer=BertPreTokenizer(),
+                          num_workers=2).counts
+    if "wordpiece_train" in sections:
+        profile(f"`WordPieceTrainer(vocab_size={vocab})` on the BERT counts",
+                lambda: WordPieceTrainer(vocab_size=vocab, special_tokens=C.BERT_SPECIALS).train(counts), top)
+    if "bpe_train" in sections:
+        profile(f"`BPETrainer(vocab_size={vocab})` on the same counts",
+                lambda: BPETrainer(vocab_size=vocab, special_tokens=C.BERT_SPECIALS).train(counts), top)
+
+
+def _profile_counting(sections: list[str], file: str, files: list[str], quick: bool, top: int) -> None:
+    from pretokenizers import ByteLevel
+    from toolkit.training.corpus import count_corpus
+
+    if "counting" in sections:
+        profile(f"`count_corpus([{os.path.basename(file)}], pre_tokenizer=ByteLevel(), num_workers=1)`",
+                lambda: count_corpus([file], pre_tokenizer=ByteLevel(add_prefix_space=False), num_workers=1), top)
+    if "counting_2workers" in sections:
+        two = files + [f for f in C.gutenberg(3, 4, 5, 6) if os.path.exists(f)] if not quick else files
+        profile(f"`count_corpus({len(two)} files, pre_tokenizer=ByteLevel(), num_workers=2)` (the calling process only)",
+                lambda: count_corpus(two, pre_tokenizer=ByteLevel(add_prefix_space=False), num_workers=2), top)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sections", default="gpt2_warm,gpt2_cold,gpt2_lines,bert_ids,bert_batch,bert_batch_workers,"
@@ -96,73 +166,17 @@ def main(argv: list[str] | None = None) -> int:
         file = args.file or C.gutenberg(1)[0]
         files, vocab = args.files or C.gutenberg(1, 2), args.vocab_size
     C.header("Profiles (cProfile)")
-    from toolkit import Tokenizer
-
     text = read_text(file)
     lines = lines_of(text)
     print(f"Encoding text: `{os.path.basename(file)}` ({len(text.encode()) / 1e6:.2f} MB); training corpus: "
           f"{', '.join(os.path.basename(f) for f in files)}; vocab {vocab}.")
-
     if {"gpt2_warm", "gpt2_cold", "gpt2_lines"} & set(sections) and (C.GPT2_DIR / "vocab.bpe").exists():
-        tok = Tokenizer.from_gpt2(str(C.GPT2_DIR / "encoder.json"), str(C.GPT2_DIR / "vocab.bpe"))
-        parts = C.input_chunks(text)  # at most toolkit.limits.MAX_INPUT_CHARS characters per call
-
-        def whole() -> None:
-            for part in parts:
-                tok.encode_ids(part)
-
-        if "gpt2_warm" in sections:
-            whole()
-            profile("GPT-2 `encode_ids(whole file)`, warm cache", whole, args.top)
-        if "gpt2_cold" in sections:
-            def cold() -> None:
-                C.clear_caches(tok)
-                whole()
-
-            profile("GPT-2 `encode_ids(whole file)`, cold cache", cold, args.top)
-        if "gpt2_lines" in sections:
-            for line in lines:
-                tok.encode_ids(line)
-            profile("GPT-2 `encode_ids` per line, warm cache", lambda: [tok.encode_ids(x) for x in lines], args.top)
+        _profile_gpt2(sections, text, lines, args.top)
     if {"bert_ids", "bert_batch", "bert_batch_workers"} & set(sections) and C.BERT_UNCASED.exists():
-        bert = Tokenizer.from_bert_vocab(str(C.BERT_UNCASED), lowercase=True)
-        if "bert_ids" in sections:
-            for line in lines:
-                bert.encode_ids(line)
-            profile("BERT `encode_ids` per line, warm cache", lambda: [bert.encode_ids(x) for x in lines], args.top)
-        if "bert_batch" in sections:
-            profile("BERT `encode_batch(lines)`", lambda: bert.encode_batch(lines), args.top)
-        if "bert_batch_workers" in sections:
-            workers = os.cpu_count() or 1
-            profile(f"BERT `encode_batch(lines, num_workers={workers})` (the calling process only)",
-                    lambda: bert.encode_batch(lines, num_workers=workers), args.top)
+        _profile_bert(sections, lines, args.top)
     if {"wordpiece_train", "bpe_train"} & set(sections):
-        from algorithms import BPETrainer, WordPieceTrainer
-        from pretokenizers import BertPreTokenizer
-        from toolkit.training.corpus import count_corpus
-        from toolkit.normalizers import BertNormalizer
-
-        counts = count_corpus(files, normalizer=BertNormalizer(lowercase=True), pre_tokenizer=BertPreTokenizer(),
-                              num_workers=2).counts
-        if "wordpiece_train" in sections:
-            profile(f"`WordPieceTrainer(vocab_size={vocab})` on the BERT counts",
-                    lambda: WordPieceTrainer(vocab_size=vocab, special_tokens=C.BERT_SPECIALS).train(counts), args.top)
-        if "bpe_train" in sections:
-            profile(f"`BPETrainer(vocab_size={vocab})` on the same counts",
-                    lambda: BPETrainer(vocab_size=vocab, special_tokens=C.BERT_SPECIALS).train(counts), args.top)
-    if "counting" in sections:
-        from pretokenizers import ByteLevel
-        from toolkit.training.corpus import count_corpus
-
-        profile(f"`count_corpus([{os.path.basename(file)}], pre_tokenizer=ByteLevel(), num_workers=1)`",
-                lambda: count_corpus([file], pre_tokenizer=ByteLevel(add_prefix_space=False), num_workers=1), args.top)
-    if "counting_2workers" in sections:
-        from pretokenizers import ByteLevel
-        from toolkit.training.corpus import count_corpus
-
-        two = files + [f for f in C.gutenberg(3, 4, 5, 6) if os.path.exists(f)] if not args.quick else files
-        profile(f"`count_corpus({len(two)} files, pre_tokenizer=ByteLevel(), num_workers=2)` (the calling process only)",
-                lambda: count_corpus(two, pre_tokenizer=ByteLevel(add_prefix_space=False), num_workers=2), args.top)
+        _profile_training(sections, files, vocab, args.top)
+    _profile_counting(sections, file, files, args.quick, args.top)
     C.footer()
     return 0
 

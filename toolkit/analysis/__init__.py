@@ -1,9 +1,16 @@
 """Analysis tooling: comparison metrics and reports, sweeps over vocabulary sizes, plots, token views.
 
+- :mod:`.metrics`: the metric definitions (:data:`METRICS`, :class:`TokenizerMetrics`) and how a text is measured;
+- :mod:`.report`: :func:`compare` and :class:`ComparisonReport` with its tables;
+- :mod:`.sweep`: :func:`sweep` and :class:`SweepResult`;
+- :mod:`.plots` (matplotlib) and :mod:`.visualize` (:func:`visualize`, :class:`TokenView`).
+
 >>> from toolkit.analysis import compare
 """
 
-from toolkit.analysis.metrics import METRICS, ComparisonReport, SweepResult, TokenizerMetrics, compare, sweep
+from toolkit.analysis.metrics import METRICS, TokenizerMetrics
+from toolkit.analysis.report import ComparisonReport, compare
+from toolkit.analysis.sweep import SweepResult, sweep
 from toolkit.analysis.visualize import TokenView, visualize
 
 __all__ = ["compare", "sweep", "ComparisonReport", "SweepResult", "TokenizerMetrics", "METRICS", "visualize", "TokenView"]

@@ -4,7 +4,7 @@ This module owns the figures of the comparison tools:
 
 - :func:`plot_token_lengths` — how long the tokens are, per tokenizer (share of tokens by length);
 - :func:`plot_sweep` — a metric (bytes per token by default) against vocabulary size, one curve per
-  pipeline (:func:`toolkit.analysis.metrics.sweep`);
+  pipeline (:func:`toolkit.analysis.sweep.sweep`);
 - :func:`plot_languages` — a metric (fertility by default) per language, bars per tokenizer;
 - :func:`save_plots` — all that apply, as PNG files (what ``tokenizer-toolkit compare`` writes).
 
@@ -13,7 +13,7 @@ no GUI backend needed); pass ``ax=`` to draw into an axes of your own figure ins
 keeps its colour in every plot (the order of the report). Notebooks display the returned figure
 (``%matplotlib inline``); scripts call ``fig.savefig("plot.png")``.
 
->>> from toolkit.analysis.metrics import compare               # doctest: +SKIP
+>>> from toolkit.analysis import compare                # doctest: +SKIP
 >>> fig = plot_token_lengths(compare(tokenizers, texts))   # doctest: +SKIP
 >>> fig.savefig("token_lengths.png")                  # doctest: +SKIP
 """
@@ -26,13 +26,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolkit.analysis.metrics import METRICS
 from toolkit.errors import ConfigError
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from toolkit.analysis.metrics import ComparisonReport, SweepResult
+
+# A ComparisonReport and a SweepResult: not imported, because their plot methods import this module.
+_Report = Any
+_Sweep = Any
 
 __all__ = ["plot_token_lengths", "plot_sweep", "plot_languages", "save_plots", "COLORS"]
 
@@ -62,29 +66,23 @@ def _style(ax: Axes) -> None:
 
 
 def _label(metric: str) -> str:
-    from toolkit.analysis.metrics import METRICS
-
     label, _, better = METRICS[metric]
     hint = f" ({better} is better)" if better else ""
     return f"{label}{hint}"
 
 
 def _title(metric: str) -> str:
-    from toolkit.analysis.metrics import METRICS
-
     label = METRICS[metric][0]
     return label[0].upper() + label[1:]
 
 
 def _check_metric(metric: str) -> None:
-    from toolkit.analysis.metrics import METRICS
-
     if metric not in METRICS:
         raise ConfigError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
 
 
 def plot_token_lengths(
-    report: ComparisonReport, *, max_length: int | None = None, ax: Axes | None = None, title: str | None = None
+    report: _Report, *, max_length: int | None = None, ax: Axes | None = None, title: str | None = None
 ) -> Figure:
     """Share of tokens of each length (in characters of their decoded text), bars per tokenizer.
 
@@ -121,7 +119,7 @@ def plot_token_lengths(
 
 
 def plot_sweep(
-    result: SweepResult, *, metric: str = "bytes_per_token", ax: Axes | None = None, log_x: bool = True,
+    result: _Sweep, *, metric: str = "bytes_per_token", ax: Axes | None = None, log_x: bool = True,
     title: str | None = None,
 ) -> Figure:
     """``metric`` against the vocabulary size reached, one line per pipeline of the sweep."""
@@ -148,7 +146,7 @@ def plot_sweep(
 
 
 def plot_languages(
-    report: ComparisonReport, *, metric: str = "fertility", ax: Axes | None = None, log: bool | None = None,
+    report: _Report, *, metric: str = "fertility", ax: Axes | None = None, log: bool | None = None,
     title: str | None = None,
 ) -> Figure:
     """``metric`` for each language (``compare(..., {"en": [...], "zh": [...]})``), bars per tokenizer.
@@ -197,7 +195,7 @@ def _short(value: Any) -> str:
 
 
 def save_plots(
-    report: ComparisonReport | None, folder: str | os.PathLike[str], *, sweep: SweepResult | None = None,
+    report: _Report | None, folder: str | os.PathLike[str], *, sweep: _Sweep | None = None,
     sweep_metrics: Sequence[str] = ("bytes_per_token",), dpi: int = 120,
 ) -> list[Path]:
     """Write every plot that applies as PNG into ``folder``; return the paths written.

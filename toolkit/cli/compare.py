@@ -1,8 +1,8 @@
 """The ``tokenizer-toolkit compare`` command: compare tokenizers on texts, write report.md and plots.
 
 This module owns the command's arguments, its config file (:class:`CompareConfig`), and its output.
-:func:`toolkit.analysis.metrics.register_cli` adds it to the CLI of :mod:`toolkit.cli`, which owns the error
-policy (one line on stderr; exit 2 for usage and configuration errors, 1 for runtime errors).
+:mod:`toolkit.cli.main` adds it to the command line, and owns the error policy (one line on stderr;
+exit 2 for usage and configuration errors, 1 for runtime errors).
 
 ::
 
@@ -47,7 +47,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from toolkit.errors import ConfigError
 
 if TYPE_CHECKING:
-    from toolkit.analysis.metrics import ComparisonReport, SweepResult
+    from toolkit.analysis.report import ComparisonReport
+    from toolkit.analysis.sweep import SweepResult
     from toolkit.tokenizer import Tokenizer
 
 __all__ = ["CompareConfig", "add_arguments", "build_parser", "run", "DEFAULT_OUTPUT_DIR", "DEFAULT_MAX_BYTES"]
@@ -247,7 +248,7 @@ def read_texts(paths: Sequence[str], *, max_bytes: int) -> list[str]:
 
 def _load(name: str, spec: TokenizerSpec, progress: Any) -> tuple[Tokenizer, float | None]:
     if spec.file is not None:
-        from toolkit.cli.main import load_tokenizer
+        from toolkit.interop.files import load_tokenizer
 
         return load_tokenizer(spec.file, format=spec.from_format, pattern=spec.pattern), None
     from toolkit.training.config import load_config, train_from_config
@@ -258,7 +259,7 @@ def _load(name: str, spec: TokenizerSpec, progress: Any) -> tuple[Tokenizer, flo
 
 
 def _run_sweep(config: CompareConfig, texts: Any, progress: Any) -> SweepResult | None:
-    from toolkit.analysis.metrics import SweepResult, sweep
+    from toolkit.analysis.sweep import SweepResult, sweep
     from toolkit.training.config import load_config
 
     if config.sweep is None:
@@ -312,8 +313,8 @@ def _markdown(config: CompareConfig, report: ComparisonReport, result: SweepResu
 # ---------------------------------------------------------------------------------------- run
 def run(args: argparse.Namespace) -> int:
     """Run ``compare``: load or train the tokenizers, measure, print, write the files; the exit code."""
-    from toolkit.cli.main import ProgressBar
-    from toolkit.analysis.metrics import compare
+    from toolkit.analysis.report import compare
+    from toolkit.cli.progress import progress_bar
     from toolkit.serialization import atomic_write_text
 
     config = _effective_config(args)
@@ -322,7 +323,7 @@ def run(args: argparse.Namespace) -> int:
     if not config.texts:
         raise ConfigError("compare: no evaluation texts; give --texts FILE, --lang LANG=FILE, or texts in the config")
     quiet = bool(getattr(args, "quiet", False))
-    bar = ProgressBar(sys.stderr, enabled=False if quiet else (True if getattr(args, "progress", False) else None))
+    bar = progress_bar(quiet=quiet, force=bool(getattr(args, "progress", False)))
     sources: dict[str, list[str]] = config.texts if isinstance(config.texts, dict) else {"": config.texts}
     texts: Any = {lang: read_texts(paths, max_bytes=config.max_bytes) for lang, paths in sources.items()}
     if not isinstance(config.texts, dict):

@@ -2,13 +2,18 @@
 
 This package owns every foreign file format the toolkit understands, in both directions:
 
-- Hugging Face ``tokenizer.json``: :func:`load_hf_json` / :func:`save_hf_json` (:mod:`.hf_json`);
+- Hugging Face ``tokenizer.json``: :func:`load_hf_json` / :func:`save_hf_json` (:mod:`.hf_json`; each
+  component is converted by :mod:`.hf_components`);
 - GPT-2 ``encoder.json`` + ``vocab.bpe`` (HF ``vocab.json`` + ``merges.txt``): :func:`from_gpt2`,
   :func:`read_bpe_model` / :func:`save_vocab_merges` (:mod:`.gpt2`);
 - tiktoken ``.tiktoken`` rank files: :func:`from_tiktoken` / :func:`save_tiktoken`, plus
   :func:`tiktoken_pattern` (:mod:`.tiktoken_files`);
 - BERT ``vocab.txt``: :func:`from_bert_vocab` / :func:`save_bert_vocab` (:mod:`.bert_vocab`);
-- the pipelines these files describe (GPT-2, tiktoken, BERT): :mod:`.pipelines`.
+- the standard pipelines these files describe (GPT-2, tiktoken, chat, BERT), which the presets of
+  :mod:`toolkit.training.presets` build too: :mod:`.pipelines`;
+- any of these formats at once (detect, load, save; the CLI and ``Tokenizer.load_any``): :mod:`.files`.
+
+Each format has exactly one reader and one writer.
 
 The :class:`~toolkit.Tokenizer` methods of the same names are thin wrappers over these functions, and
 this package is imported only when one of them is called. Problems in a file are

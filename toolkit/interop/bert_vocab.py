@@ -3,7 +3,7 @@
 This module owns the WordPiece vocabulary file: one token per line, the id is the 0-based line number,
 continuation pieces carry the ``##`` prefix, and ``[UNK]`` must be present. Lines are split on ``\\n``
 only and trailing Unicode whitespace is removed, exactly as Hugging Face reads them (so
-bert-base-chinese's ``U+2028`` line is the empty token, as in HF).
+bert-base-chinese's ``U+2028`` line is the empty token, as in HF); a repeated token keeps its last line.
 
 The pipeline mirrors HF's ``BertWordPieceTokenizer``: ``BertNormalizer`` (clean text, CJK spacing,
 accents stripped when lowercasing, lowercase), ``BertPreTokenizer``, ``WordPiece``, ``BertProcessing``
@@ -23,35 +23,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolkit.errors import SerializationError, VocabularyError
-from toolkit.interop._io import PathLike, numbered_lines, read_text, rstrip_ws, where, write_text
+from toolkit.interop._io import PathLike, numbered_lines, read_text, rstrip_ws, write_text
+from toolkit.interop.pipelines import BERT_SPECIAL_TOKENS, bert_tokenizer
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
 
 __all__ = ["BERT_SPECIAL_TOKENS", "read_bert_vocab", "write_bert_vocab", "from_bert_vocab", "save_bert_vocab"]
 
-#: The special tokens HF's BertWordPieceTokenizer registers (when present in the vocabulary).
-BERT_SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
-
-
 def read_bert_vocab(path: PathLike) -> dict[str, int]:
-    """Read ``vocab.txt`` into ``{token: line index}``; a repeated token is an error naming both lines.
+    """Read ``vocab.txt`` into ``{token: line index}``.
+
+    A token repeated on a later line takes that line's index, and the earlier index is left unused,
+    exactly as Hugging Face ``tokenizers`` reads the file (``WordPiece.read_file``).
 
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "vocab.txt")
-    >>> _ = open(p, "w").write("[UNK]\\nhug\\n##s\\n")
+    >>> _ = open(p, "w").write("[UNK]\\nhug\\n##s\\nhug\\n")
     >>> read_bert_vocab(p)
-    {'[UNK]': 0, 'hug': 1, '##s': 2}
+    {'[UNK]': 0, 'hug': 3, '##s': 2}
     """
     vocab: dict[str, int] = {}
     for number, line in numbered_lines(read_text(path, what="vocab.txt")):
-        token = rstrip_ws(line)
-        if token in vocab:
-            raise VocabularyError(
-                f"{where(path, number)}: token {token!r} is already on line {vocab[token] + 1}; every line of "
-                "vocab.txt must be a distinct token (its id is the line number)"
-            )
-        vocab[token] = number - 1
+        vocab[rstrip_ws(line)] = number - 1
     if not vocab:
         raise SerializationError(f"{os.fspath(path)}: vocab.txt is empty")
     return vocab
@@ -96,8 +90,6 @@ def from_bert_vocab(
 
     >>> tok = from_bert_vocab("vocab.txt", lowercase=False)   # doctest: +SKIP
     """
-    from toolkit.interop.pipelines import bert_tokenizer
-
     vocab = read_bert_vocab(vocab_txt)
     # An empty line (bert-base-chinese's "\u2028" line, once trailing whitespace is removed) is an
     # empty token: HF keeps it in its vocabulary but can never produce it; WordPiece cannot hold it.

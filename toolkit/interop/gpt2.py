@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import SerializationError, VocabularyError
 from toolkit.interop._io import PathLike, numbered_lines, read_text, where, write_text
+from toolkit.interop.pipelines import byte_level_tokenizer
 from toolkit.serialization import parse_json
 
 if TYPE_CHECKING:
@@ -169,8 +170,6 @@ def from_gpt2(
     >>> tok.decode(tok.encode_ids("Hello world"))      # doctest: +SKIP
     'Hello world'
     """
-    from toolkit.interop.pipelines import byte_level_tokenizer
-
     vocab = read_vocab_json(encoder_json)
     merges = read_merges_txt(vocab_bpe)
     header = 2 if _has_header(vocab_bpe) else 1

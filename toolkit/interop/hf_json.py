@@ -1,6 +1,7 @@
 """Hugging Face ``tokenizer.json`` (schema version ``"1.0"``): import and export.
 
-This module owns the mapping between HF's serialized pipeline and ours, component by component:
+This module owns the document: its top-level fields, ``added_tokens``, reading and writing the file.
+Each component is converted by :mod:`toolkit.interop.hf_components`:
 
 ==================  ===========================================================================
 stage               HF types mapped both ways
@@ -38,9 +39,23 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.errors import SerializationError, ToolkitError
 from toolkit.interop._io import PathLike, read_text, write_text
+from toolkit.interop.hf_components import (
+    Json,
+    Unsupported,
+    contains_byte_level,
+    exp_decoder,
+    exp_model,
+    exp_normalizer,
+    exp_post_processor,
+    exp_pre_tokenizer,
+    imp_decoder,
+    imp_model,
+    imp_normalizer,
+    imp_post_processor,
+    imp_pre_tokenizer,
+)
 from toolkit.serialization import parse_json
 
 if TYPE_CHECKING:
@@ -54,338 +69,8 @@ HF_VERSION = "1.0"
 _TOP_LEVEL = {"version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer", "model",
               "post_processor", "decoder"}
 
-# HF's spelling of Split/Punctuation behaviours ↔ ours.
-_BEHAVIOR_TO_HF = {
-    "removed": "Removed",
-    "isolated": "Isolated",
-    "merged_with_previous": "MergedWithPrevious",
-    "merged_with_next": "MergedWithNext",
-    "contiguous": "Contiguous",
-}
-_BEHAVIOR_FROM_HF = {v: k for k, v in _BEHAVIOR_TO_HF.items()}
 
-Json = dict[str, Any]
-
-
-class _Unsupported(SerializationError):
-    """A component or option with no equivalent here. ``if_dropped`` (what dropping it changes) marks
-    the ones ``strict=False`` may drop with a warning."""
-
-    def __init__(self, message: str, *, if_dropped: str | None = None) -> None:
-        super().__init__(message)
-        self.if_dropped = if_dropped
-
-
-# ============================================================================ small helpers
-def _type(d: Any, where: str) -> str:
-    if not isinstance(d, Mapping):
-        raise SerializationError(f"{where}: must be an object with a \"type\" field, got {type(d).__name__}")
-    t = d.get("type")
-    if not isinstance(t, str):
-        raise SerializationError(f"{where}.type: required field is missing or not a string")
-    return t
-
-
-def _field(d: Mapping[str, Any], name: str, where: str, default: Any = ...) -> Any:
-    """``d[name]``, or ``default`` when absent (no default: a missing field is an error).
-
-    Values are not type-checked here: the component built from them validates its options in full.
-    """
-    if name not in d:
-        if default is ...:
-            raise SerializationError(f"{where}.{name}: required field is missing")
-        return default
-    return d[name]
-
-
-def _token_and_id(value: Any, where: str) -> tuple[str, int]:
-    """HF's ``["[SEP]", 102]`` pairs."""
-    if isinstance(value, (list, tuple)) and len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], int):
-        return value[0], value[1]
-    raise SerializationError(f"{where}: expected [token, id], got {value!r}")
-
-
-def _children(d: Mapping[str, Any], name: str, where: str) -> list[Any]:
-    items = _field(d, name, where)
-    if not isinstance(items, list):
-        raise SerializationError(f"{where}.{name}: must be a list, got {type(items).__name__}")
-    return items
-
-
-def _pattern_from_hf(value: Any, where: str) -> tuple[str, bool]:
-    """HF ``{"String": s}`` / ``{"Regex": r}`` → ``(pattern, is_literal)``."""
-    if isinstance(value, Mapping) and len(value) == 1:
-        ((key, inner),) = value.items()
-        if key in ("String", "Regex") and isinstance(inner, str):
-            return inner, key == "String"
-    raise SerializationError(f'{where}: expected {{"String": ...}} or {{"Regex": ...}}, got {value!r}')
-
-
-# ============================================================================ import: HF dict → our dict
-def _imp_normalizer(d: Any, where: str) -> Json:
-    t = _type(d, where)
-    if t in ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents"):
-        return {"type": t}
-    if t == "Strip":
-        return {
-            "type": "Strip",
-            "left": _field(d, "strip_left", where, True),
-            "right": _field(d, "strip_right", where, True),
-        }
-    if t == "Replace":
-        _pattern_from_hf(_field(d, "pattern", where), f"{where}.pattern")  # validate the shape
-        return {"type": "Replace", "pattern": d["pattern"], "content": _field(d, "content", where)}
-    if t == "Prepend":
-        return {"type": "Prepend", "prepend": _field(d, "prepend", where)}
-    if t == "BertNormalizer":
-        return {
-            "type": "BertNormalizer",
-            "clean_text": _field(d, "clean_text", where, True),
-            "handle_chinese_chars": _field(d, "handle_chinese_chars", where, True),
-            "strip_accents": _field(d, "strip_accents", where, None),
-            "lowercase": _field(d, "lowercase", where, True),
-        }
-    if t == "Sequence":
-        items = _children(d, "normalizers", where)
-        return {
-            "type": "Sequence",
-            "normalizers": [_imp_normalizer(c, f"{where}.normalizers[{i}]") for i, c in enumerate(items)],
-        }
-    raise _Unsupported(f"{where}: the HF normalizer {t!r} has no equivalent in tokenizer-toolkit")
-
-
-def _metaspace_fields(d: Mapping[str, Any], where: str) -> Json:
-    replacement = _field(d, "replacement", where, "▁")
-    if "prepend_scheme" in d:
-        scheme = d["prepend_scheme"]
-    else:  # tokenizers < 0.19 wrote add_prefix_space instead of prepend_scheme
-        scheme = "always" if _field(d, "add_prefix_space", where, True) else "never"
-    return {"replacement": replacement, "prepend_scheme": scheme, "split": _field(d, "split", where, True)}
-
-
-def _imp_pre_tokenizer(d: Any, where: str) -> Json:
-    t = _type(d, where)
-    if t == "ByteLevel":
-        return {
-            "type": "ByteLevel",
-            "add_prefix_space": _field(d, "add_prefix_space", where, True),
-            "use_regex": _field(d, "use_regex", where, True),
-            "trim_offsets": _field(d, "trim_offsets", where, True),
-        }
-    if t == "Split":
-        pattern, literal = _pattern_from_hf(_field(d, "pattern", where), f"{where}.pattern")
-        behavior = _field(d, "behavior", where)
-        if not isinstance(behavior, str) or behavior not in _BEHAVIOR_FROM_HF:
-            raise SerializationError(
-                f"{where}.behavior: unknown behavior {behavior!r}; expected one of {', '.join(_BEHAVIOR_FROM_HF)}"
-            )
-        return {
-            "type": "Split",
-            "pattern": pattern,
-            "literal": literal,
-            "behavior": _BEHAVIOR_FROM_HF[behavior],
-            "invert": _field(d, "invert", where, False),
-        }
-    if t in ("Whitespace", "WhitespaceSplit", "BertPreTokenizer"):
-        return {"type": t}
-    if t == "Punctuation":
-        behavior = _field(d, "behavior", where, "Isolated")
-        if not isinstance(behavior, str) or behavior not in _BEHAVIOR_FROM_HF:
-            raise SerializationError(f"{where}.behavior: unknown behavior {behavior!r}")
-        return {"type": "Punctuation", "behavior": _BEHAVIOR_FROM_HF[behavior]}
-    if t == "Digits":
-        return {"type": "Digits", "individual_digits": _field(d, "individual_digits", where, False)}
-    if t == "Metaspace":
-        return {"type": "Metaspace", **_metaspace_fields(d, where)}
-    if t == "Sequence":
-        items = _children(d, "pretokenizers", where)
-        return {
-            "type": "Sequence",
-            "pretokenizers": [_imp_pre_tokenizer(c, f"{where}.pretokenizers[{i}]") for i, c in enumerate(items)],
-        }
-    raise _Unsupported(f"{where}: the HF pre-tokenizer {t!r} has no equivalent in tokenizer-toolkit")
-
-
-def _imp_decoder(d: Any, where: str) -> Json:
-    t = _type(d, where)
-    if t == "ByteLevel":
-        return {"type": "ByteLevel"}
-    if t == "WordPiece":
-        return {
-            "type": "WordPiece",
-            "prefix": _field(d, "prefix", where, "##"),
-            "cleanup": _field(d, "cleanup", where, True),
-        }
-    if t == "Metaspace":
-        return {"type": "Metaspace", **_metaspace_fields(d, where)}
-    if t == "BPEDecoder":
-        return {"type": "BPEDecoder", "suffix": _field(d, "suffix", where, "</w>")}
-    if t in ("ByteFallback", "Fuse"):
-        return {"type": t}
-    if t == "Strip":
-        return {
-            "type": "Strip",
-            "content": _field(d, "content", where, " "),
-            "left": _field(d, "start", where, 0),
-            "right": _field(d, "stop", where, 0),
-        }
-    if t == "Replace":
-        _pattern_from_hf(_field(d, "pattern", where), f"{where}.pattern")
-        return {"type": "Replace", "pattern": d["pattern"], "content": _field(d, "content", where)}
-    if t == "Sequence":
-        items = _children(d, "decoders", where)
-        return {
-            "type": "Sequence",
-            "decoders": [_imp_decoder(c, f"{where}.decoders[{i}]") for i, c in enumerate(items)],
-        }
-    raise _Unsupported(f"{where}: the HF decoder {t!r} has no equivalent in tokenizer-toolkit")
-
-
-def _imp_post_processor(d: Any, where: str) -> Json:
-    t = _type(d, where)
-    if t == "TemplateProcessing":
-        # Our TemplateProcessing reads and writes HF's JSON form of templates and special tokens.
-        return {
-            "type": "TemplateProcessing",
-            "single": _field(d, "single", where),
-            "pair": _field(d, "pair", where),
-            "special_tokens": _field(d, "special_tokens", where, {}),
-        }
-    if t == "BertProcessing":
-        return {"type": "BertProcessing", "sep": _field(d, "sep", where), "cls": _field(d, "cls", where)}
-    if t == "ByteLevel":
-        return {
-            "type": "ByteLevel",
-            "add_prefix_space": _field(d, "add_prefix_space", where, True),
-            "trim_offsets": _field(d, "trim_offsets", where, True),
-            "use_regex": _field(d, "use_regex", where, True),
-        }
-    if t == "RobertaProcessing":
-        # <s> A </s> and <s> A </s> </s> B </s>, every type id 0 (HF's behaviour), after optional
-        # ByteLevel offset trimming.
-        sep, sep_id = _token_and_id(_field(d, "sep", where), f"{where}.sep")
-        cls, cls_id = _token_and_id(_field(d, "cls", where), f"{where}.cls")
-        template = {
-            "type": "TemplateProcessing",
-            "single": f"{cls}:0 $A:0 {sep}:0",
-            "pair": f"{cls}:0 $A:0 {sep}:0 {sep}:0 $B:0 {sep}:0",
-            "special_tokens": [[cls, cls_id], [sep, sep_id]],
-        }
-        if not _field(d, "trim_offsets", where, True):
-            return template
-        trim = {
-            "type": "ByteLevel",
-            "add_prefix_space": _field(d, "add_prefix_space", where, True),
-            "trim_offsets": True,
-            "use_regex": True,
-        }
-        return {"type": "Sequence", "processors": [trim, template]}
-    if t == "Sequence":
-        items = _children(d, "processors", where)
-        return {
-            "type": "Sequence",
-            "processors": [_imp_post_processor(c, f"{where}.processors[{i}]") for i, c in enumerate(items)],
-        }
-    raise _Unsupported(f"{where}: the HF post-processor {t!r} has no equivalent in tokenizer-toolkit")
-
-
-def _merges_from_hf(merges: Any, where: str) -> list[tuple[str, str]]:
-    """Merges as ``[[l, r], ...]`` (tokenizers >= 0.20) or ``["l r", ...]`` (older files)."""
-    if not isinstance(merges, list):
-        raise SerializationError(f"{where}: must be a list")
-    out: list[tuple[str, str]] = []
-    for i, m in enumerate(merges):
-        if isinstance(m, str):
-            parts = m.split(" ")
-            if len(parts) != 2:
-                raise SerializationError(
-                    f"{where}[{i}]: a merge string must be two tokens separated by one space, got {m!r}"
-                )
-            out.append((parts[0], parts[1]))
-        elif isinstance(m, list) and len(m) == 2 and all(isinstance(p, str) for p in m):
-            out.append((m[0], m[1]))
-        else:
-            raise SerializationError(f"{where}[{i}]: a merge must be \"left right\" or [left, right], got {m!r}")
-    return out
-
-
-def _contains_byte_level(pre: Any) -> bool:
-    if not isinstance(pre, Mapping):
-        return False
-    if pre.get("type") == "ByteLevel":
-        return True
-    if pre.get("type") == "Sequence":
-        children = pre.get("pretokenizers")
-        return isinstance(children, list) and any(_contains_byte_level(c) for c in children)
-    return False
-
-
-def _imp_model(d: Any, where: str, *, byte_level: bool, specials: dict[str, int]) -> Json:
-    """HF model → our model dict. ``specials`` (content → id) come from ``added_tokens``."""
-    t = _type(d, where)
-    if t not in ("BPE", "WordPiece"):
-        raise _Unsupported(
-            f"{where}: the HF model {t!r} has no equivalent in tokenizer-toolkit (BPE and WordPiece are supported)"
-        )
-    vocab = _field(d, "vocab", where)
-    if not isinstance(vocab, Mapping):
-        raise SerializationError(f"{where}.vocab: must be an object {{token: id}}")
-    vocab = dict(vocab)
-    for token, token_id in specials.items():
-        if token in vocab and vocab[token] != token_id:
-            raise SerializationError(
-                f"added_tokens: {token!r} has id {token_id} but the model vocabulary gives it {vocab[token]}"
-            )
-    if t == "WordPiece":
-        vocab.update(specials)
-        return {
-            "type": "WordPiece",
-            "vocab": vocab,
-            "unk_token": _field(d, "unk_token", where, "[UNK]"),
-            "continuing_subword_prefix": _field(d, "continuing_subword_prefix", where, "##"),
-            "max_input_chars_per_word": _field(d, "max_input_chars_per_word", where, 100),
-            "special_tokens": list(specials),
-        }
-    if t == "BPE":
-        dropout = _field(d, "dropout", where, None)
-        if dropout not in (None, 0, 0.0):
-            raise _Unsupported(
-                f"{where}.dropout: BPE dropout ({dropout}) is not supported "
-                "(tokenizer-toolkit encodes deterministically)"
-            )
-        merges = _merges_from_hf(_field(d, "merges", where, []), f"{where}.merges")
-        options = {
-            "unk_token": _field(d, "unk_token", where, None),
-            "continuing_subword_prefix": _field(d, "continuing_subword_prefix", where, None),
-            "end_of_word_suffix": _field(d, "end_of_word_suffix", where, None),
-            "fuse_unk": _field(d, "fuse_unk", where, False),
-            "byte_fallback": _field(d, "byte_fallback", where, False),
-            "ignore_merges": _field(d, "ignore_merges", where, False),
-        }
-        # A byte-level pipeline with a plain BPE over the 256 byte characters is our ByteLevelBPE
-        # (nothing is ever unknown); anything with unk/prefix/suffix/byte fallback stays a BPE.
-        plain = not any(options[k] for k in ("unk_token", "continuing_subword_prefix", "end_of_word_suffix",
-                                             "byte_fallback"))
-        if byte_level and plain and all(c in vocab for c in BYTE_TO_CHAR):
-            return {
-                "type": "ByteLevelBPE",
-                "vocab": {token: i for token, i in vocab.items() if token not in specials},
-                "merges": [list(m) for m in merges],
-                "special_tokens": dict(specials),
-                "ignore_merges": options["ignore_merges"],
-                "mode": "merges",
-            }
-        vocab.update(specials)
-        return {
-            "type": "BPE",
-            "vocab": vocab,
-            "merges": [list(m) for m in merges],
-            **options,
-            "special_tokens": list(specials),
-        }
-    raise AssertionError(t)  # unreachable: checked above
-
-
+# ============================================================================ import
 def _added_tokens(items: Any, *, strict: bool, source: str) -> dict[str, int]:
     if items is None:
         return {}
@@ -426,6 +111,36 @@ def from_hf_dict(data: Any, *, strict: bool = True, source: str = "<dict>") -> T
     from toolkit.interfaces import build
     from toolkit.tokenizer import Tokenizer
 
+    _check_document(data, source)
+    convert = _Converter(strict, source)
+    for name in ("truncation", "padding"):
+        if data.get(name) is not None:
+            convert(_refuse, name)
+    specials = _added_tokens(data.get("added_tokens"), strict=strict, source=source)
+    byte_level = contains_byte_level(data.get("pre_tokenizer"))
+    converters: dict[str, Callable[[Any, str], Any]] = {
+        "normalizer": imp_normalizer,
+        "pre_tokenizer": imp_pre_tokenizer,
+        "model": lambda d, where: imp_model(d, where, byte_level=byte_level, specials=specials),
+        "post_processor": imp_post_processor,
+        "decoder": imp_decoder,
+    }
+    parts: dict[str, Any] = {}
+    for kind, converter in converters.items():
+        hf_spec = data.get(kind)
+        spec = None if hf_spec is None else convert(converter, hf_spec, kind)
+        if spec is None:
+            parts[kind] = None
+            continue
+        try:
+            parts[kind] = build(kind, spec, where=kind)
+        except ToolkitError as exc:
+            raise SerializationError(f"{source}: {exc}") from None
+    return Tokenizer(**parts, metadata={"source": "huggingface"})
+
+
+def _check_document(data: Any, source: str) -> None:
+    """The top level of a ``tokenizer.json``: an object of schema 1.0 with known fields and a model."""
     if not isinstance(data, Mapping):
         raise SerializationError(f"{source}: a tokenizer.json must be a JSON object, got {type(data).__name__}")
     if data.get("format") == "tokenizer-toolkit":
@@ -443,52 +158,33 @@ def from_hf_dict(data: Any, *, strict: bool = True, source: str = "<dict>") -> T
     if data.get("model") is None:
         raise SerializationError(f"{source}: model: required field is missing")
 
-    def convert(fn: Callable[[], Any]) -> Any:
-        # Every problem is reported with the file name; ids-safe unsupported settings are dropped
-        # with a warning when not strict.
+
+def _refuse(name: str) -> None:
+    raise Unsupported(
+        f"{name}: {name} settings are not supported by tokenizer-toolkit",
+        if_dropped=f"encodings are never {'truncated' if name == 'truncation' else 'padded'}",
+    )
+
+
+class _Converter:
+    """Runs one conversion step: every problem is reported with the file name, and settings that do
+    not change ids are dropped with a warning when not ``strict``."""
+
+    def __init__(self, strict: bool, source: str) -> None:
+        self.strict = strict
+        self.source = source
+
+    def __call__(self, fn: Callable[..., Any], *args: Any) -> Any:
         try:
-            return fn()
-        except _Unsupported as exc:
-            if strict or exc.if_dropped is None:
+            return fn(*args)
+        except Unsupported as exc:
+            if self.strict or exc.if_dropped is None:
                 hint = f"; load with strict=False to drop it ({exc.if_dropped})" if exc.if_dropped else ""
-                raise SerializationError(f"{source}: {exc}{hint}") from None
-            warnings.warn(f"{source}: {exc}; dropped ({exc.if_dropped})", stacklevel=3)
+                raise SerializationError(f"{self.source}: {exc}{hint}") from None
+            warnings.warn(f"{self.source}: {exc}; dropped ({exc.if_dropped})", stacklevel=3)
             return None
         except SerializationError as exc:
-            raise SerializationError(f"{source}: {exc}") from None
-
-    for name in ("truncation", "padding"):
-        if data.get(name) is not None:
-
-            def refuse(name: str = name) -> None:
-                raise _Unsupported(
-                    f"{name}: {name} settings are not supported by tokenizer-toolkit",
-                    if_dropped=f"encodings are never {'truncated' if name == 'truncation' else 'padded'}",
-                )
-
-            convert(refuse)
-
-    specials = _added_tokens(data.get("added_tokens"), strict=strict, source=source)
-    byte_level = _contains_byte_level(data.get("pre_tokenizer"))
-    converters: dict[str, Callable[[Any, str], Any]] = {
-        "normalizer": _imp_normalizer,
-        "pre_tokenizer": _imp_pre_tokenizer,
-        "model": lambda d, where: _imp_model(d, where, byte_level=byte_level, specials=specials),
-        "post_processor": _imp_post_processor,
-        "decoder": _imp_decoder,
-    }
-    parts: dict[str, Any] = {}
-    for kind, converter in converters.items():
-        hf_spec = data.get(kind)
-        spec = None if hf_spec is None else convert(lambda: converter(hf_spec, kind))  # noqa: B023 - called now
-        if spec is None:
-            parts[kind] = None
-            continue
-        try:
-            parts[kind] = build(kind, spec, where=kind)
-        except ToolkitError as exc:
-            raise SerializationError(f"{source}: {exc}") from None
-    return Tokenizer(**parts, metadata={"source": "huggingface"})
+            raise SerializationError(f"{self.source}: {exc}") from None
 
 
 def load_hf_json(path: PathLike, *, strict: bool = True) -> Tokenizer:
@@ -498,151 +194,7 @@ def load_hf_json(path: PathLike, *, strict: bool = True) -> Tokenizer:
     return from_hf_dict(data, strict=strict, source=source)
 
 
-# ============================================================================ export: our component → HF dict
-def _unsupported_export(kind: str, component: Any) -> SerializationError:
-    return SerializationError(
-        f"to_hf_json: the {kind} {type(component).__name__} has no Hugging Face equivalent"
-    )
-
-
-def _exp_normalizer(n: Any) -> Json:
-    d = n.to_dict()
-    t = d["type"]
-    if t in ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents"):
-        return {"type": t}
-    if t == "Strip":
-        return {"type": "Strip", "strip_left": d["left"], "strip_right": d["right"]}
-    if t == "Replace":
-        return {"type": "Replace", "pattern": d["pattern"], "content": d["content"]}
-    if t == "Prepend":
-        return {"type": "Prepend", "prepend": d["prepend"]}
-    if t == "BertNormalizer":
-        return {k: d[k] for k in ("type", "clean_text", "handle_chinese_chars", "strip_accents", "lowercase")}
-    if t == "Sequence":
-        return {"type": "Sequence", "normalizers": [_exp_normalizer(c) for c in n.normalizers]}
-    raise _unsupported_export("normalizer", n)
-
-
-def _exp_pre_tokenizer(p: Any) -> Json:
-    d = p.to_dict()
-    t = d["type"]
-    if t == "ByteLevel":
-        return {
-            "type": "ByteLevel",
-            "add_prefix_space": d["add_prefix_space"],
-            "trim_offsets": d.get("trim_offsets", True),
-            "use_regex": d["use_regex"],
-        }
-    if t == "Split":
-        key = "String" if d.get("literal") else "Regex"
-        return {
-            "type": "Split",
-            "pattern": {key: d["pattern"]},
-            "behavior": _BEHAVIOR_TO_HF[d["behavior"]],
-            "invert": d["invert"],
-        }
-    if t in ("Whitespace", "WhitespaceSplit", "BertPreTokenizer"):
-        return {"type": t}
-    if t == "Punctuation":
-        return {"type": "Punctuation", "behavior": _BEHAVIOR_TO_HF[d["behavior"]]}
-    if t == "Digits":
-        return {"type": "Digits", "individual_digits": d["individual_digits"]}
-    if t == "Metaspace":
-        return {k: d[k] for k in ("type", "replacement", "prepend_scheme", "split")}
-    if t == "Sequence":
-        return {"type": "Sequence", "pretokenizers": [_exp_pre_tokenizer(c) for c in p.pretokenizers]}
-    raise _unsupported_export("pre-tokenizer", p)
-
-
-def _exp_decoder(dec: Any) -> Json:
-    d = dec.to_dict()
-    t = d["type"]
-    if t == "ByteLevel":
-        return {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
-    if t == "WordPiece":
-        return {"type": "WordPiece", "prefix": d["prefix"], "cleanup": d["cleanup"]}
-    if t == "Metaspace":
-        return {k: d[k] for k in ("type", "replacement", "prepend_scheme", "split")}
-    if t == "BPEDecoder":
-        return {"type": "BPEDecoder", "suffix": d["suffix"]}
-    if t in ("ByteFallback", "Fuse"):
-        return {"type": t}
-    if t == "Strip":
-        return {"type": "Strip", "content": d["content"], "start": d["left"], "stop": d["right"]}
-    if t == "Replace":
-        return {"type": "Replace", "pattern": d["pattern"], "content": d["content"]}
-    if t == "Sequence":
-        return {"type": "Sequence", "decoders": [_exp_decoder(c) for c in dec.decoders]}
-    raise _unsupported_export("decoder", dec)
-
-
-def _exp_post_processor(pp: Any) -> Json:
-    d = pp.to_dict()
-    t = d["type"]
-    if t == "BertProcessing":
-        return {"type": "BertProcessing", "sep": list(d["sep"]), "cls": list(d["cls"])}
-    if t == "TemplateProcessing":
-        # Stored in HF's JSON form already (templates as piece lists, special tokens as id/ids/tokens).
-        return {k: d[k] for k in ("type", "single", "pair", "special_tokens")}
-    if t == "ByteLevel":
-        return {k: d[k] for k in ("type", "add_prefix_space", "trim_offsets", "use_regex")}
-    if t == "Sequence":
-        return {"type": "Sequence", "processors": [_exp_post_processor(c) for c in pp.processors]}
-    raise _unsupported_export("post-processor", pp)
-
-
-def _merges_to_hf(merges: list[tuple[str, str]]) -> list[Any]:
-    # "left right" strings load in every tokenizers version; list pairs (>= 0.20) are needed only
-    # when a token contains a space.
-    if any(" " in left or " " in right for left, right in merges):
-        return [[left, right] for left, right in merges]
-    return [f"{left} {right}" for left, right in merges]
-
-
-def _exp_model(model: Any) -> Json:
-    t = type(model).__name__
-    vocab = dict(sorted(model.get_vocab().items(), key=lambda kv: kv[1]))
-    if t == "WordPiece":
-        return {
-            "type": "WordPiece",
-            "unk_token": model.unk_token,
-            "continuing_subword_prefix": model.continuing_subword_prefix,
-            "max_input_chars_per_word": model.max_input_chars_per_word,
-            "vocab": vocab,
-        }
-    if t == "BPE":
-        return {
-            "type": "BPE",
-            "dropout": None,
-            "unk_token": model.unk_token,
-            "continuing_subword_prefix": model.continuing_subword_prefix,
-            "end_of_word_suffix": model.end_of_word_suffix,
-            "fuse_unk": model.fuse_unk,
-            "byte_fallback": model.byte_fallback,
-            "ignore_merges": model.ignore_merges,
-            "vocab": vocab,
-            "merges": _merges_to_hf(list(model.merges)),
-        }
-    if t == "ByteLevelBPE":
-        # Rank-mode models (tiktoken files) export the merges derived from their ranks, with
-        # ignore_merges=True: a piece that is a token stays whole, as tiktoken does.
-        return {
-            "type": "BPE",
-            "dropout": None,
-            "unk_token": None,
-            "continuing_subword_prefix": None,
-            "end_of_word_suffix": None,
-            "fuse_unk": False,
-            "byte_fallback": False,
-            "ignore_merges": bool(model.ignore_merges),
-            "vocab": vocab,
-            "merges": _merges_to_hf(list(model.merges)),
-        }
-    raise SerializationError(
-        f"to_hf_json: the model {t} has no Hugging Face equivalent (BPE, ByteLevelBPE, WordPiece)"
-    )
-
-
+# ============================================================================ export
 def to_hf_dict(tok: Tokenizer) -> Json:
     """The HF ``tokenizer.json`` document of ``tok`` (schema 1.0) as a dict.
 
@@ -661,11 +213,11 @@ def to_hf_dict(tok: Tokenizer) -> Json:
         "truncation": None,
         "padding": None,
         "added_tokens": added,
-        "normalizer": _exp_normalizer(tok.normalizer) if tok.normalizer is not None else None,
-        "pre_tokenizer": _exp_pre_tokenizer(tok.pre_tokenizer) if tok.pre_tokenizer is not None else None,
-        "post_processor": _exp_post_processor(tok.post_processor) if tok.post_processor is not None else None,
-        "decoder": _exp_decoder(tok.decoder) if tok.decoder is not None else None,
-        "model": _exp_model(tok.model),
+        "normalizer": exp_normalizer(tok.normalizer) if tok.normalizer is not None else None,
+        "pre_tokenizer": exp_pre_tokenizer(tok.pre_tokenizer) if tok.pre_tokenizer is not None else None,
+        "post_processor": exp_post_processor(tok.post_processor) if tok.post_processor is not None else None,
+        "decoder": exp_decoder(tok.decoder) if tok.decoder is not None else None,
+        "model": exp_model(tok.model),
     }
 
 

@@ -1,9 +1,11 @@
-"""The standard pipelines the interop readers build: GPT-2 (merges), tiktoken (ranks) and BERT.
+"""The standard pipelines: GPT-2 (byte-level merges), tiktoken (ranks), chat and BERT.
 
-This module owns how a foreign vocabulary becomes a complete :class:`~toolkit.Tokenizer`: which
-pre-tokenizer, model, post-processor and decoder reproduce the reference library. The file readers
-(:mod:`~toolkit.interop.gpt2`, :mod:`~toolkit.interop.tiktoken_files`,
-:mod:`~toolkit.interop.bert_vocab`) parse and check the files, then call these constructors.
+This module owns which normalizer, pre-tokenizer, model, post-processor and decoder make up each
+standard pipeline, trained (a vocabulary read from a file) or untrained (a preset about to be
+trained). It is the one place these pipelines are assembled: the file readers
+(:mod:`~toolkit.interop.gpt2`, :mod:`~toolkit.interop.tiktoken_files`, :mod:`~toolkit.interop.bert_vocab`)
+parse and check the files and call these constructors, and so do the presets of
+:mod:`toolkit.training.presets`.
 
 Components are imported inside the functions: ``toolkit`` never imports ``algorithms`` or
 ``pretokenizers`` at start-up (see docs/architecture.md), and interop is itself loaded lazily.
@@ -19,33 +21,60 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from toolkit.errors import ConfigError
+
 if TYPE_CHECKING:
+    from toolkit.interfaces import Model, PreTokenizer
     from toolkit.tokenizer import Tokenizer
 
-__all__ = ["byte_level_tokenizer", "tiktoken_tokenizer", "bert_tokenizer"]
+__all__ = ["byte_level_tokenizer", "tiktoken_tokenizer", "chat_tokenizer", "bert_tokenizer", "BERT_SPECIAL_TOKENS"]
+
+#: The special tokens of HF's BertWordPieceTokenizer (those present in a vocabulary are special).
+BERT_SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+
+
+def _byte_level(model: Model, pre_tokenizer: PreTokenizer, metadata: Mapping[str, Any] | None) -> Tokenizer:
+    """A byte-level BPE pipeline: ``pre_tokenizer``, ``model``, ``ByteLevel`` decoder."""
+    from toolkit.decoders import ByteLevel as ByteLevelDecoder
+    from toolkit.tokenizer import Tokenizer
+
+    return Tokenizer(model, pre_tokenizer=pre_tokenizer, decoder=ByteLevelDecoder(), metadata=metadata)
+
+
+def _split_then_bytes(pattern: str, *, trusted: bool) -> PreTokenizer:
+    """``Sequence([Split(pattern, "isolated"), ByteLevel(use_regex=False)])``: cut with ``pattern``, then
+    write each piece in the byte-level alphabet.
+
+    ``isolated``: matches become pieces and any text the pattern skips still forms pieces, so nothing
+    is lost. The regex timeout guards user patterns against catastrophic backtracking; ``trusted``
+    (our named patterns) drops it, which roughly halves the split time on long texts.
+    """
+    from pretokenizers import ByteLevel, Sequence as PreSequence, Split
+
+    split = Split(pattern, behavior="isolated", **({"timeout": None} if trusted else {}))
+    return PreSequence([split, ByteLevel(add_prefix_space=False, use_regex=False)])
 
 
 def byte_level_tokenizer(
     *,
-    vocab: Mapping[str, int],
-    merges: Sequence[tuple[str, str]],
+    vocab: Mapping[str, int] | None = None,
+    merges: Sequence[tuple[str, str]] | None = None,
     special_tokens: Mapping[str, int] | None = None,
     add_prefix_space: bool = False,
     metadata: Mapping[str, Any] | None = None,
 ) -> Tokenizer:
-    """GPT-2 pipeline: ``ByteLevel`` pre-tokenizer + ``ByteLevelBPE(vocab, merges)`` + ``ByteLevel`` decoder."""
+    """GPT-2 pipeline: ``ByteLevel`` pre-tokenizer + ``ByteLevelBPE(vocab, merges)`` + ``ByteLevel`` decoder.
+
+    Without ``vocab`` the model is untrained (the 256 bytes), ready for a ``ByteLevelBPETrainer``.
+    """
     from algorithms import ByteLevelBPE
     from pretokenizers import ByteLevel
-    from toolkit.decoders import ByteLevel as ByteLevelDecoder
-    from toolkit.tokenizer import Tokenizer
 
-    model = ByteLevelBPE(dict(vocab), [tuple(m) for m in merges], special_tokens=dict(special_tokens or {}))
-    return Tokenizer(
-        model,
-        pre_tokenizer=ByteLevel(add_prefix_space=add_prefix_space, use_regex=True),
-        decoder=ByteLevelDecoder(),
-        metadata=metadata,
-    )
+    if vocab is None:
+        model = ByteLevelBPE()
+    else:
+        model = ByteLevelBPE(dict(vocab), [tuple(m) for m in merges or ()], special_tokens=dict(special_tokens or {}))
+    return _byte_level(model, ByteLevel(add_prefix_space=add_prefix_space, use_regex=True), metadata)
 
 
 def tiktoken_tokenizer(
@@ -59,26 +88,34 @@ def tiktoken_tokenizer(
     """tiktoken pipeline: ``Split(pattern)`` + ``ByteLevel(use_regex=False)`` + ``ByteLevelBPE.from_ranks``.
 
     tiktoken cuts the text with ``pattern`` and runs rank-based BPE on the UTF-8 bytes of each match;
-    here the split is the ``Split`` pre-tokenizer (``isolated``: matches become pieces, and any text the
-    pattern skips still forms pieces, so nothing is lost) and the bytes are written in the byte-level
-    alphabet by ``ByteLevel(use_regex=False)``, which the model expects. ``trusted_pattern=True``
-    (our named patterns) runs the split without the regex timeout that guards user patterns, which
-    roughly halves the split time on long texts.
+    here the split is the ``Split`` pre-tokenizer and the bytes are written in the byte-level alphabet,
+    which the model expects. ``trusted_pattern=True`` runs the split without the regex timeout.
     """
     from algorithms import ByteLevelBPE
-    from pretokenizers import ByteLevel, Sequence as PreSequence, Split
-    from toolkit.decoders import ByteLevel as ByteLevelDecoder
-    from toolkit.tokenizer import Tokenizer
 
     model = ByteLevelBPE.from_ranks(dict(ranks), special_tokens=dict(special_tokens or {}))
-    # The regex timeout guards against user patterns that backtrack catastrophically; ours are safe.
-    split = Split(pattern, behavior="isolated", **({"timeout": None} if trusted_pattern else {}))
-    pre = PreSequence([split, ByteLevel(add_prefix_space=False, use_regex=False)])
-    return Tokenizer(model, pre_tokenizer=pre, decoder=ByteLevelDecoder(), metadata=metadata)
+    return _byte_level(model, _split_then_bytes(pattern, trusted=trusted_pattern), metadata)
+
+
+def chat_tokenizer() -> Tokenizer:
+    """The untrained chat pipeline: ``CHAT_PATTERN`` split, byte-level BPE, ``ByteLevel`` decoder."""
+    from algorithms import ByteLevelBPE
+    from pretokenizers import CHAT_PATTERN
+
+    return _byte_level(ByteLevelBPE(), _split_then_bytes(CHAT_PATTERN, trusted=False), None)
+
+
+def _wordpiece_model(vocab: Mapping[str, int] | None, special_tokens: Sequence[str], **options: Any) -> tuple[Model, Mapping[str, int]]:
+    """The WordPiece model and the ids the post-processor uses (an untrained model: the specials' first ids)."""
+    from algorithms import WordPiece
+
+    if vocab is None:
+        return WordPiece(**options), {t: i for i, t in enumerate(special_tokens)}
+    return WordPiece(dict(vocab), special_tokens=list(special_tokens), **options), vocab
 
 
 def bert_tokenizer(
-    vocab: Mapping[str, int],
+    vocab: Mapping[str, int] | None,
     *,
     lowercase: bool = True,
     unk_token: str = "[UNK]",
@@ -93,20 +130,32 @@ def bert_tokenizer(
     metadata: Mapping[str, Any] | None = None,
 ) -> Tokenizer:
     """BERT pipeline, as HF's ``BertWordPieceTokenizer``: BertNormalizer, BertPreTokenizer, WordPiece,
-    BertProcessing, WordPiece decoder."""
-    from algorithms import WordPiece
+    BertProcessing, WordPiece decoder.
+
+    With ``vocab=None`` the model is untrained: ``special_tokens`` will get the first ids, in order
+    (as the WordPiece trainer gives them), so they must include ``cls_token`` and ``sep_token``.
+    Otherwise ``special_tokens`` are the vocabulary's special tokens (all in it).
+
+    >>> tok = bert_tokenizer({"[UNK]": 0, "[CLS]": 1, "[SEP]": 2, "hug": 3, "##s": 4}, special_tokens=["[UNK]"])
+    >>> tok.encode("Hugs").tokens
+    ['[CLS]', 'hug', '##s', '[SEP]']
+    """
     from pretokenizers import BertPreTokenizer
     from toolkit.decoders import WordPiece as WordPieceDecoder
     from toolkit.normalizers import BertNormalizer
     from toolkit.processors import BertProcessing
     from toolkit.tokenizer import Tokenizer
 
-    model = WordPiece(
-        dict(vocab),
+    if vocab is None:
+        missing = [t for t in (cls_token, sep_token) if t not in special_tokens]
+        if missing:
+            raise ConfigError(f"bert_pipeline: {', '.join(missing)} must be among special_tokens {list(special_tokens)!r}")
+    model, ids = _wordpiece_model(
+        vocab,
+        special_tokens,
         unk_token=unk_token,
         continuing_subword_prefix=continuing_subword_prefix,
         max_input_chars_per_word=max_input_chars_per_word,
-        special_tokens=list(special_tokens),
     )
     return Tokenizer(
         model,
@@ -117,7 +166,7 @@ def bert_tokenizer(
             lowercase=lowercase,
         ),
         pre_tokenizer=BertPreTokenizer(),
-        post_processor=BertProcessing(sep=(sep_token, vocab[sep_token]), cls=(cls_token, vocab[cls_token])),
+        post_processor=BertProcessing(sep=(sep_token, ids[sep_token]), cls=(cls_token, ids[cls_token])),
         decoder=WordPieceDecoder(prefix=continuing_subword_prefix),
         metadata=metadata,
     )

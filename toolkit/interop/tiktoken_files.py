@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit.bytelevel import from_byte_level
 from toolkit.errors import ConfigError, SerializationError, VocabularyError
 from toolkit.interop._io import PathLike, numbered_lines, read_bytes, where, write_text
+from toolkit.interop.pipelines import tiktoken_tokenizer
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
@@ -136,19 +137,24 @@ def write_tiktoken(ranks: Mapping[bytes, int], path: PathLike) -> None:
 
 
 def resolve_pattern(pattern: str) -> str:
-    """The regex for ``pattern``: a constant name (``"CL100K_PATTERN"``), a short name (``"cl100k"``,
-    ``"gpt2"``, ``"o200k"``) or a regex, returned as is.
+    """The regex for ``pattern``: a constant name of :mod:`pretokenizers` (``"CL100K_PATTERN"``,
+    ``"CHAT_PATTERN"``), a short name (``"cl100k"``, ``"gpt2"``, ``"o200k"``, ``"chat"``, ``"cl100k_base"``)
+    or a regex, returned as is.
 
-    >>> resolve_pattern("cl100k") == resolve_pattern("CL100K_PATTERN")
+    >>> resolve_pattern("cl100k") == resolve_pattern("CL100K_PATTERN") == resolve_pattern("Cl100k")
     True
+    >>> resolve_pattern(r"\\w+")
+    '\\\\w+'
     """
     import pretokenizers
 
     if not isinstance(pattern, str) or not pattern:
         raise ConfigError("pattern must be a non-empty regex string or a pattern name such as 'CL100K_PATTERN'")
     name = _PATTERN_ALIASES.get(pattern, pattern)
-    if name in ("GPT2_PATTERN", "CL100K_PATTERN", "O200K_PATTERN"):
-        return str(getattr(pretokenizers, name))
+    for candidate in (name, name.upper() + "_PATTERN"):
+        value = getattr(pretokenizers, candidate, None) if candidate.endswith("_PATTERN") else None
+        if isinstance(value, str):
+            return value
     return pattern
 
 
@@ -172,8 +178,6 @@ def from_tiktoken(
     >>> tok.encode_ids("<|endoftext|>", allowed_special="all")               # doctest: +SKIP
     [100257]
     """
-    from toolkit.interop.pipelines import tiktoken_tokenizer
-
     stem = Path(path).name.split(".")[0]
     known = KNOWN_ENCODINGS.get(stem)
     if pattern is None:
@@ -186,7 +190,7 @@ def from_tiktoken(
     return tiktoken_tokenizer(
         ranks,
         pattern=regex_text,
-        trusted_pattern=regex_text != pattern or regex_text in _named_regexes(),
+        trusted_pattern=regex_text in _named_regexes(),
         special_tokens=dict(special_tokens),
         metadata={"source": "tiktoken", "file": Path(path).name},
     )

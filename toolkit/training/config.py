@@ -1,10 +1,11 @@
-"""Config-file training: the :class:`TrainingConfig` schema, its loaders, and :func:`train_from_config`.
+"""Config-file training: the :class:`TrainingConfig` schema and :func:`train_from_config`.
 
-This module owns the training configuration: what a config file may say, how TOML, YAML and JSON
-files are read, how ``--set key=value`` overrides apply, how every field is validated (all errors at
-once, each with its dotted path), and the training run itself (count the corpus, train, measure,
-embed the effective config and the corpus fingerprint in the tokenizer's ``metadata``, write the file
-atomically).
+This module owns the training configuration: what a config file may say, how every field is
+validated (all errors at once, each with its dotted path), presets and ``algorithm`` shorthands, and
+the training run itself (count the corpus, train, measure, embed the effective config and the corpus
+fingerprint in the tokenizer's ``metadata``, write the file atomically). Reading files and applying
+``--set key=value`` overrides is :mod:`toolkit.training.config_files`; the result of a run is
+:class:`~toolkit.training.results.TrainingResult`.
 
 Components are never listed here: each pipeline section (``normalizer``, ``pre_tokenizer``, ``model``,
 ``trainer``, ``post_processor``, ``decoder``) is ``{"type": ..., **options}`` built through the
@@ -35,19 +36,18 @@ See ``docs/cli.md`` for every field.
 from __future__ import annotations
 
 import copy
-import json
 import os
 import re
 import time
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError
+from toolkit.training.config_files import PIPELINE_SECTIONS, _override_items, apply_overrides, read_config_file
+from toolkit.training.results import TrainingResult, _check_post_processor, _tokens_on_counts
 
 if TYPE_CHECKING:
     from toolkit.training.corpus import Corpus, CorpusCounts
@@ -65,18 +65,9 @@ __all__ = [
     "PIPELINE_SECTIONS",
 ]
 
-#: Config sections that hold one pipeline component each, and the registry kind of each.
-PIPELINE_SECTIONS = {
-    "normalizer": "normalizer",
-    "pre_tokenizer": "pre_tokenizer",
-    "model": "model",
-    "trainer": "trainer",
-    "post_processor": "post_processor",
-    "decoder": "decoder",
-}
-
 #: Where the trained tokenizer's metadata keeps the record of how it was made.
 METADATA_KEY = "training"
+
 
 # A tiny text run through the pipeline and the trainer before the real corpus is read, so that
 # mistakes only training would reveal (a trainer that does not fit the model, a byte-level trainer
@@ -132,7 +123,8 @@ class TrainingConfig(_Strict):
         "or any registered model type (case, `_` and `-` ignored); the trainer is `<Model>Trainer`."
     )
     preset: str | None = Field(
-        None, description="Start from a preset of toolkit.training.presets (`chat`, `gpt2_style`, ...); sections override it."
+        None, description="Start from a preset of toolkit.training.presets.PRESETS (`chat`, `gpt2_style`, `bert`, "
+        "`bert_pipeline`); sections override it."
     )
     corpus: CorpusConfig = Field(description="The training text.")
     output: str | None = Field(None, description="Where to write the tokenizer JSON (overridden by --output).")
@@ -240,7 +232,7 @@ class TrainingConfig(_Strict):
 
     def corpus_spec(self) -> Corpus:
         """The :class:`~toolkit.training.corpus.Corpus` this config reads."""
-        from toolkit.training.corpus import Corpus
+        from toolkit.training.corpus import Corpus, CorpusCounts
 
         c = self.corpus
         if c.texts is not None:
@@ -411,24 +403,41 @@ def _resolve_algorithm(data: dict[str, Any], problems: list[str]) -> None:
         trainer["type"] = candidate
 
 
+def _preset_sections(name: Any, problems: list[str]) -> dict[str, Any] | None:
+    """The pipeline sections of the preset ``name`` (:data:`toolkit.training.presets.PRESETS`).
+
+    A preset that builds only a tokenizer (``bert_pipeline``) leaves the trainer to the config (its
+    ``trainer`` section, or the trainer of the model type).
+    """
+    from toolkit.interfaces import Trainer
+    from toolkit.tokenizer import Tokenizer
+    from toolkit.training.presets import PRESETS
+
+    if not isinstance(name, str) or name not in PRESETS:
+        problems.append(f"preset: unknown preset {name!r}; known: {', '.join(sorted(PRESETS)) or 'none'}")
+        return None
+    built = PRESETS[name]()
+    tokenizer, trainer = built if isinstance(built, tuple) and len(built) == 2 else (built, None)
+    if not isinstance(tokenizer, Tokenizer) or not (trainer is None or isinstance(trainer, Trainer)):
+        problems.append(f"preset: {name!r} built {type(built).__name__}; a preset builds a Tokenizer or a (Tokenizer, Trainer) pair")
+        return None
+    base = tokenizer.to_dict()
+    sections: dict[str, Any] = {s: base.get(s) for s in PIPELINE_SECTIONS if s != "trainer"}
+    sections["trainer"] = trainer.to_dict() if trainer is not None else None
+    # The untrained model of a preset is only its type and encoding options: drop empty tables.
+    sections["model"] = {k: v for k, v in (sections["model"] or {}).items() if v not in ({}, [], None)}
+    return sections
+
+
 def _apply_preset(data: dict[str, Any], problems: list[str]) -> dict[str, Any]:
-    """Start from ``toolkit.training.presets.<preset>()``; each config section overrides the preset's."""
+    """Start from the preset's pipeline; each config section overrides the preset's."""
     name = data.get("preset")
     if name is None:
         return data
-    import toolkit.training.presets as presets
-
-    names = [n for n in getattr(presets, "__all__", []) if callable(getattr(presets, n, None))]
-    if name not in names:
-        problems.append(f"preset: unknown preset {name!r}; known: {', '.join(names) or 'none'}")
+    sections = _preset_sections(name, problems)
+    if sections is None:
         data["preset"] = None
         return data
-    tokenizer, trainer = getattr(presets, name)()
-    base = tokenizer.to_dict()
-    sections: dict[str, Any] = {s: base.get(s) for s in PIPELINE_SECTIONS if s != "trainer"}
-    sections["trainer"] = trainer.to_dict()
-    # The untrained model of a preset is only its type and encoding options: drop empty tables.
-    sections["model"] = {k: v for k, v in (sections["model"] or {}).items() if v not in ({}, [], None)}
     for section, value in sections.items():
         mine = data.get(section)
         if value is None or section not in data:
@@ -440,208 +449,12 @@ def _apply_preset(data: dict[str, Any], problems: list[str]) -> dict[str, Any]:
     return data
 
 
-# ---------------------------------------------------------------------------------------- files
-def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Parse a config file by extension: ``.toml``, ``.yaml``/``.yml`` (needs PyYAML) or ``.json``.
-
-    Syntax errors are :class:`ConfigError` with the file and position.
-    """
-    p = Path(path)
-    suffix = p.suffix.lower()
-    if suffix not in (".toml", ".yaml", ".yml", ".json"):
-        raise ConfigError(f"{p}: unsupported config file type {suffix or '(none)'!r}; use .toml, .yaml, .yml or .json")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{p}: no such config file") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{p}: not UTF-8 text (invalid byte at offset {exc.start})") from None
-    except OSError as exc:
-        raise ConfigError(f"{p}: cannot read the config file: {exc.strerror}") from None
-    if suffix == ".toml":
-        try:
-            data: Any = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{p}: invalid TOML: {exc}") from None
-    elif suffix == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{p}: invalid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
-    else:
-        try:
-            import yaml
-        except ImportError:
-            raise ConfigError(
-                f"{p}: reading YAML configs needs PyYAML: pip install \"tokenizer-toolkit[yaml]\" (or use TOML/JSON)"
-            ) from None
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{p}: invalid YAML: {_one_line(str(exc))}") from None
-        if data is None:
-            data = {}
-    if not isinstance(data, dict):
-        raise ConfigError(f"{p}: the config must be a table/mapping at the top level, got {type(data).__name__}")
-    return data
-
-
-def _parse_value(text: str) -> Any:
-    """A ``--set`` value: a TOML literal (``500``, ``true``, ``["a", "b"]``, ``"x"``) or else the raw string."""
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text
-
-
-def _override_items(overrides: Sequence[str] | Sequence[tuple[str, Any]] | Mapping[str, Any]) -> list[tuple[str, Any]]:
-    if isinstance(overrides, Mapping):
-        return list(overrides.items())
-    items = []
-    for item in overrides:
-        if isinstance(item, tuple):
-            items.append(item)
-            continue
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"--set {item!r}: expected KEY=VALUE, e.g. --set trainer.vocab_size=500")
-        items.append((key.strip(), _parse_value(value.strip())))
-    return items
-
-
-def apply_overrides(
-    data: dict[str, Any], overrides: Sequence[str] | Sequence[tuple[str, Any]] | Mapping[str, Any]
-) -> dict[str, Any]:
-    """Apply ``key.path=value`` overrides in place (and return ``data``).
-
-    Keys are dotted paths; numeric parts index lists (``pre_tokenizer.pretokenizers.0.pattern``).
-    Values are TOML literals, or plain strings when they do not parse as one. ``(key, value)``
-    pairs or a mapping give values as they are.
-
-    >>> apply_overrides({"trainer": {"vocab_size": 1000}}, ["trainer.vocab_size=500", "output=out/t.json"])
-    {'trainer': {'vocab_size': 500}, 'output': 'out/t.json'}
-    """
-    for key, value in _override_items(overrides):
-        parts = key.split(".")
-        node: Any = data
-        for i, part in enumerate(parts[:-1]):
-            where = ".".join(parts[: i + 1])
-            if isinstance(node, list):
-                node = _list_item(node, part, where, key)
-                continue
-            child = node.get(part)
-            if child is None:
-                child = node[part] = {}
-            elif isinstance(child, str) and part in PIPELINE_SECTIONS:
-                child = node[part] = {"type": child}
-            elif not isinstance(child, (dict, list)):
-                raise ConfigError(f"--set {key}: {where} is a {type(child).__name__}, not a table")
-            node = child
-        last = parts[-1]
-        if isinstance(node, list):
-            index = _index(node, last, key)
-            node[index] = value
-        else:
-            node[last] = value
-    return data
-
-
-def _index(node: list[Any], part: str, key: str) -> int:
-    if not part.isdigit() or int(part) >= len(node):
-        raise ConfigError(f"--set {key}: {part!r} is not an index of a list of {len(node)} items")
-    return int(part)
-
-
-def _list_item(node: list[Any], part: str, where: str, key: str) -> Any:
-    child = node[_index(node, part, key)]
-    if not isinstance(child, (dict, list)):
-        raise ConfigError(f"--set {key}: {where} is a {type(child).__name__}, not a table")
-    return child
-
-
 def load_config(path: str | os.PathLike[str], *, overrides: Sequence[str] = ()) -> TrainingConfig:
     """:meth:`TrainingConfig.from_file`."""
     return TrainingConfig.from_file(path, overrides=overrides)
 
 
 # ---------------------------------------------------------------------------------------- training
-@dataclass
-class TrainingResult:
-    """What :func:`train_from_config` produced and measured."""
-
-    tokenizer: Tokenizer
-    output: Path | None
-    seconds: float
-    counting_seconds: float
-    training_seconds: float
-    documents: int
-    corpus_bytes: int
-    distinct_words: int
-    tokens: int
-    workers: int
-
-    @property
-    def bytes_per_token(self) -> float:
-        """UTF-8 bytes of training text per token of its encoding (compression; higher is better)."""
-        return self.corpus_bytes / self.tokens if self.tokens else 0.0
-
-    def summary(self) -> str:
-        """One line: time, vocab size, bytes per token, where the file went."""
-        where = f" -> {self.output}" if self.output else ""
-        return (
-            f"trained {type(self.tokenizer.model).__name__} in {self.seconds:.1f} s "
-            f"(counting {self.counting_seconds:.1f} s on {self.workers} worker{'s' if self.workers != 1 else ''}, "
-            f"training {self.training_seconds:.1f} s): vocab {self.tokenizer.vocab_size:,}, "
-            f"{_size(self.corpus_bytes)} in {self.documents:,} documents, {self.distinct_words:,} distinct words, "
-            f"{self.bytes_per_token:.2f} bytes/token{where}"
-        )
-
-
-def _size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1000 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1000  # type: ignore[assignment]
-    return str(n)
-
-
-def _tokens_on_counts(model: Any, counts: Mapping[str, int]) -> int:
-    """Tokens the trained model produces on the training corpus, from the word counts.
-
-    The model encodes each piece independently, so the corpus' token count is the sum over distinct
-    pieces of ``count × len(encode_piece(piece))``: no second pass over the text.
-    """
-    encode = model.encode_piece
-    return sum(n * len(encode(w)) for w, n in counts.items())
-
-
-def _check_post_processor(tokenizer: Tokenizer) -> None:
-    """The special tokens a post-processor adds must have the ids the trained model gave them.
-
-    Post-processors name their tokens with fixed ids (``cls = ["[CLS]", 2]``); a mismatch would make
-    every encoding wrong, so it is a configuration error, found here before anything is written.
-    """
-    if tokenizer.post_processor is None:
-        return
-    enc = tokenizer.encode("a", "a") if _accepts_pair(tokenizer) else tokenizer.encode("a")
-    for token_id, token, special in zip(enc.ids, enc.tokens, enc.special_tokens_mask):
-        if special and tokenizer.token_to_id(token) != token_id:
-            actual = tokenizer.token_to_id(token)
-            fix = f"use id {actual}" if actual is not None else "add it to trainer.special_tokens"
-            raise ConfigError(
-                f"post_processor: adds {token!r} with id {token_id}, but the trained vocabulary has "
-                f"{'no such token' if actual is None else f'it at id {actual}'}; {fix}"
-            )
-
-
-def _accepts_pair(tokenizer: Tokenizer) -> bool:
-    try:
-        tokenizer.encode("a", "a")
-    except ToolkitError:
-        return False
-    return True
-
-
 def train_from_config(
     config: TrainingConfig,
     *,
@@ -659,29 +472,16 @@ def train_from_config(
     >>> train_from_config(cfg).tokenizer.encode("lowest").tokens
     ['lowest']
     """
-    from toolkit import __version__
-    from toolkit.training.corpus import count_corpus
-
     t0 = time.perf_counter()
     tokenizer, trainer = config.build()
     if progress is not None and hasattr(trainer, "progress"):
         trainer.progress = progress  # trainers accept progress=callable(stage, done, total); not serialized
     corpus = config.corpus_spec()
     fingerprint = corpus.fingerprint()
-    counted: CorpusCounts = count_corpus(
-        corpus,
-        normalizer=tokenizer.normalizer,
-        pre_tokenizer=tokenizer.pre_tokenizer,
-        num_workers=config.num_workers,
-        progress=progress,
-        backend=config.backend,
-        scheduler=config.scheduler,
-    )
-    if fingerprint is not None:
-        # Hash again after counting: a file edited during the run would otherwise be recorded wrong.
-        again = corpus.fingerprint()
-        if again != fingerprint:
-            raise CorpusError("a corpus file changed while it was being read; train again on a stable corpus")
+    counted = _count(corpus, config, tokenizer, progress)
+    if fingerprint is not None and corpus.fingerprint() != fingerprint:
+        # Hashed again after counting: a file edited during the run would otherwise be recorded wrong.
+        raise CorpusError("a corpus file changed while it was being read; train again on a stable corpus")
     t1 = time.perf_counter()
     tokenizer.model = trainer.train(counted.counts, model=tokenizer.model)
     t2 = time.perf_counter()
@@ -702,21 +502,7 @@ def train_from_config(
         tokens=tokens,
         workers=counted.workers,
     )
-    tokenizer.metadata = {
-        **config.metadata,
-        METADATA_KEY: {
-            "toolkit_version": __version__,
-            "config": config.effective(),
-            "corpus": fingerprint if fingerprint is not None else {"sha256": None, "files": []},
-            "stats": {
-                "documents": counted.documents,
-                "bytes": counted.bytes,
-                "distinct_words": len(counted.counts),
-                "tokens": tokens,
-                "bytes_per_token": round(result.bytes_per_token, 4),
-            },
-        },
-    }
+    tokenizer.metadata = {**config.metadata, METADATA_KEY: _record(config, fingerprint, result)}
     target = output if output is not None else config.output
     if write and target is not None:
         path = Path(target)
@@ -724,3 +510,37 @@ def train_from_config(
         tokenizer.save(path)
         result.output = path
     return result
+
+
+def _count(corpus: Corpus, config: TrainingConfig, tokenizer: Tokenizer,
+           progress: Callable[[str, int, int], None] | None) -> CorpusCounts:
+    """Word counts of ``corpus``, cut by the tokenizer's normalizer and pre-tokenizer."""
+    from toolkit.training.corpus import count_corpus
+
+    return count_corpus(
+        corpus,
+        normalizer=tokenizer.normalizer,
+        pre_tokenizer=tokenizer.pre_tokenizer,
+        num_workers=config.num_workers,
+        progress=progress,
+        backend=config.backend,
+        scheduler=config.scheduler,
+    )
+
+
+def _record(config: TrainingConfig, fingerprint: dict[str, Any] | None, result: TrainingResult) -> dict[str, Any]:
+    """How the tokenizer was made: toolkit version, effective config, corpus fingerprint, statistics."""
+    from toolkit import __version__
+
+    return {
+        "toolkit_version": __version__,
+        "config": config.effective(),
+        "corpus": fingerprint if fingerprint is not None else {"sha256": None, "files": []},
+        "stats": {
+            "documents": result.documents,
+            "bytes": result.corpus_bytes,
+            "distinct_words": result.distinct_words,
+            "tokens": result.tokens,
+            "bytes_per_token": round(result.bytes_per_token, 4),
+        },
+    }

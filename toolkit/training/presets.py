@@ -1,42 +1,42 @@
 """Ready-made pipelines: an untrained :class:`~toolkit.Tokenizer` plus the trainer that fits it.
 
-This module owns the preset constructors. Each returns ``(tokenizer, trainer)``; train with
-``tokenizer.train(corpus, trainer)`` (which returns the tokenizer), then encode, decode and save as
-usual. The untrained tokenizer already works: a byte-level one encodes every byte as its own token.
+This module owns the preset table :data:`PRESETS` (name → constructor), which config files
+(``preset = "chat"``) and the command line use, and the trainer of each preset. The pipelines
+themselves are assembled by :mod:`toolkit.interop.pipelines`, as for the files they are read from.
+Each preset returns ``(tokenizer, trainer)``; train with ``tokenizer.train(corpus, trainer)`` (which
+returns the tokenizer), then encode, decode and save as usual. The untrained tokenizer already works:
+a byte-level one encodes every byte as its own token.
 
 * :func:`gpt2_style` — GPT-2: ``ByteLevel`` pre-tokenizer (GPT-2 regex, byte → ``Ġ`` alphabet),
   :class:`~algorithms.ByteLevelBPE`, ``ByteLevel`` decoder, ``<|endoftext|>``.
-* :func:`chat` — the byte-level "chat" preset of SPEC §5: words with their leading space, groups of
-  up to 3 digits, punctuation runs and spaces (:data:`CHAT_PATTERN`), 1024 tokens, ``<|im_start|>`` and
-  ``<|im_end|>`` after the merges, ``tie_break="ids"``.
+* :func:`chat` — byte-level "chat" preset: words with their leading space, groups of up to 3 digits,
+  punctuation runs and spaces (:data:`CHAT_PATTERN`), 1024 tokens, ``<|im_start|>`` and ``<|im_end|>``
+  after the merges, ``tie_break="ids"``.
+* :func:`bert` — BERT: the :func:`bert_pipeline` (as HF's ``BertWordPieceTokenizer``) and a WordPiece trainer.
 
->>> tok, trainer = chat()
+>>> tok, trainer = PRESETS["chat"]()
 >>> tok = tok.train(["Phileas Fogg parie vingt mille livres.", "snake_case_name 12345"] * 3, trainer)
 >>> tok.decode(tok.encode_ids("snake_case 12345!")) == "snake_case 12345!"
 True
 
-This module imports ``algorithms`` and ``pretokenizers`` at import time; ``toolkit`` itself never
-imports it at start-up, so the dependency rule of ``docs/architecture.md`` holds.
+This module imports ``algorithms`` at import time; ``toolkit`` itself never imports it at start-up,
+so the dependency rule of ``docs/architecture.md`` holds.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from algorithms import ByteLevelBPE, ByteLevelBPETrainer, WordPieceTrainer
-from pretokenizers import ByteLevel, Split
-from pretokenizers import Sequence as PreTokenizerSequence
-from toolkit import decoders
-from toolkit.interfaces import ProgressCallback
+from algorithms import ByteLevelBPETrainer, WordPieceTrainer
+from pretokenizers import CHAT_PATTERN
+from toolkit.errors import ConfigError
+from toolkit.interfaces import ProgressCallback, Trainer
+from toolkit.interop.bert_vocab import read_bert_vocab
+from toolkit.interop.pipelines import BERT_SPECIAL_TOKENS, bert_tokenizer, byte_level_tokenizer, chat_tokenizer
 from toolkit.tokenizer import Tokenizer
 
-__all__ = ["CHAT_PATTERN", "CHAT_SPECIAL_TOKENS", "gpt2_style", "chat", "bert_pipeline", "bert"]
-
-#: The chat preset's split pattern (SPEC §5): a word with its leading space, 1–3 digits, a run of
-#: punctuation, trailing spaces, other spaces. It matches no ``_``; ``Split(..., "isolated")`` keeps
-#: such unmatched text as pieces of its own, so pre-tokenization stays lossless.
-CHAT_PATTERN = r" ?[^\W\d_]+| ?\d{1,3}| ?[^\s\w]+|\s+(?!\S)|\s+"
+__all__ = ["PRESETS", "CHAT_PATTERN", "CHAT_SPECIAL_TOKENS", "gpt2_style", "chat", "bert_pipeline", "bert"]
 
 #: The chat preset's special tokens, appended after the merges (ids 1022 and 1023 at 1024 tokens).
 CHAT_SPECIAL_TOKENS = ("<|im_start|>", "<|im_end|>")
@@ -60,13 +60,8 @@ def gpt2_style(
     >>> tok.decode(tok.encode_ids("Hello world")), tok.vocab_size <= 300
     ('Hello world', True)
     """
-    tokenizer = Tokenizer(
-        ByteLevelBPE(),
-        pre_tokenizer=ByteLevel(add_prefix_space=add_prefix_space),
-        decoder=decoders.ByteLevel(),
-    )
+    tokenizer = byte_level_tokenizer(add_prefix_space=add_prefix_space)
     return tokenizer, _byte_level_trainer(vocab_size, special_tokens, min_frequency, tie_break, progress)
-
 
 
 def _byte_level_trainer(
@@ -85,6 +80,7 @@ def _byte_level_trainer(
         progress=progress,
     )
 
+
 def chat(
     *,
     vocab_size: int = 1024,
@@ -93,7 +89,7 @@ def chat(
     tie_break: str = "ids",
     progress: ProgressCallback | None = None,
 ) -> tuple[Tokenizer, ByteLevelBPETrainer]:
-    """The SPEC §5 chat preset: :data:`CHAT_PATTERN` split, byte-level BPE, 1024 tokens.
+    """The chat preset: :data:`CHAT_PATTERN` split, byte-level BPE, 1024 tokens.
 
     The pre-tokenizer is ``Sequence([Split(CHAT_PATTERN, behavior="isolated"), ByteLevel(use_regex=False)])``:
     the pattern cuts the text, ``ByteLevel`` only maps each piece to the byte-level alphabet.
@@ -105,14 +101,7 @@ def chat(
     >>> tok.encode("<|im_start|> text", allowed_special="all").tokens
     ['<|im_start|>', 'Ġtext']
     """
-    tokenizer = Tokenizer(
-        ByteLevelBPE(),
-        pre_tokenizer=PreTokenizerSequence(
-            [Split(CHAT_PATTERN, behavior="isolated"), ByteLevel(add_prefix_space=False, use_regex=False)]
-        ),
-        decoder=decoders.ByteLevel(),
-    )
-    return tokenizer, _byte_level_trainer(vocab_size, special_tokens, min_frequency, tie_break, progress)
+    return chat_tokenizer(), _byte_level_trainer(vocab_size, special_tokens, min_frequency, tie_break, progress)
 
 
 # --------------------------------------------------------------------------------------------- BERT
@@ -126,7 +115,7 @@ def bert_pipeline(
     unk_token: str = "[UNK]",
     cls_token: str = "[CLS]",
     sep_token: str = "[SEP]",
-    special_tokens: Sequence[str] = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"),
+    special_tokens: Sequence[str] = BERT_SPECIAL_TOKENS,
     wordpieces_prefix: str = "##",
     max_input_chars_per_word: int = 100,
 ) -> Tokenizer:
@@ -145,36 +134,26 @@ def bert_pipeline(
     >>> tok.decode(enc.ids, skip_special_tokens=True)
     'hugs!'
     """
-    from algorithms import WordPiece
-    from pretokenizers import BertPreTokenizer
-    from toolkit.errors import ConfigError
-    from toolkit.normalizers import BertNormalizer
-    from toolkit.processors import BertProcessing
-
-    options = dict(
-        unk_token=unk_token, continuing_subword_prefix=wordpieces_prefix, max_input_chars_per_word=max_input_chars_per_word
-    )
-    if vocab is None:
-        model = WordPiece(**options)
-        missing = [t for t in (cls_token, sep_token) if t not in special_tokens]
-        if missing:
-            raise ConfigError(f"bert_pipeline: {', '.join(missing)} must be among special_tokens {list(special_tokens)!r}")
-        ids = {t: i for i, t in enumerate(special_tokens)}  # the trainer gives specials the first ids
-    else:
-        table = WordPiece.read_vocab_file(vocab) if isinstance(vocab, (str, os.PathLike)) else dict(vocab)
-        model = WordPiece(table, special_tokens=[t for t in special_tokens if t in table], **options)
-        missing = [t for t in (cls_token, sep_token) if t not in table]
+    if isinstance(vocab, (str, os.PathLike)):
+        vocab = read_bert_vocab(vocab)
+        vocab.pop("", None)  # an empty line is a token WordPiece cannot hold (see from_bert_vocab)
+    if vocab is not None:
+        missing = [t for t in (cls_token, sep_token) if t not in vocab]
         if missing:
             raise ConfigError(f"bert_pipeline: the vocabulary has no {' or '.join(missing)} token")
-        ids = table
-    return Tokenizer(
-        model,
-        normalizer=BertNormalizer(
-            clean_text=clean_text, handle_chinese_chars=handle_chinese_chars, strip_accents=strip_accents, lowercase=lowercase
-        ),
-        pre_tokenizer=BertPreTokenizer(),
-        post_processor=BertProcessing(sep=(sep_token, ids[sep_token]), cls=(cls_token, ids[cls_token])),
-        decoder=decoders.WordPiece(prefix=wordpieces_prefix),
+        special_tokens = [t for t in special_tokens if t in vocab]
+    return bert_tokenizer(
+        vocab,
+        lowercase=lowercase,
+        unk_token=unk_token,
+        sep_token=sep_token,
+        cls_token=cls_token,
+        special_tokens=special_tokens,
+        clean_text=clean_text,
+        handle_chinese_chars=handle_chinese_chars,
+        strip_accents=strip_accents,
+        continuing_subword_prefix=wordpieces_prefix,
+        max_input_chars_per_word=max_input_chars_per_word,
     )
 
 
@@ -182,7 +161,7 @@ def bert(
     *,
     vocab_size: int = 30522,
     lowercase: bool = True,
-    special_tokens: Sequence[str] = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"),
+    special_tokens: Sequence[str] = BERT_SPECIAL_TOKENS,
     min_frequency: int = 0,
     limit_alphabet: int | None = None,
     tie_break: str = "ids",
@@ -205,3 +184,15 @@ def bert(
         progress=progress,
     )
     return tokenizer, trainer
+
+
+#: Preset name → constructor of the untrained pipeline: ``preset = "<name>"`` in a training config
+#: (the config's sections then override the preset's). Each returns ``(tokenizer, trainer)``, except
+#: :func:`bert_pipeline`, which returns the tokenizer only: the config's trainer (by default the
+#: WordPiece trainer, whose special tokens ``[PAD] [UNK] [CLS] [SEP] [MASK]`` get ids 0-4) trains it.
+PRESETS: dict[str, Callable[..., tuple[Tokenizer, Trainer] | Tokenizer]] = {
+    "gpt2_style": gpt2_style,
+    "chat": chat,
+    "bert": bert,
+    "bert_pipeline": bert_pipeline,
+}

@@ -1,0 +1,251 @@
+"""The commands of the command line: ``train``, ``encode``, ``decode``, ``inspect``, ``convert``.
+
+This module owns what each command does with its parsed arguments and what it prints. Each
+``cmd_<name>(args)`` returns the exit code; errors are raised (:mod:`toolkit.cli.main` turns them
+into one line on stderr and an exit code). Tokenizer files are read and written through
+:mod:`toolkit.interop.files`. ``compare`` lives in :mod:`toolkit.cli.compare`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toolkit.cli.progress import progress_bar
+from toolkit.errors import ConfigError, InputError
+from toolkit.interop.files import detect_format, load_tokenizer, output_format, save_tokenizer
+
+if TYPE_CHECKING:
+    from toolkit.tokenizer import Tokenizer
+
+__all__ = ["PROG", "UsageError", "cmd_train", "cmd_encode", "cmd_decode", "cmd_inspect", "cmd_convert"]
+
+PROG = "tokenizer-toolkit"
+
+
+class UsageError(Exception):
+    """A command-line usage problem: one line, exit code 2."""
+
+
+# ---------------------------------------------------------------------------------------- train
+def cmd_train(args: argparse.Namespace) -> int:
+    """``train CONFIG``: train from a config file, write the tokenizer, print a one-line summary."""
+    from toolkit.training.config import TrainingConfig, train_from_config
+
+    overrides = list(args.set)
+    if args.num_workers is not None:
+        overrides.append(f"num_workers={args.num_workers}")
+    config = TrainingConfig.from_file(args.config, overrides=overrides)
+    output = args.output if args.output is not None else config.output
+    if output is None:
+        raise ConfigError(f"{args.config}: output: no output path; set output = \"...\" in the config or pass --output PATH")
+    if Path(output).is_dir():
+        raise ConfigError(f"--output: {output} is a directory; give a file path")
+    bar = progress_bar(quiet=args.quiet, force=args.progress)
+    try:
+        result = train_from_config(config, output=output, progress=bar if bar.enabled else None)
+    finally:
+        bar.close()
+    if not args.quiet:
+        print(result.summary())
+    return 0
+
+
+# ---------------------------------------------------------------------------------------- input
+def _load(args: argparse.Namespace) -> Tokenizer:
+    return load_tokenizer(args.tokenizer, format=args.from_format, pattern=args.pattern)
+
+
+def _read_input(args: argparse.Namespace, positional: Any) -> str:
+    """The text of the positional argument(s), of ``--file``, or of standard input."""
+    if positional is not None and args.file is not None:
+        raise UsageError(f"{PROG} {args.command}: give the input as an argument or with --file, not both")
+    if positional is not None:
+        return positional if isinstance(positional, str) else " ".join(positional)
+    if args.file is not None and args.file != "-":
+        try:
+            data = Path(args.file).read_bytes()
+        except FileNotFoundError:
+            raise InputError(f"--file: {args.file}: no such file") from None
+        except OSError as exc:
+            raise InputError(f"--file: {args.file}: {exc.strerror}") from None
+        source = args.file
+    else:
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+        source = "<stdin>"
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{source}: not valid UTF-8 (invalid byte at offset {exc.start})") from None
+
+
+def _lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _allowed_special(value: str | None) -> Any:
+    if value is None:
+        return ()
+    if value == "all":
+        return "all"
+    return [t for t in value.split(",") if t]
+
+
+def _show_token(token: str) -> str:
+    # Tokens are shown space-separated, so whitespace inside a token is made visible.
+    return token.replace(" ", "␣").replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
+
+
+# ---------------------------------------------------------------------------------------- encode / decode
+def cmd_encode(args: argparse.Namespace) -> int:
+    """``encode TOKENIZER [TEXT]``: one output line per input (ids, tokens or JSON with offsets)."""
+    tok = _load(args)
+    text = _read_input(args, args.text)
+    allowed = _allowed_special(args.allowed_special)
+    texts = _lines(text) if args.lines else [text]
+    out = sys.stdout
+    for item in texts:
+        if args.format == "ids" and args.pair is None:
+            ids = tok.encode_ids(item, allowed_special=allowed, add_special_tokens=not args.no_special_tokens)
+            out.write(" ".join(map(str, ids)) + "\n")
+            continue
+        enc = tok.encode(item, args.pair, allowed_special=allowed, add_special_tokens=not args.no_special_tokens)
+        if args.format == "ids":
+            out.write(" ".join(map(str, enc.ids)) + "\n")
+        elif args.format == "tokens":
+            out.write(" ".join(_show_token(t) for t in enc.tokens) + "\n")
+        else:
+            record = {"ids": enc.ids, "tokens": enc.tokens, "offsets": [list(o) for o in enc.offsets]}
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return 0
+
+
+def _parse_ids(text: str, where: str) -> list[int]:
+    """Ids separated by spaces or commas, or a JSON list."""
+    text = text.strip()
+    if text.startswith("["):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{where}: not a JSON list of ids: {exc.msg}") from None
+        if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise InputError(f"{where}: expected a JSON list of integers")
+        return value
+    ids = []
+    for part in text.replace(",", " ").split():
+        try:
+            ids.append(int(part))
+        except ValueError:
+            raise InputError(f"{where}: {part!r} is not an integer id") from None
+    return ids
+
+
+def cmd_decode(args: argparse.Namespace) -> int:
+    """``decode TOKENIZER [IDS ...]``: the text of the ids (one line per input line with ``--lines``)."""
+    tok = _load(args)
+    raw = _read_input(args, args.ids or None)
+    chunks = _lines(raw) if args.lines else [raw]
+    for i, chunk in enumerate(chunks):
+        ids = _parse_ids(chunk, f"line {i + 1}" if args.lines else "ids")
+        sys.stdout.write(tok.decode(ids, skip_special_tokens=args.skip_special_tokens) + "\n")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------- inspect
+def _summarize(value: Any, limit: int = 16) -> Any:
+    """A component dict with its large tables replaced by their size."""
+    if isinstance(value, dict):
+        if len(value) > limit:
+            return f"<{len(value):,} entries>"
+        return {k: _summarize(v, limit) for k, v in value.items()}
+    if isinstance(value, list):
+        if len(value) > limit:
+            return f"<{len(value):,} items>"
+        return [_summarize(v, limit) for v in value]
+    return value
+
+
+def _inspect_info(tok: Tokenizer, file: str, top: int) -> dict[str, Any]:
+    """What ``inspect`` shows, as the JSON it prints with ``--json``."""
+    by_id = sorted(tok.get_vocab().items(), key=lambda kv: kv[1])
+    specials = dict(tok.special_tokens)
+    ordinary = [(t, i) for t, i in by_id if t not in specials]
+    longest = sorted(ordinary, key=lambda kv: (-len(kv[0]), kv[1]))[:top]
+    pipeline = {
+        name: _summarize(getattr(tok, name).to_dict()) if getattr(tok, name) is not None else None
+        for name in ("normalizer", "pre_tokenizer", "model", "post_processor", "decoder")
+    }
+    merges = getattr(tok.model, "merges", None)
+    info: dict[str, Any] = {
+        "file": file,
+        "model": type(tok.model).__name__,
+        "vocab_size": tok.vocab_size,
+        "merges": len(merges) if merges is not None else None,
+        "special_tokens": specials,
+        "pipeline": pipeline,
+        "first_merges": [[a, b] for a, b in merges[:top]] if merges else [],
+        "first_tokens": [t for t, _ in ordinary[:top]],
+        "last_tokens": [t for t, _ in ordinary[-top:]] if top else [],
+        "longest_tokens": [t for t, _ in longest],
+    }
+    training = tok.metadata.get("training") if isinstance(tok.metadata, dict) else None
+    if isinstance(training, dict):
+        info["training"] = {
+            "corpus_sha256": (training.get("corpus") or {}).get("sha256"),
+            "corpus_files": len((training.get("corpus") or {}).get("files") or []),
+            **(training.get("stats") or {}),
+        }
+    return info
+
+
+def _print_inspect(info: dict[str, Any]) -> None:
+    shown = lambda tokens: " ".join(_show_token(t) for t in tokens)  # noqa: E731
+    merges = f", {info['merges']:,} merges" if info["merges"] is not None else ""
+    print(f"file:           {info['file']}")
+    print(f"model:          {info['model']}   vocab size {info['vocab_size']:,}{merges}")
+    print(f"special tokens: {', '.join(f'{t}={i}' for t, i in info['special_tokens'].items()) or 'none'}")
+    for name, value in info["pipeline"].items():
+        print(f"{name + ':':<16}{json.dumps(value, ensure_ascii=False) if value is not None else '-'}")
+    if info["first_merges"]:
+        print(f"first merges:   {', '.join(f'{_show_token(a)} {_show_token(b)}' for a, b in info['first_merges'])}")
+    print(f"first tokens:   {shown(info['first_tokens'])}")
+    print(f"last tokens:    {shown(info['last_tokens'])}")
+    print(f"longest tokens: {shown(info['longest_tokens'])}")
+    if "training" in info:
+        t = info["training"]
+        print(
+            f"trained on:     {t.get('corpus_files', 0)} file(s), sha256 {str(t.get('corpus_sha256'))[:16]}…, "
+            f"{t.get('bytes', 0):,} bytes, {t.get('bytes_per_token', 0)} bytes/token"
+        )
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    """``inspect TOKENIZER``: vocabulary size, special tokens, pipeline, first and longest tokens."""
+    info = _inspect_info(_load(args), str(args.tokenizer), args.top)
+    if args.json:
+        print(json.dumps(info, ensure_ascii=False, indent=2))
+    else:
+        _print_inspect(info)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------- convert
+def cmd_convert(args: argparse.Namespace) -> int:
+    """``convert INPUT OUTPUT``: read a tokenizer in one format, write it in another."""
+    source = Path(args.input)
+    src_fmt = detect_format(source) if args.from_format == "auto" else args.from_format
+    tok = load_tokenizer(source, format=src_fmt, merges=args.merges, pattern=args.pattern, lowercase=args.lowercase)
+    output = Path(args.output)
+    dst_fmt = output_format(output, src_fmt) if args.to_format == "auto" else args.to_format
+    if dst_fmt != "vocab-merges" and output.parent and not output.parent.exists():
+        output.parent.mkdir(parents=True, exist_ok=True)
+    written = save_tokenizer(tok, output, format=dst_fmt, indent=args.indent)
+    if not args.quiet:
+        print(f"converted {source} ({src_fmt}) -> {' + '.join(map(str, written))} ({dst_fmt}): {tok.vocab_size:,} tokens")
+    return 0

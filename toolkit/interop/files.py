@@ -1,0 +1,195 @@
+"""Tokenizer files of any supported format: detect the format, load, save.
+
+This module owns the table of formats (our JSON, Hugging Face ``tokenizer.json``, BERT ``vocab.txt``,
+GPT-2 ``vocab.json`` + ``merges.txt`` and ``.tiktoken``), how a format is told from a file's name and
+first bytes, and which reader or writer of this package handles each one. The command line and
+``Tokenizer.load_any`` both go through :func:`load_tokenizer`.
+
+>>> detect_format("out/vocab.txt"), detect_format("cl100k_base.tiktoken")
+('vocab-txt', 'tiktoken')
+>>> output_format(Path("out/tokenizer.json"), "toolkit")
+'hf'
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toolkit.errors import ConfigError, SerializationError
+from toolkit.interop import bert_vocab, gpt2, hf_json, tiktoken_files
+
+if TYPE_CHECKING:
+    from toolkit.tokenizer import Tokenizer
+
+__all__ = ["TOKENIZER_FORMATS", "detect_format", "output_format", "vocab_merges_pair", "load_tokenizer", "save_tokenizer"]
+
+#: Formats ``load_tokenizer(format=...)`` and ``save_tokenizer(format=...)`` accept (``--from`` / ``--to``).
+TOKENIZER_FORMATS = ("auto", "toolkit", "hf", "vocab-txt", "vocab-merges", "tiktoken")
+
+_CHOICES = ",".join(TOKENIZER_FORMATS[1:])
+
+# A file named like one of the pair: the other file of the pair (same prefix, same folder).
+_PAIR_SIBLINGS = {
+    "vocab.json": "merges.txt", "encoder.json": "vocab.bpe", "merges.txt": "vocab.json", "vocab.bpe": "encoder.json",
+}
+
+
+# ---------------------------------------------------------------------------------------- formats
+def _detect_json(path: Path) -> str:
+    """``toolkit``, ``hf`` or ``vocab-merges`` from the first 64 KiB of a ``.json`` file."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            head = fh.read(65536)
+    except OSError as exc:
+        raise SerializationError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise SerializationError(f"{path}: not UTF-8 text") from None
+    compact = head.replace(" ", "").replace("\n", "")
+    if '"format":"tokenizer-toolkit"' in compact:
+        return "toolkit"
+    if '"added_tokens"' in compact or ('"model":{' in compact and '"version":"' in compact):
+        return "hf"
+    return "vocab-merges"
+
+
+def detect_format(path: str | os.PathLike[str]) -> str:
+    """Guess a tokenizer file's format from its name and first bytes.
+
+    ``.tiktoken`` → ``tiktoken``; ``.txt`` → ``vocab-txt``; a folder or ``.bpe`` → ``vocab-merges``;
+    ``.json`` → ``toolkit`` (our format), ``hf`` (``tokenizer.json``) or ``vocab-merges`` (``vocab.json``).
+    """
+    p = Path(path)
+    name = p.name.lower()
+    if p.is_dir() or name.endswith(".bpe"):
+        return "vocab-merges"
+    if name.endswith(".tiktoken"):
+        return "tiktoken"
+    if name.endswith(".txt"):
+        return "vocab-txt"
+    if name.endswith(".json"):
+        if not p.exists():
+            raise SerializationError(f"{p}: no such tokenizer file")
+        return _detect_json(p)
+    raise ConfigError(f"{p}: cannot tell the tokenizer format from the name; pass --from {{{_CHOICES}}}")
+
+
+def output_format(output: Path, source_format: str) -> str:
+    """The format to write ``output`` in, from its name (``source_format``: what was read).
+
+    Converting our file to ``.json`` means "export to Hugging Face"; any other ``.json`` output is ours.
+    """
+    name = output.name.lower()
+    if name.endswith(".tiktoken"):
+        return "tiktoken"
+    if name.endswith(".txt"):
+        return "vocab-txt"
+    if name.endswith(".json"):
+        return "hf" if source_format == "toolkit" else "toolkit"
+    if output.is_dir() or not output.suffix:
+        return "vocab-merges"
+    raise ConfigError(f"{output}: cannot tell the output format from the name; pass --to {{{_CHOICES}}}")
+
+
+def vocab_merges_pair(path: Path, merges: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
+    """(vocab.json, merges.txt) from a folder, either file of the pair, or an explicit ``merges`` file."""
+    if path.is_dir():
+        for v, m in ((path / "vocab.json", path / "merges.txt"), (path / "encoder.json", path / "vocab.bpe")):
+            if v.exists() and m.exists():
+                return v, m
+        raise SerializationError(f"{path}: expected vocab.json + merges.txt (or encoder.json + vocab.bpe) in the folder")
+    if merges is not None:
+        return path, Path(merges)
+    name = path.name
+    for a, b in _PAIR_SIBLINGS.items():
+        if name.endswith(a):
+            other = path.with_name(name[: -len(a)] + b)
+            if other.exists():
+                return (path, other) if a.endswith("json") else (other, path)
+    raise SerializationError(f"{path}: cannot find the matching merges file; pass --merges PATH")
+
+
+# ---------------------------------------------------------------------------------------- loading
+def _load_toolkit(path: Path, **options: Any) -> Tokenizer:
+    from toolkit.tokenizer import Tokenizer
+
+    return Tokenizer.load(path, **options)
+
+
+def _load_vocab_merges(path: Path, *, merges: str | os.PathLike[str] | None = None, **options: Any) -> Tokenizer:
+    vocab, merge_file = vocab_merges_pair(path, merges)
+    return gpt2.from_gpt2(vocab, merge_file, **options)
+
+
+#: Format → reader; each reader takes the path and the keyword options of its signature.
+_READERS: dict[str, Callable[..., Tokenizer]] = {
+    "toolkit": _load_toolkit,
+    "hf": hf_json.load_hf_json,
+    "vocab-txt": bert_vocab.from_bert_vocab,
+    "vocab-merges": _load_vocab_merges,
+    "tiktoken": tiktoken_files.from_tiktoken,
+}
+
+
+def _keyword_options(reader: Callable[..., Any]) -> set[str]:
+    params = inspect.signature(reader).parameters.values()
+    return {p.name for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY}
+
+
+# _load_toolkit forwards to Tokenizer.load, whose only option is `trusted`.
+_OPTIONS = {fmt: _keyword_options(reader) for fmt, reader in _READERS.items()} | {"toolkit": {"trusted"}}
+_ALL_OPTIONS = set().union(*_OPTIONS.values())
+
+
+def load_tokenizer(path: str | os.PathLike[str], *, format: str = "auto", **options: Any) -> Tokenizer:
+    """Read a tokenizer in any supported format (see :data:`TOKENIZER_FORMATS`).
+
+    ``options`` go to the reader of the format: ``merges`` (the merges file of a ``vocab.json``),
+    ``special_tokens`` and ``add_prefix_space`` (GPT-2 files), ``pattern`` (``.tiktoken``),
+    ``lowercase``, ``unk_token``... (``vocab.txt``), ``strict`` (``tokenizer.json``), ``trusted`` (ours).
+    An option set to ``None`` or meant for another format is ignored, so one call can carry the
+    options of every format; a name no reader takes is a :class:`ConfigError`.
+
+    >>> load_tokenizer("no-such.json")
+    Traceback (most recent call last):
+    ...
+    toolkit.errors.SerializationError: no-such.json: no such tokenizer file
+    """
+    unknown = sorted(set(options) - _ALL_OPTIONS)
+    if unknown:
+        raise ConfigError(f"load_tokenizer: unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(_ALL_OPTIONS))}")
+    p = Path(path)
+    fmt = detect_format(p) if format == "auto" else format
+    reader = _READERS.get(fmt)
+    if reader is None:
+        raise ConfigError(f"--from: unknown format {fmt!r}; choose one of {', '.join(TOKENIZER_FORMATS)}")
+    if fmt != "vocab-merges" and not p.exists():
+        raise SerializationError(f"{p}: no such tokenizer file")
+    return reader(p, **{k: v for k, v in options.items() if v is not None and k in _OPTIONS[fmt]})
+
+
+# ---------------------------------------------------------------------------------------- saving
+def save_tokenizer(tok: Tokenizer, path: str | os.PathLike[str], *, format: str, indent: int | None = None) -> list[Path]:
+    """Write ``tok`` in ``format`` (not ``auto``: see :func:`output_format`); the files written.
+
+    ``vocab-merges`` writes ``vocab.json`` + ``merges.txt`` into the folder ``path`` (created if needed);
+    ``indent`` applies to the JSON formats.
+    """
+    output = Path(path)
+    if format == "toolkit":
+        tok.save(output, indent=indent)
+    elif format == "hf":
+        hf_json.save_hf_json(tok, output, indent=indent)
+    elif format == "vocab-txt":
+        bert_vocab.save_bert_vocab(tok, output)
+    elif format == "tiktoken":
+        tiktoken_files.save_tiktoken(tok, output)
+    elif format == "vocab-merges":
+        output.mkdir(parents=True, exist_ok=True)
+        return list(gpt2.save_vocab_merges(tok, output))
+    else:
+        raise ConfigError(f"--to: unknown format {format!r}; choose one of {', '.join(TOKENIZER_FORMATS)}")
+    return [output]

@@ -1,0 +1,151 @@
+"""Config files and ``--set`` overrides: reading TOML, YAML and JSON, and applying ``key.path=value``.
+
+This module owns the file side of the training configuration: parsing a file by its extension
+(syntax errors name the file and the position), and the dotted-path overrides of the command line
+(``--set trainer.vocab_size=500``), whose values are TOML literals. What the config may say, and its
+validation, is :mod:`toolkit.training.config`.
+
+>>> apply_overrides({"trainer": {"vocab_size": 1000}}, ["trainer.vocab_size=500"])
+{'trainer': {'vocab_size': 500}}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from toolkit.errors import ConfigError
+
+__all__ = ["PIPELINE_SECTIONS", "read_config_file", "apply_overrides"]
+
+#: Config sections that hold one pipeline component each, and the registry kind of each.
+PIPELINE_SECTIONS = {
+    "normalizer": "normalizer",
+    "pre_tokenizer": "pre_tokenizer",
+    "model": "model",
+    "trainer": "trainer",
+    "post_processor": "post_processor",
+    "decoder": "decoder",
+}
+
+
+def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Parse a config file by extension: ``.toml``, ``.yaml``/``.yml`` (needs PyYAML) or ``.json``.
+
+    Syntax errors are :class:`ConfigError` with the file and position.
+    """
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in (".toml", ".yaml", ".yml", ".json"):
+        raise ConfigError(f"{p}: unsupported config file type {suffix or '(none)'!r}; use .toml, .yaml, .yml or .json")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{p}: no such config file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{p}: not UTF-8 text (invalid byte at offset {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot read the config file: {exc.strerror}") from None
+    if suffix == ".toml":
+        try:
+            data: Any = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{p}: invalid TOML: {exc}") from None
+    elif suffix == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{p}: invalid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    else:
+        try:
+            import yaml
+        except ImportError:
+            raise ConfigError(
+                f"{p}: reading YAML configs needs PyYAML: pip install \"tokenizer-toolkit[yaml]\" (or use TOML/JSON)"
+            ) from None
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{p}: invalid YAML: {' '.join(str(exc).split())}") from None
+        if data is None:
+            data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{p}: the config must be a table/mapping at the top level, got {type(data).__name__}")
+    return data
+
+
+def _parse_value(text: str) -> Any:
+    """A ``--set`` value: a TOML literal (``500``, ``true``, ``["a", "b"]``, ``"x"``) or else the raw string."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def _override_items(overrides: Sequence[str] | Sequence[tuple[str, Any]] | Mapping[str, Any]) -> list[tuple[str, Any]]:
+    if isinstance(overrides, Mapping):
+        return list(overrides.items())
+    items = []
+    for item in overrides:
+        if isinstance(item, tuple):
+            items.append(item)
+            continue
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--set {item!r}: expected KEY=VALUE, e.g. --set trainer.vocab_size=500")
+        items.append((key.strip(), _parse_value(value.strip())))
+    return items
+
+
+def apply_overrides(
+    data: dict[str, Any], overrides: Sequence[str] | Sequence[tuple[str, Any]] | Mapping[str, Any]
+) -> dict[str, Any]:
+    """Apply ``key.path=value`` overrides in place (and return ``data``).
+
+    Keys are dotted paths; numeric parts index lists (``pre_tokenizer.pretokenizers.0.pattern``).
+    Values are TOML literals, or plain strings when they do not parse as one. ``(key, value)``
+    pairs or a mapping give values as they are.
+
+    >>> apply_overrides({"trainer": {"vocab_size": 1000}}, ["trainer.vocab_size=500", "output=out/t.json"])
+    {'trainer': {'vocab_size': 500}, 'output': 'out/t.json'}
+    """
+    for key, value in _override_items(overrides):
+        parts = key.split(".")
+        node: Any = data
+        for i, part in enumerate(parts[:-1]):
+            where = ".".join(parts[: i + 1])
+            if isinstance(node, list):
+                node = _list_item(node, part, where, key)
+                continue
+            child = node.get(part)
+            if child is None:
+                child = node[part] = {}
+            elif isinstance(child, str) and part in PIPELINE_SECTIONS:
+                child = node[part] = {"type": child}
+            elif not isinstance(child, (dict, list)):
+                raise ConfigError(f"--set {key}: {where} is a {type(child).__name__}, not a table")
+            node = child
+        last = parts[-1]
+        if isinstance(node, list):
+            index = _index(node, last, key)
+            node[index] = value
+        else:
+            node[last] = value
+    return data
+
+
+def _index(node: list[Any], part: str, key: str) -> int:
+    if not part.isdigit() or int(part) >= len(node):
+        raise ConfigError(f"--set {key}: {part!r} is not an index of a list of {len(node)} items")
+    return int(part)
+
+
+def _list_item(node: list[Any], part: str, where: str, key: str) -> Any:
+    child = node[_index(node, part, key)]
+    if not isinstance(child, (dict, list)):
+        raise ConfigError(f"--set {key}: {where} is a {type(child).__name__}, not a table")
+    return child

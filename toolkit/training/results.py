@@ -1,0 +1,99 @@
+"""What a training run produced, and the checks a freshly trained tokenizer must pass.
+
+This module owns :class:`TrainingResult` (the trained tokenizer, the times, the corpus statistics,
+the one-line summary the CLI prints), the token count of the training corpus computed from the word
+counts, and the check that a post-processor's special-token ids are those the trainer gave them.
+:func:`toolkit.training.config.train_from_config` runs the training and builds the result.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toolkit.errors import ConfigError, ToolkitError
+
+if TYPE_CHECKING:
+    from toolkit.tokenizer import Tokenizer
+
+__all__ = ["TrainingResult"]
+
+
+@dataclass
+class TrainingResult:
+    """What :func:`train_from_config` produced and measured."""
+
+    tokenizer: Tokenizer
+    output: Path | None
+    seconds: float
+    counting_seconds: float
+    training_seconds: float
+    documents: int
+    corpus_bytes: int
+    distinct_words: int
+    tokens: int
+    workers: int
+
+    @property
+    def bytes_per_token(self) -> float:
+        """UTF-8 bytes of training text per token of its encoding (compression; higher is better)."""
+        return self.corpus_bytes / self.tokens if self.tokens else 0.0
+
+    def summary(self) -> str:
+        """One line: time, vocab size, bytes per token, where the file went."""
+        where = f" -> {self.output}" if self.output else ""
+        return (
+            f"trained {type(self.tokenizer.model).__name__} in {self.seconds:.1f} s "
+            f"(counting {self.counting_seconds:.1f} s on {self.workers} worker{'s' if self.workers != 1 else ''}, "
+            f"training {self.training_seconds:.1f} s): vocab {self.tokenizer.vocab_size:,}, "
+            f"{_size(self.corpus_bytes)} in {self.documents:,} documents, {self.distinct_words:,} distinct words, "
+            f"{self.bytes_per_token:.2f} bytes/token{where}"
+        )
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000  # type: ignore[assignment]
+    return str(n)
+
+
+def _tokens_on_counts(model: Any, counts: Mapping[str, int]) -> int:
+    """Tokens the trained model produces on the training corpus, from the word counts.
+
+    The model encodes each piece independently, so the corpus' token count is the sum over distinct
+    pieces of ``count × len(encode_piece(piece))``: no second pass over the text.
+    """
+    encode = model.encode_piece
+    return sum(n * len(encode(w)) for w, n in counts.items())
+
+
+def _check_post_processor(tokenizer: Tokenizer) -> None:
+    """The special tokens a post-processor adds must have the ids the trained model gave them.
+
+    Post-processors name their tokens with fixed ids (``cls = ["[CLS]", 2]``); a mismatch would make
+    every encoding wrong, so it is a configuration error, found here before anything is written.
+    """
+    if tokenizer.post_processor is None:
+        return
+    enc = tokenizer.encode("a", "a") if _accepts_pair(tokenizer) else tokenizer.encode("a")
+    for token_id, token, special in zip(enc.ids, enc.tokens, enc.special_tokens_mask):
+        if special and tokenizer.token_to_id(token) != token_id:
+            actual = tokenizer.token_to_id(token)
+            fix = f"use id {actual}" if actual is not None else "add it to trainer.special_tokens"
+            raise ConfigError(
+                f"post_processor: adds {token!r} with id {token_id}, but the trained vocabulary has "
+                f"{'no such token' if actual is None else f'it at id {actual}'}; {fix}"
+            )
+
+
+def _accepts_pair(tokenizer: Tokenizer) -> bool:
+    try:
+        tokenizer.encode("a", "a")
+    except ToolkitError:
+        return False
+    return True

@@ -1,0 +1,92 @@
+"""Counting one task of a corpus, and merging the results of many in corpus order.
+
+This module owns the unit of work of every counting backend: a task (a byte range of a file, or a
+batch of in-memory texts, see :mod:`toolkit.training.reading`) is read, normalized, pre-tokenized and
+counted into a ``Counter``; :class:`_Merger` adds the per-task counts in task order, so the order in
+which words first appear equals serial counting. The local process pool
+(:mod:`toolkit.training.corpus`) and Dask (:mod:`toolkit.training.dask_backend`) both run these.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from toolkit.training.reading import Corpus, _Task, _task_texts
+
+_MIN_CHUNK = 1 << 20  # smallest byte range worth sending to a worker
+_MAX_CHUNK = 64 << 20
+
+
+def _count_into(
+    counts: Counter[str], texts: Iterable[str], normalizer: Any, pre_tokenizer: Any
+) -> tuple[int, int]:
+    """Add the pieces of ``texts`` to ``counts``; return ``(documents, utf8_bytes)``."""
+    normalize = normalizer.normalize_str if normalizer is not None else None
+    split = pre_tokenizer.split_text if pre_tokenizer is not None else None
+    docs = 0
+    nbytes = 0
+    pieces: list[str] = []
+    extend = pieces.extend
+    append = pieces.append
+    for text in texts:
+        docs += 1
+        nbytes += len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+        if normalize is not None:
+            text = normalize(text)
+        if split is None:
+            if text:
+                append(text)
+        else:
+            extend(split(text))
+        # One Counter.update per batch of pieces: its per-call overhead would dominate per line.
+        if len(pieces) >= 65536:
+            counts.update(pieces)
+            pieces.clear()
+    if pieces:
+        counts.update(pieces)
+    return docs, nbytes
+
+
+def _count_task(task: _Task, corpus: Corpus, normalizer: Any, pre_tokenizer: Any,
+                report: Callable[[int], None] | None) -> tuple[Counter[str], int, int]:
+    counts: Counter[str] = Counter()
+    docs, nbytes = _count_into(counts, _task_texts(task, corpus, report), normalizer, pre_tokenizer)
+    return counts, docs, nbytes
+
+
+def _count_task_standalone(task: _Task, corpus: Corpus, normalizer: Any, pre_tokenizer: Any) -> tuple[Counter[str], int, int]:
+    """Entry point for remote (Dask) workers: everything comes with the call."""
+    return _count_task(task, corpus, normalizer, pre_tokenizer, None)
+
+
+def _reading_options(corpus: Corpus) -> Corpus:
+    """A picklable copy of the reading options (no texts, no files) to ship to workers."""
+    return Corpus(sources=(), format=corpus.format, document=corpus.document, field=corpus.field, errors=corpus.errors)
+
+
+class _Merger:
+    """Merges per-task counts in task order, so first-occurrence order equals serial counting."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] | None = None
+        self.documents = 0
+        self.bytes = 0
+
+    def add(self, result: tuple[Counter[str], int, int]) -> None:
+        counts, docs, nbytes = result
+        self.documents += docs
+        self.bytes += nbytes
+        if self.counts is None:
+            self.counts = counts
+        else:
+            self.counts.update(counts)
+
+    def result(self) -> Counter[str]:
+        return self.counts if self.counts is not None else Counter()
+
+
+def _chunk_size(total: int, workers: int) -> int:
+    # About four tasks per worker balances the load without merging too many Counters.
+    return max(_MIN_CHUNK, min(_MAX_CHUNK, total // (workers * 4) + 1))
