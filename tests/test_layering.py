@@ -374,7 +374,6 @@ def test_tools_must_name_existing_tooling_functions() -> None:
 # While issue 12 is being merged the real code still has violations that other branches remove (a cycle
 # through toolkit.limits and pretokenizers.split, lazy-import cycles in the tooling, a stale TOOLS entry):
 # the three tests below report them without failing the suite. Remove this mark once they pass.
-_IN_PROGRESS = pytest.mark.xfail(strict=False, reason="layering fixes of issue 12 are merged separately")
 
 
 @pytest.fixture(scope="module")
@@ -382,20 +381,17 @@ def graph() -> dict[str, list[Import]]:
     return build_graph(ROOT)
 
 
-@_IN_PROGRESS
 def test_the_packages_have_no_import_cycle(graph: dict[str, list[Import]]) -> None:
     cycles = find_cycles(edges(graph))
     assert not cycles, _report_cycles(cycles)
 
 
-@_IN_PROGRESS
 def test_the_packages_respect_the_layers(graph: dict[str, list[Import]]) -> None:
     assert {layer_of(m) for m in graph} == set(ALLOWED), "every layer has modules (the table is not stale)"
     problems = layering_violations(i for imports in graph.values() for i in imports)
     assert not problems, "layering violations:\n" + "\n".join(problems)
 
 
-@_IN_PROGRESS
 def test_tools_table_names_tooling_functions() -> None:
     from toolkit.registry import TOOLS
 
