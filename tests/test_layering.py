@@ -371,9 +371,6 @@ def test_tools_must_name_existing_tooling_functions() -> None:
 
 
 # ---------------------------------------------------------------------------------- the real packages
-# While issue 12 is being merged the real code still has violations that other branches remove (a cycle
-# through toolkit.limits and pretokenizers.split, lazy-import cycles in the tooling, a stale TOOLS entry):
-# the three tests below report them without failing the suite. Remove this mark once they pass.
 
 
 @pytest.fixture(scope="module")
