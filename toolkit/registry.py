@@ -14,15 +14,13 @@ class) to import.
 :func:`check_installation` (run at ``import toolkit`` and before discovery) makes sure ``algorithms`` and
 ``pretokenizers`` are this distribution's packages, not another project's of the same name.
 
-Example::
-
-    from toolkit.registry import register
-    from toolkit.interfaces import Normalizer
-
-    @register("Shout")
-    class Shout(Normalizer):
-        def normalize_str(self, text: str) -> str:
-            return text.upper()
+>>> from toolkit.interfaces import Normalizer
+>>> @register("DocShout")
+... class Shout(Normalizer):
+...     def normalize(self, ns):
+...         return ns.map_chars(str.upper)
+>>> lookup("normalizer", "DocShout")().normalize_str("hi")
+'HI'
 """
 
 from __future__ import annotations

@@ -289,24 +289,16 @@ def footer() -> None:
 
 
 def clear_caches(tok: Any) -> None:
-    """Empty every encoding cache of a toolkit ``Tokenizer`` (for *cold* measurements).
-
-    Uses ``tok.clear_cache()`` when the pipeline offers one; otherwise clears the model's per-piece
-    cache and any other ``*_cache`` dict the pipeline keeps (e.g. a cache keyed by raw pieces).
-    """
-    if callable(getattr(tok, "clear_cache", None)):
-        tok.clear_cache()
-    tok.model.clear_cache()
-    for owner in (tok, tok.model):
-        for name, value in vars(owner).items():
-            if name.endswith("_cache") and isinstance(value, dict):
-                value.clear()
+    """Empty the encoding caches of a toolkit ``Tokenizer`` (for *cold* measurements)."""
+    tok.clear_cache()
 
 
 def cache_entries(tok: Any) -> int:
     """Entries held in the pipeline's and the model's encoding caches."""
-    return sum(len(v) for owner in (tok, tok.model) for k, v in vars(owner).items()
-               if k.endswith("_cache") and isinstance(v, dict))
+    from toolkit.cache import BoundedCache
+
+    model_caches = [v for v in vars(tok.model).values() if isinstance(v, BoundedCache)]
+    return sum(len(c) for c in [tok._caches.raw, *tok._caches.tokens.values(), *model_caches])
 
 
 def input_chunks(text: str, limit: int | None = None) -> list[str]:
