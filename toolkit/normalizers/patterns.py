@@ -19,6 +19,7 @@ import regex
 
 from toolkit import limits
 from toolkit.alignment import NormalizedString
+from toolkit.cache import BoundedCache
 from toolkit.errors import ConfigError, InputError
 
 __all__ = ['Regex', 'compile_pattern', 'replace_all', 'parse_pattern', 'pattern_to_json']
@@ -188,7 +189,8 @@ class Regex:
         return f"Regex({self.pattern!r})"
 
 
-_LITERAL_CACHE: dict[str, Any] = {}
+# Compiled literal patterns (only the empty literal and aligned replacement go through a regex).
+_LITERAL_CACHE: BoundedCache = BoundedCache(1000)
 
 
 def _timeout(pattern: str | Regex) -> float | None:
@@ -201,10 +203,7 @@ def _compiled(pattern: str | Regex) -> Any:
         return pattern.compiled
     compiled = _LITERAL_CACHE.get(pattern)
     if compiled is None:
-        compiled = regex.compile(regex.escape(pattern))
-        if len(_LITERAL_CACHE) > 1000:
-            _LITERAL_CACHE.clear()
-        _LITERAL_CACHE[pattern] = compiled
+        compiled = _LITERAL_CACHE.put(pattern, regex.compile(regex.escape(pattern)))
     return compiled
 
 

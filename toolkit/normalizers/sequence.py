@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from typing import Any
-
 
 from toolkit.alignment import NormalizedString
 from toolkit.interfaces import Container, Normalizer, Params
@@ -29,13 +27,11 @@ class Sequence(Container, Normalizer):
     """
 
     children_field = "normalizers"
+    positional = ("normalizers",)
+    normalizers: list[Normalizer]
 
     class Params(Params):
         normalizers: list[Any]
-
-    def __init__(self, normalizers: Iterable[Normalizer | Mapping[str, Any]]) -> None:
-        self.normalizers: list[Normalizer]
-        self._set_children(normalizers)
 
     def normalize(self, text: NormalizedString) -> NormalizedString:
         for n in self.normalizers:
