@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StrictBool, StrictStr, field_validator
 
 from toolkit.bytelevel import CHAR_TO_BYTE, from_byte_level
-from toolkit.interfaces import Container, Decoder, Params
+from toolkit.interfaces import Container, Decoder, Params, children_validator
 from toolkit.normalizers import PatternReplacement, replace_all
 from toolkit.registry import register
 
@@ -305,6 +305,8 @@ class Sequence(Container, Decoder):
 
     class Params(Params):
         decoders: list[Any]
+
+        _children = children_validator("decoders", "decoder")
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         for d in self.decoders:

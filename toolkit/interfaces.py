@@ -18,6 +18,9 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
+from pydantic import field_validator
+from pydantic_core import PydanticCustomError
+
 from toolkit.alignment import NormalizedString, Piece
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, RegistryError, ToolkitError
@@ -36,6 +39,7 @@ __all__ = [
     "ProgressCallback",
     "build",
     "build_children",
+    "children_validator",
     "Container",
     "validate_params",
 ]
@@ -334,6 +338,18 @@ def _build_child(kind: str, item: Any, place: str, validate: bool = True) -> Any
         except RegistryError as exc:
             raise RegistryError(f"{place}: {exc}") from None
     raise ConfigError(f"{place}: must be a {interface.__name__} or its dict, got {type(item).__name__}")
+
+
+def children_validator(field: str, kind: str) -> Any:
+    """The ``Params`` validator of a container's children ``field``: any iterable but a string or
+    a mapping, stored as a list (the children themselves are built by :meth:`Container._configure`)."""
+
+    def check(cls: type, items: Any) -> list[Any]:
+        if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+            raise PydanticCustomError("children", f"must be a list of {kind} objects, got {type(items).__name__}")
+        return list(items)
+
+    return field_validator(field, mode="before")(check)
 
 
 class Container:

@@ -28,7 +28,7 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr, field_validator, m
 from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, InputError
-from toolkit.interfaces import Container, Params, PostProcessor
+from toolkit.interfaces import Container, Params, PostProcessor, children_validator
 from toolkit.normalizers import WHITESPACE
 from toolkit.registry import register
 
@@ -442,6 +442,8 @@ class Sequence(Container, _EncodingsProcessor):
 
     class Params(Params):
         processors: list[Any]
+
+        _children = children_validator("processors", "post_processor")
 
     def _configure(self) -> None:
         super()._configure()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolkit.alignment import NormalizedString
-from toolkit.interfaces import Container, Normalizer, Params
+from toolkit.interfaces import Container, Normalizer, Params, children_validator
 from toolkit.registry import register
 
 __all__ = ['Sequence']
@@ -32,6 +32,8 @@ class Sequence(Container, Normalizer):
 
     class Params(Params):
         normalizers: list[Any]
+
+        _children = children_validator("normalizers", "normalizer")
 
     def normalize(self, text: NormalizedString) -> NormalizedString:
         for n in self.normalizers:
