@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolkit.alignment import Piece
-from toolkit.interfaces import Container, Params, PreTokenizer, build_children
+from toolkit.interfaces import Container, Params, PreTokenizer, children_validator
 from toolkit.registry import register
 
 __all__ = ["Sequence"]
@@ -34,14 +34,11 @@ class Sequence(Container, PreTokenizer):
     positional = ("pretokenizers",)
 
     class Params(Params):
-        pretokenizers: Any  # a list of pre-tokenizers or their dicts: checked by _configure, naming the bad child
+        pretokenizers: list[Any]
+
+        _children = children_validator("pretokenizers", "pre_tokenizer")
 
     pretokenizers: list[PreTokenizer]
-
-    def _configure(self) -> None:
-        # Dicts become components; anything else that is not a pre-tokenizer is a ConfigError.
-        children = build_children(self.kind, self.pretokenizers, "pretokenizers", where=self._where())
-        object.__setattr__(self, "pretokenizers", children)
 
     @property
     def position_sensitive(self) -> bool:

@@ -256,3 +256,36 @@ def test_constructor_errors() -> None:
         Sequence([Fuse(), "Fuse"])  # type: ignore[list-item]
     with pytest.raises(ConfigError, match="invalid regular expression"):
         Replace(Regex("(?P<"), "x")
+
+
+# --------------------------------------------------------------------------- options after construction
+
+
+def test_options_after_construction() -> None:
+    meta = Metaspace()
+    meta.replacement = "%"
+    assert meta.decode(["%Hi", "%you"]) == "Hi you"
+    with pytest.raises(ConfigError):
+        meta.replacement = "%%"
+    assert meta.replacement == "%"
+    assert WordPiece("@@", False).decode(["a", "@@b", "c"]) == "ab c"  # HF's positional order
+    assert Strip(" ", 1, 0).decode([" a ", " b"]) == "a b"
+    assert BPEDecoder("@@").decode(["a@@", "b@@"]) == "a b"
+    rep = Replace("▁", " ")
+    rep.content = "_"
+    assert rep.decode(["▁a"]) == "_a"
+
+
+def test_sequence_item_assignment() -> None:
+    from toolkit.options import generation
+
+    seq = Sequence([Replace("▁", " "), Fuse()])
+    start = generation()
+    seq[1] = {"type": "Strip", "left": 1}
+    assert seq.decode(["▁Hi", "▁you"]) == "Hiyou" and generation() == start + 1
+    seq[1].left = 0  # a child changed in place takes effect
+    assert seq.decode(["▁Hi"]) == " Hi"
+    with pytest.raises(ConfigError, match=r"decoders\[1\]: must be a Decoder"):
+        seq[1] = "Fuse"
+    seq.decoders = [ByteFallback()]
+    assert seq.decode(["<0x41>"]) == "A"

@@ -485,3 +485,72 @@ def test_sequence_accepts_dicts_and_behaves_like_a_list() -> None:
     assert seq.normalize_str("é") == "e"
     assert Sequence([]).normalize_str("Ab") == "Ab"
 
+
+
+# --------------------------------------------------------------------------- options after construction
+
+
+def test_sequence_item_assignment_takes_effect_and_bumps_the_generation() -> None:
+    from toolkit.options import generation
+
+    seq = Sequence([NFD(), Lowercase()])
+    start = generation()
+    seq[1] = {"type": "Strip"}
+    assert isinstance(seq[1], Strip) and generation() == start + 1
+    seq[-1] = Lowercase()
+    assert seq.normalize_str("ÉA") == "e\u0301a" and generation() == start + 2
+    seq.normalizers = [{"type": "NFC"}, BertNormalizer()]
+    assert seq.normalize_str("ÉA 中") == "ea  中 " and generation() == start + 3
+    seq[1].lowercase = False  # a child changed in place: the Sequence caches nothing itself
+    assert seq.normalize_str("ÉA") == "ÉA"
+
+
+def test_sequence_item_assignment_rejects_other_kinds_and_changes_nothing() -> None:
+    from toolkit.decoders import Fuse
+
+    seq = Sequence([NFD()])
+    with pytest.raises(ConfigError, match=r"normalizers\[0\]: must be a Normalizer or its dict, got Fuse"):
+        seq[0] = Fuse()
+    with pytest.raises(RegistryError):
+        seq[0] = {"type": "NoSuchNormalizer"}
+    with pytest.raises(ConfigError, match=r"normalizers\[0\]"):
+        seq.normalizers = [42]
+    with pytest.raises(IndexError):
+        seq[3] = NFC()
+    assert seq.to_dict() == {"type": "Sequence", "normalizers": [{"type": "NFD"}]}
+
+
+def test_bert_normalizer_options_change_its_tables() -> None:
+    import pickle
+
+    bert = BertNormalizer()
+    assert bert.normalize_str("Héllo 中") == "hello  中 "
+    bert.lowercase = False
+    assert bert.normalize_str("Héllo 中") == "Héllo  中 "
+    assert bert.normalize(NormalizedString("Héllo")).normalized == "Héllo"
+    bert.strip_accents = True
+    assert bert.normalize_str("Héllo") == "Hello"
+    with pytest.raises(ConfigError):
+        bert.handle_chinese_chars = "no"
+    assert bert == BertNormalizer(True, True, True, False)  # HF's positional order
+    clone = pickle.loads(pickle.dumps(bert))
+    assert "_tables" not in bert.__getstate__()
+    assert clone.normalize_str("Héllo 中") == "Hello  中 "
+
+
+def test_edit_options_after_construction() -> None:
+    rep = Replace("a", "b")
+    rep.pattern = Regex("a+")
+    assert rep.normalize_str("caaat") == "cbt"
+    rep.pattern = {"String": "t"}
+    assert rep.pattern == "t" and rep.normalize_str("tat") == "bab"
+    with pytest.raises(ConfigError):
+        rep.pattern = {"Regex": "("}
+    assert rep.to_dict() == {"type": "Replace", "pattern": {"String": "t"}, "content": "b"}
+    strip = Strip(False, True)  # HF's positional order: left, right
+    assert strip.normalize_str(" a ") == " a"
+    strip.left = True
+    assert strip.normalize_str(" a ") == "a"
+    pre = Prepend("▁")
+    pre.prepend = "#"
+    assert pre.normalize_str("x") == "#x"

@@ -348,3 +348,40 @@ def test_bert_single_sequence_fast_path_equals_the_generic_driver(rows: list, ty
     assert fast.ids[0] == 101 and fast.ids[-1] == 102 and set(fast.type_ids) <= {0}
     assert fast.ids[1:-1] == enc.ids and fast.ids is not enc.ids
     assert proc.process(enc, add_special_tokens=False) == _EncodingsProcessor.process(proc, enc, add_special_tokens=False)
+
+
+# --------------------------------------------------------------------------- options after construction
+
+
+def test_options_after_construction() -> None:
+    tp = TemplateProcessing("[CLS] $A", "[CLS] $A $B:1", [("[CLS]", 1)])  # HF's positional order
+    tp.single = "$A [CLS]"
+    assert tp.process_ids([5]) == [5, 1] and tp.added_tokens(is_pair=False) == 1
+    tp.special_tokens = {"[CLS]": 7}
+    assert tp.process_ids([5]) == [5, 7]
+    with pytest.raises(ConfigError, match="does not define"):
+        tp.single = "$A [X]"
+    assert tp.process_ids([5]) == [5, 7] and tp.single == TemplateProcessing(single="$A [CLS]", special_tokens={"[CLS]": 7}).single
+    bert = BertProcessing(("</s>", 2), ("<s>", 0))
+    bert.cls = ("[CLS]", 101)
+    assert bert.process_ids([5]) == [101, 5, 2]
+    with pytest.raises(ConfigError):
+        bert.sep = ("[SEP]", -1)
+    assert bert.to_dict() == {"type": "BertProcessing", "sep": ["</s>", 2], "cls": ["[CLS]", 101]}
+
+
+def test_sequence_item_assignment() -> None:
+    from toolkit.normalizers import NFC
+    from toolkit.options import generation
+
+    seq = Sequence([ByteLevel(), BertProcessing()])
+    start = generation()
+    seq[1] = {"type": "TemplateProcessing", "single": "<s> $A", "special_tokens": [["<s>", 0]]}
+    assert seq.process_ids([5]) == [0, 5] and generation() == start + 1
+    with pytest.raises(ConfigError, match=r"processors\[0\]: must be a PostProcessor"):
+        seq[0] = NFC()
+    seq.processors = [BertProcessing()]
+    assert seq.process_ids([5]) == [101, 5, 102]
+    with pytest.raises(ConfigError):
+        seq.processors = "BertProcessing"
+    assert seq.to_dict()["processors"] == [BertProcessing().to_dict()]

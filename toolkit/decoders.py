@@ -16,13 +16,12 @@ semantics: it receives the list of token strings and returns a list of strings, 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictBool, StrictStr, field_validator
 
 from toolkit.bytelevel import CHAR_TO_BYTE, from_byte_level
-from toolkit.interfaces import Container, Decoder, Params, check_options
+from toolkit.interfaces import Container, Decoder, Params, children_validator
 from toolkit.normalizers import PatternReplacement, replace_all
 from toolkit.registry import register
 
@@ -118,10 +117,9 @@ class WordPiece(Decoder):
         prefix: StrictStr = "##"
         cleanup: StrictBool = True
 
-    def __init__(self, *, prefix: str = "##", cleanup: bool = True) -> None:
-        opts = check_options(self, prefix=prefix, cleanup=cleanup)
-        self.prefix: str = opts["prefix"]
-        self.cleanup: bool = opts["cleanup"]
+    positional = ("prefix", "cleanup")
+    prefix: str
+    cleanup: bool
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         prefix, n = self.prefix, len(self.prefix)
@@ -152,17 +150,10 @@ class Metaspace(Decoder):
 
         _one = field_validator("replacement")(_one_char)
 
-    def __init__(
-        self,
-        *,
-        replacement: str = "▁",
-        prepend_scheme: Literal["always", "first", "never"] = "always",
-        split: bool = True,
-    ) -> None:
-        opts = check_options(self, replacement=replacement, prepend_scheme=prepend_scheme, split=split)
-        self.replacement: str = opts["replacement"]
-        self.prepend_scheme: str = opts["prepend_scheme"]
-        self.split: bool = opts["split"]
+    positional = ("replacement", "prepend_scheme", "split")
+    replacement: str
+    prepend_scheme: str
+    split: bool
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         rep = self.replacement
@@ -181,8 +172,8 @@ class BPEDecoder(Decoder):
     class Params(Params):
         suffix: StrictStr = "</w>"
 
-    def __init__(self, *, suffix: str = "</w>") -> None:
-        self.suffix: str = check_options(self, suffix=suffix)["suffix"]
+    positional = ("suffix",)
+    suffix: str
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         last = len(tokens) - 1
@@ -267,11 +258,10 @@ class Strip(Decoder):
 
         _one = field_validator("content")(_one_char)
 
-    def __init__(self, *, content: str = " ", left: int = 0, right: int = 0) -> None:
-        opts = check_options(self, content=content, left=left, right=right)
-        self.content: str = opts["content"]
-        self.left: int = opts["left"]
-        self.right: int = opts["right"]
+    positional = ("content", "left", "right")
+    content: str
+    left: int
+    right: int
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         c = self.content
@@ -310,13 +300,13 @@ class Sequence(Container, Decoder):
     """
 
     children_field = "decoders"
+    positional = ("decoders",)
+    decoders: list[Decoder]
 
     class Params(Params):
         decoders: list[Any]
 
-    def __init__(self, decoders: Iterable[Decoder | Mapping[str, Any]]) -> None:
-        self.decoders: list[Decoder]
-        self._set_children(decoders)
+        _children = children_validator("decoders", "decoder")
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         for d in self.decoders:

@@ -20,11 +20,14 @@ from contextlib import nullcontext
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from pydantic import field_validator
+from pydantic_core import PydanticCustomError
+
 from toolkit.alignment import NormalizedString, Piece
 from toolkit.cache import BoundedCache
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, RegistryError, ToolkitError
-from toolkit.options import Configurable, Params, validate_params, where_override
+from toolkit.options import Configurable, Params, bump_generation, validate_params, where_override
 from toolkit.registry import lookup
 
 __all__ = [
@@ -39,7 +42,7 @@ __all__ = [
     "ProgressCallback",
     "build",
     "build_children",
-    "check_options",
+    "children_validator",
     "Container",
     "validate_params",
 ]
@@ -394,31 +397,45 @@ _INTERFACES: dict[str, type] = {
 def build_children(kind: str, items: Any, field: str, *, validate: bool = True, where: str) -> list[Any]:
     """Components for a container's ``field`` (``Sequence.normalizers``...): instances are kept,
     dicts are built through the registry; errors name ``where.field[i]``."""
-    interface = _INTERFACES[kind]
     if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
         raise ConfigError(f"{where}.{field}: must be a list of {kind} objects, got {type(items).__name__}")
-    out = []
-    for i, item in enumerate(items):
-        place = f"{where}.{field}[{i}]"
-        if isinstance(item, interface):
-            out.append(item)
-        elif isinstance(item, Mapping):
-            try:
-                out.append(build(kind, item, validate=validate, where=place))
-            except RegistryError as exc:
-                raise RegistryError(f"{place}: {exc}") from None
-        else:
-            raise ConfigError(f"{place}: must be a {interface.__name__} or its dict, got {type(item).__name__}")
-    return out
+    return [_build_child(kind, item, f"{where}.{field}[{i}]", validate) for i, item in enumerate(items)]
+
+
+def _build_child(kind: str, item: Any, place: str, validate: bool = True) -> Any:
+    """One child of a container: an instance of the ``kind`` interface is kept, a dict is built."""
+    interface = _INTERFACES[kind]
+    if isinstance(item, interface):
+        return item
+    if isinstance(item, Mapping):
+        try:
+            return build(kind, item, validate=validate, where=place)
+        except RegistryError as exc:
+            raise RegistryError(f"{place}: {exc}") from None
+    raise ConfigError(f"{place}: must be a {interface.__name__} or its dict, got {type(item).__name__}")
+
+
+def children_validator(field: str, kind: str) -> Any:
+    """The ``Params`` validator of a container's children ``field``: any iterable but a string or
+    a mapping, stored as a list (the children themselves are built by :meth:`Container._configure`)."""
+
+    def check(cls: type, items: Any) -> list[Any]:
+        if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+            raise PydanticCustomError("children", f"must be a list of {kind} objects, got {type(items).__name__}")
+        return list(items)
+
+    return field_validator(field, mode="before")(check)
 
 
 class Container:
     """Mixin of the ``Sequence`` components: an ordered list of children of the component's kind.
 
-    A subclass (``class Sequence(Container, Normalizer)``) names the attribute and JSON field that
-    hold the children in ``children_field`` and calls :meth:`_set_children` from ``__init__``; it then
-    serializes with each child as a full ``{"type": ...}`` object, loads with errors naming
-    ``where.field[i]``, and supports ``len``, indexing and iteration.
+    A subclass (``class Sequence(Container, Normalizer)``) names the option that holds the children
+    in ``children_field`` and declares it in ``Params``; the children are built (instances kept,
+    dicts built through the registry) in :meth:`_configure`, so construction and assignment of the
+    whole field (``seq.normalizers = [...]``) share one path. It serializes each child as a full
+    ``{"type": ...}`` object, loads with errors naming ``where.field[i]``, and supports ``len``,
+    indexing, iteration and item assignment (``seq[0] = NFC()``, or the child's dict).
     """
 
     children_field: ClassVar[str]
@@ -428,7 +445,14 @@ class Container:
     def _set_children(self, items: Any) -> None:
         """Store ``items`` (components of this kind, or their dicts) as the children."""
         field = self.children_field
-        setattr(self, field, build_children(self.kind, items, field, where=f"{self.kind} {self.type_name!r}"))
+        object.__setattr__(self, field, build_children(self.kind, items, field, where=self._container_where()))
+
+    def _container_where(self) -> str:
+        return f"{self.kind} {self.type_name!r}"
+
+    def _configure(self) -> None:
+        self._set_children(getattr(self, self.children_field))
+        super()._configure()  # type: ignore[misc]
 
     @property
     def children(self) -> list[Any]:
@@ -453,12 +477,28 @@ class Container:
     def __getitem__(self, index: int) -> Any:
         return self.children[index]
 
+    def __setitem__(self, index: int, item: Any) -> None:
+        """Replace one child (a component of this kind or its dict); pipelines forget their caches.
+
+        >>> from toolkit.normalizers import NFC, NFD, Sequence
+        >>> seq = Sequence([NFD()])
+        >>> seq[0] = {"type": "NFC"}
+        >>> seq[0] == NFC()
+        True
+        """
+        field = self.children_field
+        old = self.children
+        new = list(old)
+        position = range(len(old))[index]  # IndexError for an index out of range, as a list
+        new[position] = _build_child(self.kind, item, f"{self._container_where()}.{field}[{position}]")
+        object.__setattr__(self, field, new)
+        try:
+            self._configure()
+        except BaseException:
+            object.__setattr__(self, field, old)
+            self._configure()
+            raise
+        bump_generation()
+
     def __iter__(self) -> Iterator[Any]:
         return iter(self.children)
-
-
-def check_options(component: Component, **options: Any) -> dict[str, Any]:
-    """Validate constructor options against the component's ``Params`` (a :class:`ConfigError`
-    names each bad field); returns the validated values."""
-    where = f"{component.kind} {component.type_name or type(component).__name__!r}"
-    return validate_params(type(component).Params, options, where=where)

@@ -200,7 +200,8 @@ class Configurable(metaclass=_ConfigurableMeta):
             config = ConfigDict(**{**cls.Params.model_config, "validate_assignment": True})  # type: ignore[typeddict-item]
             model = type(f"{cls.__name__}Assignment", (cls.Params,), {"model_config": config})
             cls._assignment_model = model
-        current = model.model_construct(**{n: self.__dict__[n] for n in cls._option_names if n in self.__dict__})
+        current = model.model_construct()  # values set below: an option may be named ``cls`` (BertProcessing)
+        current.__dict__.update({n: self.__dict__[n] for n in cls._option_names if n in self.__dict__})
         try:
             setattr(current, name, value)
         except ValidationError as exc:

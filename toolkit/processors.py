@@ -23,12 +23,12 @@ from abc import abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
-from pydantic import StrictBool, StrictInt, StrictStr, field_validator, model_validator
+from pydantic import Field, StrictBool, StrictInt, StrictStr, field_validator, model_validator
 
 from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, InputError
-from toolkit.interfaces import Container, Params, PostProcessor, check_options
+from toolkit.interfaces import Container, Params, PostProcessor, children_validator
 from toolkit.normalizers import WHITESPACE
 from toolkit.registry import register
 
@@ -209,45 +209,37 @@ class TemplateProcessing(_EncodingsProcessor):
     """
 
     class Params(Params):
-        single: str | list[Any] | None = None
-        pair: str | list[Any] | None = None
-        special_tokens: list[Any] | dict[str, Any] | None = None
+        # Stored in Hugging Face's JSON form: the validators parse what the user gives.
+        single: str | list[Any] | None = Field(None, validate_default=True)
+        pair: str | list[Any] | None = Field(None, validate_default=True)
+        special_tokens: list[Any] | dict[str, Any] | tuple[Any, ...] | None = Field(None, validate_default=True)
 
-        @field_validator("single", "pair")
+        @field_validator("single")
         @classmethod
-        def _check_template(cls, value: Any) -> Any:
-            if value is not None:
-                parse_template(value)
-            return value
+        def _parse_single(cls, value: Any) -> list[dict[str, Any]]:
+            return parse_template("$0" if value is None else value)
+
+        @field_validator("pair")
+        @classmethod
+        def _parse_pair(cls, value: Any) -> list[dict[str, Any]]:
+            return parse_template("$A:0 $B:1" if value is None else value)
 
         @field_validator("special_tokens")
         @classmethod
-        def _check_special(cls, value: Any) -> Any:
-            parse_special_tokens(value)
-            return value
+        def _parse_special(cls, value: Any) -> dict[str, Any]:
+            return parse_special_tokens(value)
 
         @model_validator(mode="after")
         def _check_all(self) -> Any:
-            _check_templates(
-                parse_template("$0" if self.single is None else self.single),
-                parse_template("$A:0 $B:1" if self.pair is None else self.pair),
-                parse_special_tokens(self.special_tokens),
-            )
+            _check_templates(self.single, self.pair, self.special_tokens)  # type: ignore[arg-type]
             return self
 
-    def __init__(
-        self,
-        *,
-        single: str | list[Any] | None = "$0",
-        pair: str | list[Any] | None = "$A:0 $B:1",
-        special_tokens: Iterable[Any] | Mapping[str, Any] | None = (),
-    ) -> None:
-        if isinstance(special_tokens, tuple) and not special_tokens:
-            special_tokens = []
-        opts = check_options(self, single=single, pair=pair, special_tokens=special_tokens)
-        self.single = parse_template("$0" if opts["single"] is None else opts["single"])
-        self.pair = parse_template("$A:0 $B:1" if opts["pair"] is None else opts["pair"])
-        self.special_tokens = parse_special_tokens(opts["special_tokens"])
+    positional = ("single", "pair", "special_tokens")
+    single: list[dict[str, Any]]
+    pair: list[dict[str, Any]]
+    special_tokens: dict[str, dict[str, Any]]
+
+    def _configure(self) -> None:
         self._tokens = {k: (v["ids"], v["tokens"]) for k, v in self.special_tokens.items()}
         self._single_plan = self._plan(self.single)
         self._pair_plan = self._plan(self.pair)
@@ -320,10 +312,9 @@ class BertProcessing(_EncodingsProcessor):
                 raise ValueError(f"the id must be a non-negative integer, got {value[1]}")
             return value
 
-    def __init__(self, sep: tuple[str, int] = ("[SEP]", 102), cls: tuple[str, int] = ("[CLS]", 101)) -> None:
-        opts = check_options(self, sep=sep, cls=cls)
-        self.sep: tuple[str, int] = tuple(opts["sep"])  # type: ignore[assignment]
-        self.cls: tuple[str, int] = tuple(opts["cls"])  # type: ignore[assignment]
+    positional = ("sep", "cls")
+    sep: tuple[str, int]
+    cls: tuple[str, int]
 
     def params(self) -> dict[str, Any]:
         return {"sep": list(self.sep), "cls": list(self.cls)}  # JSON arrays, as Hugging Face writes them
@@ -400,11 +391,10 @@ class ByteLevel(_EncodingsProcessor):
         trim_offsets: StrictBool = True
         use_regex: StrictBool = True
 
-    def __init__(self, *, add_prefix_space: bool = True, trim_offsets: bool = True, use_regex: bool = True) -> None:
-        opts = check_options(self, add_prefix_space=add_prefix_space, trim_offsets=trim_offsets, use_regex=use_regex)
-        self.add_prefix_space: bool = opts["add_prefix_space"]
-        self.trim_offsets: bool = opts["trim_offsets"]
-        self.use_regex: bool = opts["use_regex"]
+    positional = ("add_prefix_space", "trim_offsets", "use_regex")
+    add_prefix_space: bool
+    trim_offsets: bool
+    use_regex: bool
 
     def _trim(self, enc: Encoding) -> Encoding:
         offsets = []
@@ -447,13 +437,16 @@ class Sequence(Container, _EncodingsProcessor):
     """
 
     children_field = "processors"
+    positional = ("processors",)
+    processors: list[PostProcessor]
 
     class Params(Params):
         processors: list[Any]
 
-    def __init__(self, processors: Iterable[PostProcessor | Mapping[str, Any]]) -> None:
-        self.processors: list[PostProcessor]
-        self._set_children(processors)
+        _children = children_validator("processors", "post_processor")
+
+    def _configure(self) -> None:
+        super()._configure()
         for i, p in enumerate(self.processors):
             if not isinstance(p, _EncodingsProcessor):
                 raise ConfigError(
@@ -462,7 +455,7 @@ class Sequence(Container, _EncodingsProcessor):
                 )
 
     def process_encodings(self, encodings: list[Encoding], *, add_special_tokens: bool = True) -> list[Encoding]:
-        for p in self.processors:  # each one is an _EncodingsProcessor (checked in __init__)
+        for p in self.processors:  # each one is an _EncodingsProcessor (checked in _configure)
             encodings = cast(_EncodingsProcessor, p).process_encodings(encodings, add_special_tokens=add_special_tokens)
         return encodings
 

@@ -17,7 +17,8 @@ from typing import Any
 from pydantic import StrictBool
 
 from toolkit.alignment import NormalizedString, Span
-from toolkit.interfaces import Normalizer, Params, check_options
+from toolkit.cache import BoundedCache
+from toolkit.interfaces import Normalizer, Params
 from toolkit.registry import register
 
 from toolkit.normalizers.case import _lowercase, _lowercase_aligned
@@ -103,10 +104,6 @@ def _pad_cjk_run(m: re.Match[str]) -> str:
     return " " + "  ".join(m.group()) + " "  # " 中 " + " 文 " for each ideograph of the run
 
 
-# Characters Hugging Face's normalization tables do not know (combining marks added in Unicode 11-14,
-# the Dives Akuru vowel sign O and its second component): it keeps them as they are and, since it
-# sees them as starters, nothing reorders or composes across them.
-
 # --------------------------------------------------------------------------- BERT
 
 @register("BertNormalizer")
@@ -127,29 +124,25 @@ class BertNormalizer(Normalizer):
         strip_accents: StrictBool | None = None
         lowercase: StrictBool = True
 
-    def __init__(
-        self,
-        *,
-        clean_text: bool = True,
-        handle_chinese_chars: bool = True,
-        strip_accents: bool | None = None,
-        lowercase: bool = True,
-    ) -> None:
-        opts = check_options(
-            self,
-            clean_text=clean_text,
-            handle_chinese_chars=handle_chinese_chars,
-            strip_accents=strip_accents,
-            lowercase=lowercase,
-        )
-        self.clean_text: bool = opts["clean_text"]
-        self.handle_chinese_chars: bool = opts["handle_chinese_chars"]
-        self.strip_accents: bool | None = opts["strip_accents"]
-        self.lowercase: bool = opts["lowercase"]
+    positional = ("clean_text", "handle_chinese_chars", "strip_accents", "lowercase")
+    clean_text: bool
+    handle_chinese_chars: bool
+    strip_accents: bool | None
+    lowercase: bool
 
-    @property
-    def _strip(self) -> bool:
-        return self.lowercase if self.strip_accents is None else self.strip_accents
+    def _configure(self) -> None:
+        self._strip = self.lowercase if self.strip_accents is None else self.strip_accents
+        key = (self.clean_text, self.handle_chinese_chars, self._strip, self.lowercase)
+        self._tables = _bert_tables(key)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_tables", None)  # learnt per configuration: rebuilt on load, never pickled
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._configure()
 
     # The fast paths below give exactly what the step-by-step methods (_normalize_stepwise and
     # _normalize_str_stepwise, kept as the oracles the tests compare against) give; see _BertCharTables.
@@ -164,7 +157,7 @@ class BertNormalizer(Normalizer):
             if self.lowercase:
                 out = out.lower()
             return text if out == s else NormalizedString(text.original, out, text.alignments)
-        tables = _bert_tables(self)
+        tables = self._tables
         out = s.translate(tables.one_for_one)
         if _BERT_UNSAFE not in out:  # every character became one character: the alignment holds
             return text if out == s else NormalizedString(text.original, out, text.alignments)
@@ -190,7 +183,7 @@ class BertNormalizer(Normalizer):
             if self.clean_text and not text.isprintable():
                 text = text.translate(_BERT_ASCII_CLEAN)
             return text.lower() if self.lowercase else text
-        out = text.translate(_bert_tables(self).per_char)
+        out = text.translate(self._tables.per_char)
         return self._normalize_str_stepwise(text) if _BERT_UNSAFE in out else out
 
     def _normalize_stepwise(self, text: NormalizedString) -> NormalizedString:
@@ -230,11 +223,17 @@ _BERT_UNSAFE = "\uffff"
 _BERT_TABLE_LIMIT = 1 << 17  # characters remembered per configuration before the tables are cleared
 
 
-class _OnDemand(dict):  # type: ignore[type-arg]
-    """A ``str.translate`` table (code point → string) whose entries are computed on first use."""
+class _OnDemand(BoundedCache):
+    """A ``str.translate`` table (code point → string) whose entries are computed on first use.
+
+    A :class:`BoundedCache` of ``_BERT_TABLE_LIMIT`` characters: the three tables of one
+    configuration are filled together, so they reach the bound, and are cleared, together.
+    """
+
+    __slots__ = ("_fill", "_index")
 
     def __init__(self, fill: Any, index: int) -> None:
-        super().__init__()
+        super().__init__(_BERT_TABLE_LIMIT)
         self._fill = fill
         self._index = index
 
@@ -296,23 +295,19 @@ class _BertCharTables:
             text if aligned_safe and len(text) == 1 else _BERT_UNSAFE,
             text if aligned_safe else None,
         )
-        tables = (self.per_char, self.one_for_one, self._aligned)
-        if len(self.per_char) >= _BERT_TABLE_LIMIT:
-            for table in tables:
-                table.clear()
-        for table, value in zip(tables, entry):
-            table[cp] = value
+        for table, value in zip((self.per_char, self.one_for_one, self._aligned), entry):
+            table.put(cp, value)
         return entry
 
 
+# One set of tables per configuration, shared by every normalizer with those options. At most 16
+# entries (four booleans), so this is a plain table rather than a cache; each table is bounded itself.
 _BERT_TABLES: dict[tuple[bool, bool, bool, bool], _BertCharTables] = {}
 
 
-def _bert_tables(normalizer: BertNormalizer) -> _BertCharTables:
-    # Looked up by the options on every call (not stored on the normalizer), so that changing an
-    # option attribute takes effect and the tables never travel with a pickled normalizer.
-    key = (normalizer.clean_text, normalizer.handle_chinese_chars, normalizer._strip, normalizer.lowercase)
+def _bert_tables(key: tuple[bool, bool, bool, bool]) -> _BertCharTables:
+    """The tables of the configuration ``(clean_text, handle_chinese_chars, strip, lowercase)``."""
     tables = _BERT_TABLES.get(key)
     if tables is None:
-        tables = _BERT_TABLES[key] = _BertCharTables(*key)
+        tables = _BERT_TABLES.setdefault(key, _BertCharTables(*key))
     return tables

@@ -6,13 +6,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from pydantic import StrictBool, StrictStr, field_validator
 
 from toolkit.alignment import NormalizedString
-from toolkit.interfaces import Normalizer, Params, check_options
+from toolkit.interfaces import Normalizer, Params
 from toolkit.registry import register
 
 from toolkit.normalizers.patterns import Regex, _replace_aligned, parse_pattern, pattern_to_json, replace_all
@@ -35,10 +34,9 @@ class Strip(Normalizer):
         left: StrictBool = True
         right: StrictBool = True
 
-    def __init__(self, *, left: bool = True, right: bool = True) -> None:
-        opts = check_options(self, left=left, right=right)
-        self.left: bool = opts["left"]
-        self.right: bool = opts["right"]
+    positional = ("left", "right")
+    left: bool
+    right: bool
 
     def _bounds(self, text: str) -> tuple[int, int]:
         start, end = 0, len(text)
@@ -70,14 +68,12 @@ class PatternReplacement:
 
         @field_validator("pattern")
         @classmethod
-        def _check_pattern(cls, value: Any) -> Any:
-            parse_pattern(value)  # raises ConfigError (a ValueError) naming the pattern
-            return value
+        def _check_pattern(cls, value: Any) -> str | Regex:
+            return parse_pattern(value)  # raises ConfigError (a ValueError) naming the pattern
 
-    def __init__(self, pattern: str | Regex | Mapping[str, str], content: str) -> None:
-        opts = check_options(self, pattern=pattern, content=content)  # type: ignore[arg-type]
-        self.pattern: str | Regex = parse_pattern(opts["pattern"])
-        self.content: str = opts["content"]
+    positional = ("pattern", "content")
+    pattern: str | Regex
+    content: str
 
     def params(self) -> dict[str, Any]:
         return {"pattern": pattern_to_json(self.pattern), "content": self.content}
@@ -118,8 +114,8 @@ class Prepend(Normalizer):
     class Params(Params):
         prepend: StrictStr
 
-    def __init__(self, prepend: str) -> None:
-        self.prepend: str = check_options(self, prepend=prepend)["prepend"]
+    positional = ("prepend",)
+    prepend: str
 
     def normalize(self, text: NormalizedString) -> NormalizedString:
         n = len(text.normalized)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from typing import Any
 
-
 from toolkit.alignment import NormalizedString
-from toolkit.interfaces import Container, Normalizer, Params
+from toolkit.interfaces import Container, Normalizer, Params, children_validator
 from toolkit.registry import register
 
 __all__ = ['Sequence']
@@ -29,13 +27,13 @@ class Sequence(Container, Normalizer):
     """
 
     children_field = "normalizers"
+    positional = ("normalizers",)
+    normalizers: list[Normalizer]
 
     class Params(Params):
         normalizers: list[Any]
 
-    def __init__(self, normalizers: Iterable[Normalizer | Mapping[str, Any]]) -> None:
-        self.normalizers: list[Normalizer]
-        self._set_children(normalizers)
+        _children = children_validator("normalizers", "normalizer")
 
     def normalize(self, text: NormalizedString) -> NormalizedString:
         for n in self.normalizers:

@@ -232,7 +232,7 @@ class TrainingConfig(_Strict):
 
     def corpus_spec(self) -> Corpus:
         """The :class:`~toolkit.training.corpus.Corpus` this config reads."""
-        from toolkit.training.corpus import Corpus, CorpusCounts
+        from toolkit.training.corpus import Corpus
 
         c = self.corpus
         if c.texts is not None:

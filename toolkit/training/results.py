@@ -8,7 +8,6 @@ counts, and the check that a post-processor's special-token ids are those the tr
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
