@@ -46,13 +46,12 @@ __all__ = [
 #: Rank of "no merge": larger than any real rank, so ``min`` never prefers it.
 INF = 1 << 62
 
-#: Pieces with more symbols than this use :func:`merge_long`. Measured on English text without spaces
-#: and an 8k byte-level model: the list path wins below ~16 symbols (ordinary words), the long path
-#: from ~24 on; at 512 symbols the long path is 7x faster and the gap grows linearly.
+#: Pieces with more symbols than this use :func:`merge_long` (the crossover of the two paths; the
+#: measurement is in docs/benchmarks.md, "Design measurements").
 LONG_PIECE_THRESHOLD = 20
 
-#: ``(left_id, right_id) -> rank``. Tuples are the fastest key here (faster than packing two ids
-#: into one int, measured), because building a 2-tuple of ints and hashing it is cheap in CPython.
+#: ``(left_id, right_id) -> rank``. Tuples are the fastest key here: building a 2-tuple of ints and
+#: hashing it is cheap in CPython.
 PairTable = Mapping[tuple[int, int], int]
 
 
@@ -116,10 +115,9 @@ def merge_long(syms: list[int], pair_rank: PairTable, rank_id: Sequence[int]) ->
     initial symbol it covers (``syms`` itself is consumed).
 
     Why buckets: a heap of one entry per pair (``rank, position``) works, but with a million symbols
-    every push and pop walks a million-entry heap (measured 3.3 s for ``"a" * 1_000_000``). Here the
-    heap only holds the *distinct* ranks present; the positions of one rank sit in a list that is
-    sorted once (in C) when that rank's turn comes, and processed left to right, which is exactly
-    "lowest rank first, leftmost first" (0.9 s for the same input).
+    every push and pop walks a million-entry heap. Here the heap only holds the *distinct* ranks
+    present; the positions of one rank sit in a list that is sorted once (in C) when that rank's turn
+    comes, and processed left to right, which is exactly "lowest rank first, leftmost first".
 
     Entries are never removed, only skipped when stale: the left symbol was absorbed (``-1``) or the
     pair now starting there has another rank. A merge never creates a pair of its own rank (the new

@@ -22,8 +22,8 @@ Data structures
 ``words``
     The current split of each word as a ``str`` with one character per symbol (``chr(id)``). Finding
     and applying a merge in a word are then single C calls, and ``str.replace`` is exactly the
-    left-to-right, non-overlapping rewrite BPE needs. (Measured on 18 MB of English: lists of ints
-    with pairs packed into ints are ~12% slower, lists with tuple pairs ~20% slower.)
+    left-to-right, non-overlapping rewrite BPE needs (faster than lists of ints: docs/benchmarks.md,
+    "Design measurements").
 ``pair_counts``
     Pair → count. A pair is the 2-character string of its two symbols: slicing a word yields the key
     directly, and comparing two keys compares ``(left_id, right_id)``.
