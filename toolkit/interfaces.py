@@ -100,12 +100,14 @@ class Component(Configurable):
         """Build from :meth:`to_dict` output. ``validate=False`` trusts the data (files we wrote)."""
         options = {k: v for k, v in data.items() if k != "type"}
         where = where or f"{cls.kind} {cls.type_name!r}"
-        if "__init__" in _own_init_classes(cls):  # a hand-written constructor: validate first
-            if validate:
-                options = validate_params(cls.Params, options, where=where)
-            return cls(**options)
-        with where_override(where):  # the generated constructor validates, naming ``where``
-            return cls(**options)
+        if validate and not options.keys() <= cls.Params.model_fields.keys():
+            validate_params(cls.Params, options, where=where)  # names every unknown (and bad) option
+        with where_override(where):  # the constructor validates the options, naming ``where``
+            component = cls(**options)
+        if validate and not options.keys() <= component.__dict__.get("_options_validated", frozenset()):
+            # A plugin's own constructor that stores its options itself: validate them here.
+            validate_params(cls.Params, options, where=where)
+        return component
 
     def __eq__(self, other: object) -> bool:
         if type(self) is not type(other):
@@ -121,16 +123,6 @@ class Component(Configurable):
             items = {}
         shown = ", ".join(f"{k}={_short(v)}" for k, v in items.items())
         return f"{type(self).__name__}({shown})"
-
-
-def _own_init_classes(cls: type) -> set[str]:
-    """``{"__init__"}`` when a class between ``cls`` and :class:`Component` writes its own constructor."""
-    for klass in cls.__mro__:
-        if klass is Component:
-            return set()
-        if "__init__" in klass.__dict__:
-            return {"__init__"}
-    return set()
 
 
 def _canonical(d: Any) -> str:

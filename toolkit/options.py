@@ -176,6 +176,8 @@ class Configurable(metaclass=_ConfigurableMeta):
             raise ConfigError(format_validation_error(exc, self._where())) from None
         for name in params.model_fields:
             object.__setattr__(self, name, getattr(model, name))
+        # The names validated here: Component.from_dict validates the rest (a plugin's own constructor).
+        object.__setattr__(self, "_options_validated", frozenset(options) if validate else frozenset())
 
     def _configure(self) -> None:
         """Build what is derived from the options; raise :class:`ConfigError` for a bad combination."""
