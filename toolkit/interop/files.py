@@ -25,7 +25,10 @@ from toolkit.interop import bert_vocab, gpt2, hf_json, tiktoken_files
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
 
-__all__ = ["TOKENIZER_FORMATS", "detect_format", "output_format", "vocab_merges_pair", "load_tokenizer", "save_tokenizer"]
+__all__ = [
+    "TOKENIZER_FORMATS", "detect_format", "output_format", "vocab_merges_pair", "load_tokenizer", "save_tokenizer",
+    "written_files", "read_files", "same_file",
+]
 
 #: Formats ``load_tokenizer(format=...)`` and ``save_tokenizer(format=...)`` accept (``--from`` / ``--to``).
 TOKENIZER_FORMATS = ("auto", "toolkit", "hf", "vocab-txt", "vocab-merges", "tiktoken")
@@ -193,3 +196,33 @@ def save_tokenizer(tok: Tokenizer, path: str | os.PathLike[str], *, format: str,
     else:
         raise ConfigError(f"--to: unknown format {format!r}; choose one of {', '.join(TOKENIZER_FORMATS)}")
     return [output]
+
+
+def written_files(path: str | os.PathLike[str], format: str) -> list[Path]:
+    """The files :func:`save_tokenizer` writes for ``path`` in ``format``.
+
+    >>> [str(p) for p in written_files("out", "vocab-merges")]
+    ['out/vocab.json', 'out/merges.txt']
+    """
+    output = Path(path)
+    return [output / "vocab.json", output / "merges.txt"] if format == "vocab-merges" else [output]
+
+
+def read_files(path: str | os.PathLike[str], format: str, merges: str | os.PathLike[str] | None = None) -> list[Path]:
+    """The files :func:`load_tokenizer` reads for ``path`` in ``format`` (those that exist)."""
+    p = Path(path)
+    if format == "vocab-merges":
+        try:
+            return list(vocab_merges_pair(p, merges))
+        except SerializationError:
+            return [p]
+    return [p]
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file (through symlinks, ``..``, hard links)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): compare the paths they resolve to
+        return os.path.realpath(a) == os.path.realpath(b)
+
