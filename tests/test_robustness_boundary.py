@@ -218,6 +218,19 @@ def test_replacing_components_with_the_wrong_type(gpt2: Tokenizer) -> None:
     tok = Tokenizer.from_json(gpt2.to_json())
     with pytest.raises(ConfigError, match="model must be a Model"):
         tok.model = "bpe"  # type: ignore[assignment]
-    with pytest.raises(ConfigError, match="pre_tokenizer must be a PreTokenizer"):
-        tok.pre_tokenizer = 5  # type: ignore[assignment]
+    for name in ("pre_tokenizer", "normalizer", "post_processor", "decoder"):
+        with pytest.raises(ConfigError, match=f"^{name} must be a "):
+            setattr(tok, name, 5)
+    with pytest.raises(ConfigError, match="metadata must be a mapping"):
+        Tokenizer(tok.model, metadata=[("a", 1)])  # type: ignore[arg-type]
     assert tok.encode_ids("hello world") == gpt2.encode_ids("hello world")  # left as it was
+
+
+def test_vocabulary_lookups_check_their_argument(gpt2: Tokenizer) -> None:
+    with pytest.raises(InputError, match="token must be a str, got int"):
+        gpt2.token_to_id(5)  # type: ignore[arg-type]
+    for bad in (True, "5", 5.0, None):
+        with pytest.raises(InputError, match="token_id must be an int"):
+            gpt2.id_to_token(bad)  # type: ignore[arg-type]
+    np = pytest.importorskip("numpy")
+    assert gpt2.id_to_token(np.int64(5)) == gpt2.id_to_token(5) is not None

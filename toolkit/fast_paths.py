@@ -24,8 +24,6 @@ from toolkit.interfaces import Model, PreTokenizer
 
 __all__ = [
     "check_text",
-    "check_flag",
-    "ids_to_tokens",
     "PipelineCaches",
     "PieceTokens",
     "Columns",
@@ -63,53 +61,6 @@ def check_text(text: Any, what: str = "text") -> str:
             "valid Unicode text; decode the input with errors='replace' (or fix its source) before encoding"
         )
     return text
-
-
-def check_flag(value: Any, what: str) -> bool:
-    """``value`` if it is a ``bool``; else :class:`InputError` naming ``what``."""
-    if value is not True and value is not False:
-        raise InputError(f"{what} must be True or False, got {type(value).__name__} {value!r:.60}")
-    return value
-
-
-def _bad_id(token_id: Any, position: int) -> InputError:
-    kind = "a bool" if isinstance(token_id, bool) else type(token_id).__name__
-    return InputError(f"ids[{position}] is {kind} {token_id!r:.60}; ids must be integers")
-
-
-def ids_to_tokens(model: Model, ids: Any, skip_special_tokens: bool) -> list[str]:
-    """The token strings of ``ids`` (:meth:`Tokenizer.decode`'s look-up): every id must be an integer
-    (not a bool) that names a token; a problem is an :class:`InputError` naming the id and its position."""
-    if ids is None or isinstance(ids, (str, bytes, bytearray)) or not hasattr(ids, "__iter__"):
-        raise InputError(f"ids must be a sequence of integer ids, got {type(ids).__name__} {ids!r:.60}")
-    id_to_token = model.id_to_token
-    special_ids = set(model.special_tokens.values()) if skip_special_tokens else ()
-    tokens: list[str] = []
-    for position, token_id in enumerate(ids):
-        if type(token_id) is not int:
-            if isinstance(token_id, bool) or not hasattr(token_id, "__index__"):
-                raise _bad_id(token_id, position)
-            token_id = token_id.__index__()  # numpy and torch integers
-        if skip_special_tokens and token_id in special_ids:
-            continue
-        token = id_to_token(token_id) if token_id >= 0 else None
-        if token is None:
-            raise _unknown_id(model, token_id)
-        tokens.append(token)
-    return tokens
-
-
-def _unknown_id(model: Model, token_id: int) -> InputError:
-    ids = model.get_vocab().values()
-    top = max(ids, default=-1)
-    if 0 <= token_id <= top:  # a gap: the ids do not run 0..top without holes (e.g. a .tiktoken file)
-        return InputError(
-            f"cannot decode id {token_id}: no token has this id (the vocabulary's {len(ids):,} ids lie in "
-            f"0..{top} but this one is missing)"
-        )
-    # A huge id is named by its size: str() of an int over 4,300 digits raises ValueError.
-    shown = str(token_id) if abs(token_id) < 10**30 else f"{'-' if token_id < 0 else ''}(a {token_id.bit_length()}-bit integer)"
-    return InputError(f"cannot decode id {shown}: not in the vocabulary (ids are 0..{top})")
 
 
 class PipelineCaches:

@@ -9,10 +9,9 @@ into the original text and the tokenizer file. The fast paths and their caches a
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import regex
@@ -23,9 +22,8 @@ from toolkit.batch import encode_in_processes
 from toolkit.cache import BoundedCache
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, CorpusError, InputError, SerializationError
-from toolkit.fast_paths import (
-    Columns, PipelineCaches, check_flag, check_text, encode_pieces, encode_slices, ids_to_tokens, segment_ids,
-)
+from toolkit.arguments import ComponentSlot, check_flag, check_indent, check_path, ids_to_tokens, writing
+from toolkit.fast_paths import Columns, PipelineCaches, check_text, encode_pieces, encode_slices, segment_ids
 from toolkit.interfaces import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, Trainer
 from toolkit.registry import tool
 from toolkit.runtime import gc_paused
@@ -34,42 +32,13 @@ from toolkit.serialization import FORMAT, VERSION, atomic_write_text, build_comp
 
 __all__ = ["Tokenizer", "StreamDecoder", "AllowedSpecial"]
 
-AllowedSpecial = Literal["all"] | Iterable[str]
+#: ``"all"``, a collection of special-token strings, or ``None`` / empty: none (the same in every encode method).
+AllowedSpecial = Literal["all"] | Iterable[str] | None
 #: What :meth:`Tokenizer.train` reads: texts, or a path / paths of text files (or a tooling ``Corpus``).
 CorpusSource = str | os.PathLike[str] | Iterable[str] | Iterable[os.PathLike[str]] | Any
 #: Held while a pipeline replaces its caches (rare: a component or an option changed), so that the
 #: model and the caches filled by it are always replaced together.
 _CACHES_LOCK = threading.Lock()
-
-#: Largest JSON indent accepted: more only makes the file bigger (an indent of 100,000 would write
-#: 100 KB of spaces per line).
-MAX_INDENT = 64
-
-
-def check_indent(indent: Any) -> int | None:
-    """``indent`` if it is ``None`` or an integer 0..:data:`MAX_INDENT`; else :class:`ConfigError`."""
-    if indent is not None and (type(indent) is not int or not 0 <= indent <= MAX_INDENT):
-        raise ConfigError(f"indent must be None or an integer 0..{MAX_INDENT}, got {indent!r:.60}")
-    return indent
-
-
-def _check_path(path: Any, what: str) -> Any:
-    """``path`` if it is a ``str`` or ``os.PathLike``; else :class:`SerializationError` naming ``what``."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise SerializationError(f"{what} must be a file path (str or os.PathLike), got {type(path).__name__} {path!r:.60}")
-    return path
-
-
-@contextlib.contextmanager
-def _writing(path: Any) -> Iterator[None]:
-    """An :class:`OSError` while writing ``path`` becomes a :class:`SerializationError` naming it (as
-    :meth:`Tokenizer.load` does for reading)."""
-    _check_path(path, "path")
-    try:
-        yield
-    except OSError as exc:
-        raise SerializationError(f"{os.fspath(path)}: cannot write: {exc.strerror or exc}") from exc
-
 
 class Tokenizer:
     """A complete tokenizer: the pipeline of components plus encode/decode/train/save.
@@ -108,6 +77,8 @@ class Tokenizer:
         self.pre_tokenizer = pre_tokenizer
         self.post_processor = post_processor
         self.decoder = decoder
+        if metadata is not None and not isinstance(metadata, Mapping):
+            raise ConfigError(f"metadata must be a mapping (dict), got {type(metadata).__name__}")
         #: Free-form information stored in the file (e.g. how the tokenizer was trained).
         self.metadata: dict[str, Any] = dict(metadata or {})
         self._special_patterns: BoundedCache = BoundedCache(64)
@@ -121,6 +92,10 @@ class Tokenizer:
         return f"Tokenizer({', '.join(parts)})"
 
     # ------------------------------------------------------------------ components
+    normalizer = ComponentSlot(Normalizer)
+    post_processor = ComponentSlot(PostProcessor)
+    decoder = ComponentSlot(Decoder)
+
     # The model and the pre-tokenizer determine what the ids of a raw piece are: replacing either
     # must forget the pipeline's raw-piece cache.
     @property
@@ -184,10 +159,16 @@ class Tokenizer:
 
     def token_to_id(self, token: str) -> int | None:
         """The id of ``token`` or ``None``."""
+        if not isinstance(token, str):
+            raise InputError(f"token must be a str, got {type(token).__name__} {token!r:.60}")
         return self.model.token_to_id(token)
 
     def id_to_token(self, token_id: int) -> str | None:
         """The token string of ``token_id`` or ``None``."""
+        if type(token_id) is not int:
+            if isinstance(token_id, bool) or not hasattr(token_id, "__index__"):
+                raise InputError(f"token_id must be an int, got {type(token_id).__name__} {token_id!r:.60}")
+            token_id = token_id.__index__()  # numpy and torch integers
         return self.model.id_to_token(token_id)
 
     @property
@@ -471,11 +452,11 @@ class Tokenizer:
 
         >>> tok = Tokenizer.from_hf_json("tokenizer.json")   # doctest: +SKIP
         """
-        return tool("load_hf_json")(_check_path(path, "path"), strict=strict)
+        return tool("load_hf_json")(check_path(path, "path"), strict=strict)
 
     def to_hf_json(self, path: str | os.PathLike[str], *, indent: int | None = None) -> None:
         """Write a Hugging Face ``tokenizer.json`` that ``tokenizers.Tokenizer.from_file`` loads."""
-        with _writing(path):
+        with writing(path):
             tool("save_hf_json")(self, path, indent=indent)
 
     @classmethod
@@ -485,7 +466,7 @@ class Tokenizer:
 
         >>> tok = Tokenizer.load_any("tokenizer.json")   # doctest: +SKIP
         """
-        return tool("load_any")(_check_path(path, "path"), format=format, **options)
+        return tool("load_any")(check_path(path, "path"), format=format, **options)
 
     @classmethod
     def from_gpt2(
@@ -497,7 +478,7 @@ class Tokenizer:
         >>> tok = Tokenizer.from_gpt2("encoder.json", "vocab.bpe")   # doctest: +SKIP
         """
         return tool("from_gpt2")(
-            _check_path(encoder_json, "encoder_json"), _check_path(vocab_bpe, "vocab_bpe"),
+            check_path(encoder_json, "encoder_json"), check_path(vocab_bpe, "vocab_bpe"),
             special_tokens=special_tokens, add_prefix_space=add_prefix_space,
         )
 
@@ -511,7 +492,7 @@ class Tokenizer:
         >>> from pretokenizers import CL100K_PATTERN
         >>> tok = Tokenizer.from_tiktoken("cl100k_base.tiktoken", pattern=CL100K_PATTERN)   # doctest: +SKIP
         """
-        return tool("from_tiktoken")(_check_path(path, "path"), pattern=pattern, special_tokens=special_tokens)
+        return tool("from_tiktoken")(check_path(path, "path"), pattern=pattern, special_tokens=special_tokens)
 
     @classmethod
     def from_bert_vocab(cls, vocab_txt: str | os.PathLike[str], *, lowercase: bool = True, **options: Any) -> Tokenizer:
@@ -519,21 +500,21 @@ class Tokenizer:
 
         >>> tok = Tokenizer.from_bert_vocab("vocab.txt", lowercase=True)   # doctest: +SKIP
         """
-        return tool("from_bert_vocab")(_check_path(vocab_txt, "vocab_txt"), lowercase=lowercase, **options)
+        return tool("from_bert_vocab")(check_path(vocab_txt, "vocab_txt"), lowercase=lowercase, **options)
 
     def save_vocab_merges(self, folder: str | os.PathLike[str], *, prefix: str | None = None) -> tuple[Any, Any]:
         """Write ``vocab.json`` + ``merges.txt`` (BPE models); returns the two paths."""
-        with _writing(folder):
+        with writing(folder):
             return tool("save_vocab_merges")(self, folder, prefix=prefix)  # type: ignore[no-any-return]
 
     def save_bert_vocab(self, path: str | os.PathLike[str]) -> None:
         """Write the WordPiece vocabulary as a BERT ``vocab.txt``."""
-        with _writing(path):
+        with writing(path):
             tool("save_bert_vocab")(self, path)
 
     def save_tiktoken(self, path: str | os.PathLike[str]) -> None:
         """Write a byte-level BPE vocabulary as a ``.tiktoken`` rank file (special tokens excluded)."""
-        with _writing(path):
+        with writing(path):
             tool("save_tiktoken")(self, path)
 
     def visualize(self, text: str | Sequence[str], *, add_special_tokens: bool = True, show_ids: bool = False) -> Any:
@@ -584,13 +565,13 @@ class Tokenizer:
 
     def save(self, path: str | os.PathLike[str], *, indent: int | None = None) -> None:
         """Write the tokenizer file atomically (temporary file, then rename)."""
-        with _writing(path):
+        with writing(path):
             atomic_write_text(path, self.to_json(indent=indent))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, trusted: bool = False) -> Tokenizer:
         """Read a tokenizer file written by :meth:`save`."""
-        _check_path(path, "path")
+        check_path(path, "path")
         try:
             with open(path, encoding="utf-8") as fh:
                 limits.check_file_size(os.fstat(fh.fileno()).st_size, source=str(path))

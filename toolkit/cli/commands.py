@@ -20,7 +20,7 @@ from toolkit.errors import ConfigError, InputError
 from toolkit.interop.files import (
     detect_format, load_tokenizer, output_format, read_files, same_file, save_tokenizer, written_files,
 )
-from toolkit.tokenizer import check_indent
+from toolkit.arguments import check_indent
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer

@@ -38,7 +38,7 @@ from toolkit.cli.commands import PROG, UsageError, integer
 from toolkit.cli.progress import ProgressBar
 from toolkit.errors import ConfigError, RegistryError, ToolkitError, TrainingError
 from toolkit.interop.files import TOKENIZER_FORMATS
-from toolkit.tokenizer import MAX_INDENT
+from toolkit.arguments import MAX_INDENT
 
 __all__ = ["main", "build_parser", "ProgressBar"]
 

@@ -57,7 +57,7 @@ from toolkit.interop.hf_components import (
     imp_pre_tokenizer,
 )
 from toolkit.serialization import parse_json
-from toolkit.tokenizer import check_indent
+from toolkit.arguments import check_indent
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
