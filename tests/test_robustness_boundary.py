@@ -234,3 +234,17 @@ def test_vocabulary_lookups_check_their_argument(gpt2: Tokenizer) -> None:
             gpt2.id_to_token(bad)  # type: ignore[arg-type]
     np = pytest.importorskip("numpy")
     assert gpt2.id_to_token(np.int64(5)) == gpt2.id_to_token(5) is not None
+
+
+def test_load_any_messages_speak_to_python_callers(tmp_path: Path) -> None:
+    """Item 20's class: messages that name a command-line flag to a Python caller."""
+    path = tmp_path / "tok.bin"
+    path.write_text("x")
+    with pytest.raises(ConfigError, match=r"pass format=FMT \(--from FMT on the command line\)"):
+        Tokenizer.load_any(path)
+    with pytest.raises(ConfigError, match=r"^format: unknown format 'bpe' \(--from on the command line\)"):
+        Tokenizer.load_any(path, format="bpe")
+    lonely = tmp_path / "vocab.json"
+    lonely.write_text("{}")
+    with pytest.raises(SerializationError, match=r"pass merges=PATH \(--merges PATH on the command line\)"):
+        Tokenizer.load_any(lonely, format="vocab-merges")

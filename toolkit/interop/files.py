@@ -77,7 +77,7 @@ def detect_format(path: str | os.PathLike[str]) -> str:
         if not p.exists():
             raise SerializationError(f"{p}: no such tokenizer file")
         return _detect_json(p)
-    raise ConfigError(f"{p}: cannot tell the tokenizer format from the name; pass --from {{{_CHOICES}}}")
+    raise ConfigError(f"{p}: cannot tell the tokenizer format from the name; pass format=FMT (--from FMT on the command line), FMT one of {_CHOICES}")
 
 
 def output_format(output: Path, source_format: str) -> str:
@@ -112,7 +112,7 @@ def vocab_merges_pair(path: Path, merges: str | os.PathLike[str] | None = None) 
             other = path.with_name(name[: -len(a)] + b)
             if other.exists():
                 return (path, other) if a.endswith("json") else (other, path)
-    raise SerializationError(f"{path}: cannot find the matching merges file; pass --merges PATH")
+    raise SerializationError(f"{path}: cannot find the matching merges file; pass merges=PATH (--merges PATH on the command line)")
 
 
 # ---------------------------------------------------------------------------------------- loading
@@ -168,7 +168,7 @@ def load_tokenizer(path: str | os.PathLike[str], *, format: str = "auto", **opti
     fmt = detect_format(p) if format == "auto" else format
     reader = _READERS.get(fmt)
     if reader is None:
-        raise ConfigError(f"--from: unknown format {fmt!r}; choose one of {', '.join(TOKENIZER_FORMATS)}")
+        raise ConfigError(f"format: unknown format {fmt!r} (--from on the command line); choose one of {', '.join(TOKENIZER_FORMATS)}")
     if fmt != "vocab-merges" and not p.exists():
         raise SerializationError(f"{p}: no such tokenizer file")
     return reader(p, **{k: v for k, v in options.items() if v is not None and k in _OPTIONS[fmt]})
@@ -194,7 +194,7 @@ def save_tokenizer(tok: Tokenizer, path: str | os.PathLike[str], *, format: str,
         output.mkdir(parents=True, exist_ok=True)
         return list(gpt2.save_vocab_merges(tok, output))
     else:
-        raise ConfigError(f"--to: unknown format {format!r}; choose one of {', '.join(TOKENIZER_FORMATS)}")
+        raise ConfigError(f"format: unknown format {format!r} (--to on the command line); choose one of {', '.join(TOKENIZER_FORMATS)}")
     return [output]
 
 
