@@ -14,11 +14,12 @@ This module owns the argument parser of every command and the error policy; the 
 - ``compare``: tokenizers side by side (docs/compare.md).
 
 Global options (before or after the command): ``--quiet`` (no progress, no summary), ``--progress``
-(progress bars even when stderr is not a terminal), ``--debug`` (tracebacks).
+(progress bars even when stderr is not a terminal), ``--debug`` (tracebacks). A command's options
+and arguments may come in any order (``encode tok.json --format tokens "Hello"``).
 
 Errors are one line on stderr. Exit codes: 0 success, 2 usage or configuration error (bad option,
 bad config, unknown component, training request that cannot be met), 1 runtime error (unreadable
-corpus or tokenizer file, invalid input), 130 interrupted.
+corpus or tokenizer file, invalid input, a closed standard input or output, a full disk), 130 interrupted.
 
 >>> main(["encode", "--help"])  # doctest: +SKIP
 """
