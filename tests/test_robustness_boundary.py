@@ -114,15 +114,15 @@ def test_allowed_special_none_means_none_in_every_encode(gpt2: Tokenizer, empty:
 @pytest.mark.parametrize(
     ("ids", "skip", "match"),
     [
-        ([[1]], True, r"ids\[0\] is list"),
-        ([[1]], False, r"ids\[0\] is list"),
+        ([[1]], True, r"^cannot decode ids\[0\] = \[1\]: a list, not an integer id$"),
+        ([[1]], False, r"^cannot decode ids\[0\] = \[1\]: a list, not an integer id$"),
         (None, False, "ids must be a sequence"),
         ("12", False, "ids must be a sequence"),
         (5, False, "ids must be a sequence"),
-        ([1, True], False, r"ids\[1\] is a bool True"),
-        ([False], True, r"ids\[0\] is a bool"),
-        ([1.0], False, r"ids\[0\] is float"),
-        (["1"], False, r"ids\[0\] is str"),
+        ([1, True], False, r"ids\[1\] = True: a bool, not an integer id"),
+        ([False], True, r"ids\[0\] = False: a bool"),
+        ([1.0], False, r"ids\[0\] = 1\.0: a float"),
+        (["1"], False, r"ids\[0\] = '1': a str"),
     ],
 )
 def test_decode_refuses_what_is_not_a_list_of_ints(gpt2: Tokenizer, ids: Any, skip: bool, match: str) -> None:

@@ -54,8 +54,7 @@ def check_flag(value: Any, what: str) -> bool:
 
 
 def _bad_id(token_id: Any, position: int) -> InputError:
-    kind = "a bool" if isinstance(token_id, bool) else type(token_id).__name__
-    return InputError(f"ids[{position}] is {kind} {token_id!r:.60}; ids must be integers")
+    return InputError(f"cannot decode ids[{position}] = {token_id!r:.60}: a {type(token_id).__name__}, not an integer id")
 
 
 def ids_to_tokens(model: Model, ids: Any, skip_special_tokens: bool) -> list[str]:
