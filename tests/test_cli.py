@@ -385,6 +385,15 @@ def test_options_and_arguments_in_any_order(bl_tokenizer: Path, capsys: pytest.C
     assert code == 0 and json.loads(out)["vocab_size"] == 300
     code, out, err = run(["encode", "--format", "json", str(bl_tokenizer), "--pair", "b", "a"], capsys)
     assert code == 0 and json.loads(out)["ids"] == Tokenizer.load(bl_tokenizer).encode("a", "b").ids
+    from toolkit.cli import build_parser
+
+    parser = build_parser()
+    args = parser.parse_args(["train", "--set", "a=1", "cfg.toml", "-j", "2", "--set", "b=2", "-q"])
+    assert (args.config, args.set, args.num_workers, args.quiet) == ("cfg.toml", ["a=1", "b=2"], 2, True)
+    args = parser.parse_args(["convert", "--to", "hf", "in.json", "--indent", "2", "out.json", "--cased"])
+    assert (args.input, args.output, args.to_format, args.indent, args.lowercase) == ("in.json", "out.json", "hf", 2, False)
+    args = parser.parse_args(["compare", "-t", "a.json", "cfg.toml", "--json", "-t", "b.json"])
+    assert (args.config, args.tokenizer, args.json) == ("cfg.toml", ["a.json", "b.json"], True)
 
 
 def test_closed_stdout_and_stdin_are_errors(bl_tokenizer: Path, tmp_path: Path) -> None:
