@@ -18,7 +18,8 @@ def test_the_plugin_example_registers_a_component_with_live_options() -> None:
 
     (block,) = _python_blocks()
     namespace: dict[str, object] = {}
-    exec(compile(block.replace('"Shout"', '"DocShout"'), str(DOC), "exec"), namespace)
+    # not "DocShout": the registry doctest registers that name in the same process
+    exec(compile(block.replace('"Shout"', '"ArchitectureShout"'), str(DOC), "exec"), namespace)
     shout = namespace["Shout"](whisper=True)  # type: ignore[operator]
     assert shout.normalize_str("Hi") == "hi"
     shout.whisper = False
