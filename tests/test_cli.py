@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -357,3 +358,159 @@ def test_convert_errors(bl_tokenizer: Path, wp_tokenizer: Path, tmp_path: Path, 
     lonely.write_text("{}")
     code, _, err = run(["convert", str(lonely), str(tmp_path / "y.json")], capsys)
     assert code == 1 and "--merges" in one_line_error(err)
+
+
+# ---------------------------------------------------------------------------------------- reliability (issue 18)
+def script(*args: str, stdin: Any = None, input: str | None = None, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    """Run the real console script (the worktree's code: PYTHONPATH is kept)."""
+    if not SCRIPT.exists():
+        pytest.skip(f"console script not installed at {SCRIPT}")
+    return subprocess.run([str(SCRIPT), *args], stdin=stdin, input=input, capture_output=True, text=True,
+                          timeout=120, **kwargs)
+
+
+def test_options_and_arguments_in_any_order(bl_tokenizer: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Item 17: a text after an option was "unrecognized arguments"."""
+    proc = script("encode", str(bl_tokenizer), "--format", "tokens", "Hello world")
+    assert proc.returncode == 0, proc.stderr
+    expected = run(["encode", str(bl_tokenizer), "Hello world", "--format", "tokens"], capsys)[1]
+    assert proc.stdout == expected and expected.strip()
+    ids = run(["encode", str(bl_tokenizer), "Hello world"], capsys)[1].split()
+    for argv in (["decode", "--skip-special-tokens", str(bl_tokenizer), ids[0], "-q", *ids[1:]],
+                 ["decode", str(bl_tokenizer), ids[0], "--skip-special-tokens", *ids[1:]],
+                 ["-q", "decode", str(bl_tokenizer), *ids]):
+        code, out, err = run(argv, capsys)
+        assert (code, out) == (0, "Hello world\n"), (argv, err)
+    code, out, err = run(["inspect", "--json", str(bl_tokenizer), "--top", "2"], capsys)
+    assert code == 0 and json.loads(out)["vocab_size"] == 300
+    code, out, err = run(["encode", "--format", "json", str(bl_tokenizer), "--pair", "b", "a"], capsys)
+    assert code == 0 and json.loads(out)["ids"] == Tokenizer.load(bl_tokenizer).encode("a", "b").ids
+    from toolkit.cli import build_parser
+
+    parser = build_parser()
+    args = parser.parse_args(["train", "--set", "a=1", "cfg.toml", "-j", "2", "--set", "b=2", "-q"])
+    assert (args.config, args.set, args.num_workers, args.quiet) == ("cfg.toml", ["a=1", "b=2"], 2, True)
+    args = parser.parse_args(["convert", "--to", "hf", "in.json", "--indent", "2", "out.json", "--cased"])
+    assert (args.input, args.output, args.to_format, args.indent, args.lowercase) == ("in.json", "out.json", "hf", 2, False)
+    args = parser.parse_args(["compare", "-t", "a.json", "cfg.toml", "--json", "-t", "b.json"])
+    assert (args.config, args.tokenizer, args.json) == ("cfg.toml", ["a.json", "b.json"], True)
+
+
+def test_closed_stdout_and_stdin_are_errors(bl_tokenizer: Path, tmp_path: Path) -> None:
+    """Item 18: with stdout closed, ``inspect`` exited 0 with its output lost; closed stdin: internal error."""
+    if not SCRIPT.exists():
+        pytest.skip(f"console script not installed at {SCRIPT}")
+    for argv in (["inspect", str(bl_tokenizer)], ["encode", str(bl_tokenizer), "hi"], ["decode", str(bl_tokenizer), "1"]):
+        proc = subprocess.run([str(SCRIPT), *argv], stderr=subprocess.PIPE, text=True, timeout=120,
+                              preexec_fn=lambda: os.close(1))
+        assert proc.returncode == 1, argv
+        assert one_line_error(proc.stderr) == (
+            "tokenizer-toolkit: error: cannot write standard output: it is closed; redirect it to a file or to /dev/null"
+        )
+    # a command that prints nothing does not care
+    proc = subprocess.run([str(SCRIPT), "-q", "convert", str(bl_tokenizer), str(tmp_path / "hf.json")],
+                          stderr=subprocess.PIPE, text=True, timeout=120, preexec_fn=lambda: os.close(1))
+    assert proc.returncode == 0 and (tmp_path / "hf.json").exists(), proc.stderr
+    for command, what in (("encode", "text"), ("decode", "ids")):
+        proc = subprocess.run([str(SCRIPT), command, str(bl_tokenizer)], capture_output=True, text=True, timeout=120,
+                              preexec_fn=lambda: os.close(0))
+        assert proc.returncode == 1
+        assert one_line_error(proc.stderr) == (
+            f"tokenizer-toolkit: error: standard input is closed; give the {what} as an argument or with --file"
+        )
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_on_stdout_is_one_line(bl_tokenizer: Path) -> None:
+    if not SCRIPT.exists():
+        pytest.skip(f"console script not installed at {SCRIPT}")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([str(SCRIPT), "inspect", str(bl_tokenizer)], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    assert proc.returncode == 1
+    assert one_line_error(proc.stderr) == "tokenizer-toolkit: error: cannot write standard output: No space left on device"
+
+
+@pytest.mark.parametrize(
+    ("stdin", "message"),
+    [
+        ("[" * 100_000, "ids: expected a flat JSON list of integer ids, got a nested list"),
+        ("[1, " + "[" * 100_000, "ids: not a JSON list of ids (too deep, or a number far too large)"),
+        ("[" + "9" * 5000 + "]", "ids: not a JSON list of ids (too deep, or a number far too large)"),
+        ("9" * 5000, "ids: id 999999999999… (5,000 digits) is not in any vocabulary (ids are at most 2147483647)"),
+        ("1 " + "x" * 5000, "ids: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' is not an integer id"),
+        (str(10**15), f"cannot decode id {10**15}: not in the vocabulary (ids are 0..299)"),
+        ("9" * 21, "ids: id 999999999999… (21 digits) is not in any vocabulary (ids are at most 2147483647)"),
+    ],
+)
+def test_decode_hostile_ids_are_one_line(
+    bl_tokenizer: Path, stdin: str, message: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 18: "internal error" for deep JSON and 5,000-digit ids."""
+    code, out, err = run(["decode", str(bl_tokenizer)], capsys, stdin=stdin, monkeypatch=monkeypatch)
+    assert code == 1 and out == ""
+    assert one_line_error(err) == f"tokenizer-toolkit: error: {message}"
+
+
+def test_huge_numbers_and_deep_configs_are_one_line(
+    bl_tokenizer: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Item 18 and its class: every integer option, config files and ``--set`` values."""
+    huge = "9" * 5000
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    deep_toml = tmp_path / "deep.toml"
+    deep_toml.write_text("a = " + "[" * 100_000)
+    big = tmp_path / "big.json"
+    big.write_text('{"trainer": {"vocab_size": ' + huge + "}}")
+    cases = [
+        (["convert", str(bl_tokenizer), str(tmp_path / "o.json"), "--indent", "100000"],
+         "argument --indent: expected an integer 0..64, got 100000"),
+        (["convert", str(bl_tokenizer), str(tmp_path / "o.json"), "--indent", huge], "argument --indent: expected an integer 0..64"),
+        (["inspect", str(bl_tokenizer), "--top", huge], "argument --top: expected an integer >= 0"),
+        (["inspect", str(bl_tokenizer), "--top", "-1"], "argument --top: expected an integer >= 0, got -1"),
+        (["train", str(CONFIGS / "bpe.toml"), "-j", huge], "argument -j/--num-workers: expected an integer >= 1"),
+        (["compare", "-t", str(bl_tokenizer), "--max-bytes", huge], "argument --max-bytes: expected an integer >= 1"),
+        (["train", str(CONFIGS / "bpe.toml"), "--set", f"trainer.vocab_size={huge}"], "nested too deeply or holds a number"),
+        (["train", str(CONFIGS / "bpe.toml"), "--set", "trainer.vocab_size=" + "[" * 100_000], "nested too deeply"),
+        (["train", str(deep)], f"{deep}: nested too deeply"),
+        (["train", str(deep_toml)], f"{deep_toml}: nested too deeply"),
+        (["train", str(big)], f"{big}: nested too deeply or holds a number far too large"),
+        (["compare", str(deep)], f"{deep}: nested too deeply"),
+    ]
+    for argv, message in cases:
+        code, out, err = run(argv, capsys)
+        assert code == 2 and out == "", (argv[:3], err[:300])
+        line = one_line_error(err)
+        assert message in line and "internal error" not in line and len(line) < 400, (argv[:3], line[:300])
+    assert not (tmp_path / "o.json").exists()
+
+
+def test_convert_refuses_to_overwrite_its_input_with_another_format(
+    bl_tokenizer: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Item 19: ``convert same.json same.json`` replaced our file (metadata and all) with HF JSON."""
+    same = tmp_path / "same.json"
+    same.write_bytes(bl_tokenizer.read_bytes())
+    (tmp_path / "link.json").symlink_to(same)
+    (tmp_path / "sub").mkdir()
+    original = same.read_bytes()
+    for output in (same, tmp_path / "link.json", tmp_path / "sub" / ".." / "same.json", Path(os.path.relpath(same))):
+        for argv in (["convert", str(same), str(output)], ["convert", str(tmp_path / "link.json"), str(output), "--to", "hf"]):
+            code, out, err = run(argv, capsys)
+            assert code == 2 and out == ""
+            line = one_line_error(err)
+            assert "is the input file" in line and "give another output path (or --to toolkit to rewrite it in place)" in line
+    assert same.read_bytes() == original
+    proc = script("convert", str(same), str(same))
+    assert proc.returncode == 2 and "is the input file" in one_line_error(proc.stderr)
+    # the same format: a rewrite in place, allowed
+    code, _, err = run(["convert", str(same), str(same), "--to", "toolkit", "--indent", "2"], capsys)
+    assert code == 0, err
+    assert Tokenizer.load(same).to_dict() == Tokenizer.load(bl_tokenizer).to_dict()
+    # vocab.json + merges.txt: the folder output holds the input files
+    folder = tmp_path / "vm"
+    assert run(["convert", str(same), str(folder), "--to", "vocab-merges"], capsys)[0] == 0
+    code, _, err = run(["convert", str(folder / "vocab.json"), str(folder / "merges.txt"), "--to", "hf"], capsys)
+    assert code == 2 and "is the input file" in one_line_error(err)
+    assert run(["convert", str(folder / "vocab.json"), str(folder)], capsys)[0] == 0  # same format, in place

@@ -12,6 +12,7 @@ import pickle
 import random
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -101,6 +102,110 @@ def test_threads_with_different_allowed_special_sets(fast_switching: None) -> No
         results = list(pool.map(lambda c: (str(c), tok.encode_ids(text, allowed_special=c)), choices * 200))
     for key, ids in results:
         assert ids == expected[key]
+
+
+def _other_model(name: str) -> Tokenizer:
+    """A second model for the same pipeline shape, with different ids for the same pieces."""
+    from toolkit.training import presets
+
+    lines = corpus_lines()[::2]
+    if name == "bert":
+        tok, trainer = presets.bert(vocab_size=250)
+    else:
+        tok, trainer = presets.gpt2_style(vocab_size=350, special_tokens=["<|endoftext|>"])
+    return tok.train(lines, trainer)
+
+
+@pytest.mark.parametrize("name", ["gpt2", "bert"])
+def test_swapping_the_model_while_threads_encode_leaves_no_wrong_cache(name: str, fast_switching: None) -> None:
+    """Threads encode while the main thread swaps ``tok.model`` back and forth (and bumps the option
+    generation, which renews the caches); afterwards every text encodes as a fresh tokenizer would.
+
+    Why this would have failed before :class:`~toolkit.fast_paths.PipelineCaches`: the pipeline kept
+    its raw-piece cache in a separate attribute that the ``model`` setter replaced. A thread read
+    ``self.model`` (the old model), the main thread then swapped the model and installed an empty
+    cache, and the thread stored the old model's ids for its pieces in that *new* cache: every later
+    encode of those pieces returned the old model's ids until ``clear_cache()`` (the review measured
+    741 of 3,000 texts wrong). The same holds for a cache renewed after an option change from the
+    model it was read with (``_current_caches`` without the lock could put the old model back after
+    a swap). The threads keep encoding after the last swap, so a stale write has a cache to land in.
+    """
+    from pretokenizers import ByteLevel
+
+    texts = _texts(400, seed=7)
+    first, second = _fresh(name), _other_model(name)
+    models = [first.model, second.model]
+    assert first.encode_ids(texts[0]) != second.encode_ids(texts[0])  # the swap changes ids
+    shared = _fresh(name)
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def worker(k: int) -> None:
+        rng = random.Random(k)
+        try:
+            while not stop.is_set():
+                text = rng.choice(texts)
+                shared.encode_ids(text)
+                shared.encode(text)
+                shared.encode_ids(text, allowed_special="all")
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    bump = ByteLevel()
+    expected = [first.encode_ids(t) for t in texts]
+    wrong: list[str] = []
+    for round_ in range(25):  # each round: a burst of swaps, the last one to the first model, then a check
+        for i in range(12):
+            shared.model = models[i % 2]
+            if i % 4 == round_ % 4:
+                bump.add_prefix_space = not bump.add_prefix_space  # a new option generation: caches renewed
+            time.sleep(0.0005)
+        shared.model = models[0]
+        time.sleep(0.005)  # encodes in flight after the last swap finish (and may write a stale entry)
+        wrong = [t for t, ids in zip(texts, expected) if shared.encode_ids(t) != ids]
+        if wrong:
+            break
+    stop.set()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]
+    assert shared.model is models[0]
+    assert wrong == [], f"round {round_}: {len(wrong)} of {len(texts)} texts encode differently after the swaps"
+    assert [shared.encode(t) for t in texts] == [first.encode(t) for t in texts]
+    assert all(
+        shared.encode_ids(t, allowed_special="all") == first.encode_ids(t, allowed_special="all") for t in texts
+    )
+
+
+def test_caches_renewed_after_an_option_change_keep_a_model_swapped_meanwhile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The interleaving the threaded test above rarely hits, made deterministic: an encode sees that an
+    option changed and renews the caches while another thread swaps the model at that moment. Renewing
+    from the caches it had read put the *old* model back for good (ids of a model ``tok.model`` no longer
+    is); the caches must be renewed from the components as they are, under the lock the setter takes."""
+    import toolkit.options as options
+    from pretokenizers import ByteLevel
+
+    tok, other = _fresh("gpt2"), _other_model("gpt2")
+    text = _texts(1, seed=3)[0]
+    tok.encode_ids(text)
+    ByteLevel().add_prefix_space = True  # any option assignment starts a new generation
+    real, swapped = options.generation, []
+
+    def generation_with_a_swap() -> int:
+        if not swapped:  # another thread replaces the model right now
+            swapped.append(True)
+            tok.model = other.model
+        return real()
+
+    monkeypatch.setattr(options, "generation", generation_with_a_swap)
+    tok.encode_ids(text)
+    monkeypatch.setattr(options, "generation", real)
+    assert swapped and tok.model is other.model
+    assert tok.encode_ids(text) == other.encode_ids(text) != _fresh("gpt2").encode_ids(text)
+    assert tok.encode(text) == other.encode(text)
 
 
 # ---------------------------------------------------------------------------------------- worker processes

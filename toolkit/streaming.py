@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolkit.errors import InputError
+
 __all__ = ["StreamDecoder"]
 
 
@@ -23,6 +25,8 @@ class StreamDecoder:
     """
 
     def __init__(self, tokenizer: Any, *, skip_special_tokens: bool = False) -> None:
+        if skip_special_tokens is not True and skip_special_tokens is not False:
+            raise InputError(f"skip_special_tokens must be True or False, got {skip_special_tokens!r:.60}")
         self._tokenizer = tokenizer
         self._skip = skip_special_tokens
         self._ids: list[int] = []
@@ -33,9 +37,14 @@ class StreamDecoder:
         return self._tokenizer.decode(ids, skip_special_tokens=self._skip)
 
     def feed(self, token_id: int) -> str:
-        """Add one id; return the newly completed text (possibly empty)."""
+        """Add one id; return the newly completed text (possibly empty). An id that ``decode`` refuses
+        raises its :class:`~toolkit.errors.InputError` and leaves the decoder as it was."""
         self._ids.append(token_id)
-        text = self._decode(self._ids)
+        try:
+            text = self._decode(self._ids)
+        except BaseException:
+            self._ids.pop()  # nothing else changed yet: the decoder is exactly as before the call
+            raise
         if text.endswith("\ufffd"):
             return self._release_settled(text)
         if len(text) <= len(self._printed) and text == self._printed:

@@ -10,6 +10,7 @@ into the original text and the tokenizer file. The fast paths and their caches a
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -20,7 +21,8 @@ from toolkit.alignment import NormalizedString, Piece
 from toolkit.batch import encode_in_processes
 from toolkit.cache import BoundedCache
 from toolkit.encoding import Encoding
-from toolkit.errors import ConfigError, InputError, SerializationError
+from toolkit.errors import ConfigError, CorpusError, InputError, SerializationError
+from toolkit.arguments import ComponentSlot, check_flag, check_indent, check_path, ids_to_tokens, writing
 from toolkit.fast_paths import Columns, PipelineCaches, check_text, encode_pieces, encode_slices, segment_ids
 from toolkit.interfaces import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, Trainer
 from toolkit.registry import tool
@@ -30,9 +32,13 @@ from toolkit.serialization import FORMAT, VERSION, atomic_write_text, build_comp
 
 __all__ = ["Tokenizer", "StreamDecoder", "AllowedSpecial"]
 
-AllowedSpecial = Literal["all"] | Iterable[str]
+#: ``"all"``, a collection of special-token strings, or ``None`` / empty: none (the same in every encode method).
+AllowedSpecial = Literal["all"] | Iterable[str] | None
 #: What :meth:`Tokenizer.train` reads: texts, or a path / paths of text files (or a tooling ``Corpus``).
 CorpusSource = str | os.PathLike[str] | Iterable[str] | Iterable[os.PathLike[str]] | Any
+#: Held while a pipeline replaces its caches (rare: a component or an option changed), so that the
+#: model and the caches filled by it are always replaced together.
+_CACHES_LOCK = threading.Lock()
 
 class Tokenizer:
     """A complete tokenizer: the pipeline of components plus encode/decode/train/save.
@@ -71,6 +77,8 @@ class Tokenizer:
         self.pre_tokenizer = pre_tokenizer
         self.post_processor = post_processor
         self.decoder = decoder
+        if metadata is not None and not isinstance(metadata, Mapping):
+            raise ConfigError(f"metadata must be a mapping (dict), got {type(metadata).__name__}")
         #: Free-form information stored in the file (e.g. how the tokenizer was trained).
         self.metadata: dict[str, Any] = dict(metadata or {})
         self._special_patterns: BoundedCache = BoundedCache(64)
@@ -84,6 +92,10 @@ class Tokenizer:
         return f"Tokenizer({', '.join(parts)})"
 
     # ------------------------------------------------------------------ components
+    normalizer = ComponentSlot(Normalizer)
+    post_processor = ComponentSlot(PostProcessor)
+    decoder = ComponentSlot(Decoder)
+
     # The model and the pre-tokenizer determine what the ids of a raw piece are: replacing either
     # must forget the pipeline's raw-piece cache.
     @property
@@ -93,8 +105,11 @@ class Tokenizer:
 
     @model.setter
     def model(self, value: Model) -> None:
-        self._model = value
-        self._forget_caches()
+        if not isinstance(value, Model):
+            raise ConfigError(f"model must be a Model, got {type(value).__name__}")
+        with _CACHES_LOCK:
+            self._model = value
+            self._forget_caches()
 
     @property
     def pre_tokenizer(self) -> PreTokenizer | None:
@@ -103,8 +118,11 @@ class Tokenizer:
 
     @pre_tokenizer.setter
     def pre_tokenizer(self, value: PreTokenizer | None) -> None:
-        self._pre_tokenizer = value
-        self._forget_caches()
+        if value is not None and not isinstance(value, PreTokenizer):
+            raise ConfigError(f"pre_tokenizer must be a PreTokenizer or None, got {type(value).__name__}")
+        with _CACHES_LOCK:
+            self._pre_tokenizer = value
+            self._forget_caches()
 
     def _forget_caches(self) -> None:
         self._caches = PipelineCaches(self._model, self.__dict__.get("_pre_tokenizer"))
@@ -114,13 +132,19 @@ class Tokenizer:
         :class:`~toolkit.fast_paths.PipelineCaches`); new ones if an option changed since."""
         caches = self._caches
         if caches.generation != options.generation():
-            caches = self._caches = PipelineCaches(caches.model, caches.pre_tokenizer)
-            self._special_patterns.clear()
+            # Under the lock, from the components as they are now: a thread that read the old caches
+            # must not put them back after another thread replaced the model.
+            with _CACHES_LOCK:
+                caches = self._caches
+                if caches.generation != options.generation():
+                    caches = self._caches = PipelineCaches(self._model, self.__dict__.get("_pre_tokenizer"))
+                    self._special_patterns.clear()
         return caches
 
     def clear_cache(self) -> None:
         """Forget cached pieces; needed only after changing a model's vocabulary in place."""
-        self._forget_caches()
+        with _CACHES_LOCK:
+            self._forget_caches()
         self.model.clear_cache()
 
     # ------------------------------------------------------------------ vocabulary
@@ -135,10 +159,16 @@ class Tokenizer:
 
     def token_to_id(self, token: str) -> int | None:
         """The id of ``token`` or ``None``."""
+        if not isinstance(token, str):
+            raise InputError(f"token must be a str, got {type(token).__name__} {token!r:.60}")
         return self.model.token_to_id(token)
 
     def id_to_token(self, token_id: int) -> str | None:
         """The token string of ``token_id`` or ``None``."""
+        if type(token_id) is not int:
+            if isinstance(token_id, bool) or not hasattr(token_id, "__index__"):
+                raise InputError(f"token_id must be an int, got {type(token_id).__name__} {token_id!r:.60}")
+            token_id = token_id.__index__()  # numpy and torch integers
         return self.model.id_to_token(token_id)
 
     @property
@@ -158,22 +188,39 @@ class Tokenizer:
         return [(p.text, ns.original_span(p.start, p.end)) for p in pieces]
 
     # ------------------------------------------------------------------ encoding
-    def _allowed(self, allowed_special: AllowedSpecial) -> frozenset[str]:
-        if allowed_special == "all":
-            return frozenset(self.model.special_tokens)
-        if isinstance(allowed_special, str):
-            raise ConfigError('allowed_special must be "all" or a collection of special-token strings')
-        allowed = frozenset(allowed_special)
-        unknown = allowed - set(self.model.special_tokens)
+    def _allowed(self, allowed_special: AllowedSpecial | None, specials: Mapping[str, int] | None = None) -> frozenset[str]:
+        """``allowed_special`` checked against ``specials`` (default: the model's special tokens)."""
+        specials = self.model.special_tokens if specials is None else specials
+        if allowed_special is None:
+            return frozenset()
+        if isinstance(allowed_special, str) and allowed_special == "all":
+            return frozenset(specials)
+        if isinstance(allowed_special, (str, bytes, bytearray)) or not isinstance(allowed_special, Iterable):
+            raise ConfigError(
+                f'allowed_special must be "all", None or a collection of special-token strings, '
+                f"got {type(allowed_special).__name__} {allowed_special!r:.60}"
+                + (f" (for one token write [{allowed_special!r:.60}])" if isinstance(allowed_special, str) else "")
+            )
+        items = list(allowed_special)
+        for item in items:
+            if not isinstance(item, str):
+                raise ConfigError(
+                    f"allowed_special must hold special-token strings, got {type(item).__name__} {item!r:.60}"
+                )
+        allowed = frozenset(items)
+        unknown = allowed - set(specials)
         if unknown:
             raise ConfigError(
                 f"allowed_special names tokens that are not special tokens of this tokenizer: "
-                f"{', '.join(sorted(unknown))}; known: {', '.join(self.model.special_tokens) or 'none'}"
+                f"{', '.join(sorted(unknown))}; known: {', '.join(specials) or 'none'}"
             )
         return allowed
 
-    def _segments(self, text: str, allowed: frozenset[str]) -> list[tuple[int, int, int | None]]:
-        """Cut ``text`` at allowed special tokens: ``(start, end, special_id or None)``."""
+    def _segments(
+        self, text: str, allowed: frozenset[str], specials: Mapping[str, int] | None = None
+    ) -> list[tuple[int, int, int | None]]:
+        """Cut ``text`` at allowed special tokens: ``(start, end, special_id or None)``; ``specials`` is
+        the special tokens of the model the caller encodes with (default: the current model's)."""
         if not allowed or not text:
             return [(0, len(text), None)] if text else []
         pattern = self._special_patterns.get(allowed)
@@ -182,7 +229,7 @@ class Tokenizer:
             pattern = self._special_patterns.put(allowed, regex.compile("|".join(map(regex.escape, alternatives))))
         out: list[tuple[int, int, int | None]] = []
         pos = 0
-        specials = self.model.special_tokens
+        specials = self.model.special_tokens if specials is None else specials
         for m in pattern.finditer(text):
             if m.start() > pos:
                 out.append((pos, m.start(), None))
@@ -202,13 +249,15 @@ class Tokenizer:
             pieces = self.pre_tokenizer.pre_tokenize(pieces)
         return ns, [p for p in pieces if p.text]
 
-    def _encode_sequence(self, text: str, allowed: frozenset[str], type_id: int) -> Encoding:
+    def _encode_sequence(
+        self, text: str, allowed: frozenset[str], type_id: int, caches: PipelineCaches | None = None
+    ) -> Encoding:
         """One sequence: cut at allowed specials, normalize, pre-tokenize, tokenize, offsets."""
         out = Columns()
-        caches = self._current_caches()
+        caches = self._current_caches() if caches is None else caches
         model, normalizer, pre_tokenizer = caches.model, self.normalizer, caches.pre_tokenizer
         word = 0
-        for seg_start, seg_end, special_id in self._segments(text, allowed):
+        for seg_start, seg_end, special_id in self._segments(text, allowed, model.special_tokens):
             if special_id is not None:
                 out.specials.append(len(out.ids))
                 out.ids.append(special_id)
@@ -249,11 +298,14 @@ class Tokenizer:
         """Encode ``text`` (and optionally ``pair``) into an :class:`Encoding` with offsets.
 
         Special tokens typed inside the text are ordinary text unless ``allowed_special`` names them
-        (or is ``"all"``). ``add_special_tokens`` lets the post-processor add ``[CLS]``/``[SEP]``...
+        (or is ``"all"``; ``None`` or empty: none). ``add_special_tokens`` lets the post-processor add
+        ``[CLS]``/``[SEP]``...
         """
-        allowed = self._allowed(allowed_special)
-        enc = self._encode_sequence(check_text(text), allowed, 0)
-        enc_pair = None if pair is None else self._encode_sequence(check_text(pair, "pair"), allowed, 1)
+        caches = self._current_caches()  # one model for the whole call, even if another thread swaps it
+        allowed = self._allowed(allowed_special, caches.model.special_tokens)
+        check_flag(add_special_tokens, "add_special_tokens")
+        enc = self._encode_sequence(check_text(text), allowed, 0, caches)
+        enc_pair = None if pair is None else self._encode_sequence(check_text(pair, "pair"), allowed, 1, caches)
         if self.post_processor is not None:
             return self.post_processor.process(enc, enc_pair, add_special_tokens=add_special_tokens)
         return enc if enc_pair is None else Encoding.concat([enc, enc_pair])
@@ -268,24 +320,26 @@ class Tokenizer:
         [2, 2]
         """
         check_text(text)
-        if allowed_special:
-            out: list[int] = []
-            for start, end, special_id in self._segments(text, self._allowed(allowed_special)):
+        check_flag(add_special_tokens, "add_special_tokens")
+        caches = self._current_caches()  # one model for the whole call, even if another thread swaps it
+        if allowed_special == () or allowed_special is None:
+            out = self._segment_ids(text, caches)  # the common call: no special tokens to look for
+        else:
+            specials = caches.model.special_tokens
+            out = []
+            for start, end, special_id in self._segments(text, self._allowed(allowed_special, specials), specials):
                 if special_id is None:
-                    out += self._segment_ids(text[start:end])
+                    out += self._segment_ids(text[start:end], caches)
                 else:
                     out.append(special_id)
-        else:
-            out = self._segment_ids(text)  # the common call: no special tokens to look for
         if self.post_processor is not None:
             return self.post_processor.process_ids(out, add_special_tokens=add_special_tokens)
         return out
 
-    def _segment_ids(self, segment: str) -> list[int]:
+    def _segment_ids(self, segment: str, caches: PipelineCaches) -> list[int]:
         """The ids of a text without special tokens (normalized here, then :func:`segment_ids`)."""
         if self.normalizer is not None:
             segment = self.normalizer.normalize_str(segment)
-        caches = self._current_caches()
         return segment_ids(caches.model, caches.pre_tokenizer, caches.raw, segment)
 
     def encode_batch(
@@ -319,6 +373,9 @@ class Tokenizer:
             raise ConfigError(f"num_workers must be a positive integer or None, got {num_workers!r}")
         if isinstance(inputs, (str, bytes)):
             raise InputError("encode_batch expects a list of texts (or (text, pair) tuples), got one string; use encode")
+        if not hasattr(inputs, "__iter__"):
+            raise InputError(f"encode_batch expects a list of texts (or (text, pair) tuples), got {type(inputs).__name__}")
+        check_flag(add_special_tokens, "add_special_tokens")
         # Validate once, in a form that pickles and survives being iterated more than once.
         allowed: AllowedSpecial = "all" if allowed_special == "all" else tuple(sorted(self._allowed(allowed_special)))
         items = list(inputs)
@@ -338,30 +395,21 @@ class Tokenizer:
 
     # ------------------------------------------------------------------ decoding
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = False) -> str:
-        """Text of ``ids``. Unknown ids raise :class:`InputError`.
+        """Text of ``ids`` (integers; a bool, an unknown id or anything else raises :class:`InputError`).
 
         >>> from algorithms import BPE
         >>> Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")])).decode([2, 0])
         'ab a'
         """
-        id_to_token = self.model.id_to_token
-        special_ids = set(self.model.special_tokens.values()) if skip_special_tokens else ()
-        tokens: list[str] = []
-        for token_id in ids:
-            if skip_special_tokens and token_id in special_ids:
-                continue
-            token = id_to_token(token_id) if isinstance(token_id, int) and token_id >= 0 else None
-            if token is None:
-                raise InputError(
-                    f"cannot decode id {token_id!r}: not in the vocabulary (ids are 0..{self.vocab_size - 1})"
-                )
-            tokens.append(token)
+        tokens = ids_to_tokens(self.model, ids, check_flag(skip_special_tokens, "skip_special_tokens"))
         if self.decoder is not None:
             return self.decoder.decode(tokens)
         return " ".join(tokens)
 
     def decode_batch(self, batch: Iterable[Iterable[int]], *, skip_special_tokens: bool = False) -> list[str]:
         """:meth:`decode` for each sequence of ids."""
+        if batch is None or isinstance(batch, (str, bytes)) or not hasattr(batch, "__iter__"):
+            raise InputError(f"decode_batch expects a list of id sequences, got {type(batch).__name__} {batch!r:.60}")
         return [self.decode(ids, skip_special_tokens=skip_special_tokens) for ids in batch]
 
     def stream_decoder(self, *, skip_special_tokens: bool = False) -> StreamDecoder:
@@ -384,6 +432,13 @@ class Tokenizer:
         """
         if not isinstance(trainer, Trainer):
             raise ConfigError(f"trainer must be a Trainer, got {type(trainer).__name__}")
+        if isinstance(corpus, (bytes, bytearray)) or not (
+            isinstance(corpus, (str, os.PathLike)) or hasattr(corpus, "__iter__") or hasattr(corpus, "iter_texts")
+        ):
+            raise CorpusError(
+                f"corpus must be texts (an iterable of str), a path, a list of paths or a Corpus, got "
+                f"{type(corpus).__name__} {corpus!r:.60}" + ("; decode bytes to str first" if isinstance(corpus, bytes) else "")
+            )
         counts = tool("count_words")(corpus, normalizer=self.normalizer, pre_tokenizer=self.pre_tokenizer)
         self.model = trainer.train(counts, model=self.model)
         self._special_patterns.clear()
@@ -397,11 +452,12 @@ class Tokenizer:
 
         >>> tok = Tokenizer.from_hf_json("tokenizer.json")   # doctest: +SKIP
         """
-        return tool("load_hf_json")(path, strict=strict)
+        return tool("load_hf_json")(check_path(path, "path"), strict=strict)
 
     def to_hf_json(self, path: str | os.PathLike[str], *, indent: int | None = None) -> None:
         """Write a Hugging Face ``tokenizer.json`` that ``tokenizers.Tokenizer.from_file`` loads."""
-        tool("save_hf_json")(self, path, indent=indent)
+        with writing(path):
+            tool("save_hf_json")(self, path, indent=indent)
 
     @classmethod
     def load_any(cls, path: str | os.PathLike[str], *, format: str = "auto", **options: Any) -> Tokenizer:
@@ -410,7 +466,7 @@ class Tokenizer:
 
         >>> tok = Tokenizer.load_any("tokenizer.json")   # doctest: +SKIP
         """
-        return tool("load_any")(path, format=format, **options)
+        return tool("load_any")(check_path(path, "path"), format=format, **options)
 
     @classmethod
     def from_gpt2(
@@ -421,7 +477,10 @@ class Tokenizer:
 
         >>> tok = Tokenizer.from_gpt2("encoder.json", "vocab.bpe")   # doctest: +SKIP
         """
-        return tool("from_gpt2")(encoder_json, vocab_bpe, special_tokens=special_tokens, add_prefix_space=add_prefix_space)
+        return tool("from_gpt2")(
+            check_path(encoder_json, "encoder_json"), check_path(vocab_bpe, "vocab_bpe"),
+            special_tokens=special_tokens, add_prefix_space=add_prefix_space,
+        )
 
     @classmethod
     def from_tiktoken(
@@ -433,7 +492,7 @@ class Tokenizer:
         >>> from pretokenizers import CL100K_PATTERN
         >>> tok = Tokenizer.from_tiktoken("cl100k_base.tiktoken", pattern=CL100K_PATTERN)   # doctest: +SKIP
         """
-        return tool("from_tiktoken")(path, pattern=pattern, special_tokens=special_tokens)
+        return tool("from_tiktoken")(check_path(path, "path"), pattern=pattern, special_tokens=special_tokens)
 
     @classmethod
     def from_bert_vocab(cls, vocab_txt: str | os.PathLike[str], *, lowercase: bool = True, **options: Any) -> Tokenizer:
@@ -441,19 +500,22 @@ class Tokenizer:
 
         >>> tok = Tokenizer.from_bert_vocab("vocab.txt", lowercase=True)   # doctest: +SKIP
         """
-        return tool("from_bert_vocab")(vocab_txt, lowercase=lowercase, **options)
+        return tool("from_bert_vocab")(check_path(vocab_txt, "vocab_txt"), lowercase=lowercase, **options)
 
     def save_vocab_merges(self, folder: str | os.PathLike[str], *, prefix: str | None = None) -> tuple[Any, Any]:
         """Write ``vocab.json`` + ``merges.txt`` (BPE models); returns the two paths."""
-        return tool("save_vocab_merges")(self, folder, prefix=prefix)
+        with writing(folder):
+            return tool("save_vocab_merges")(self, folder, prefix=prefix)  # type: ignore[no-any-return]
 
     def save_bert_vocab(self, path: str | os.PathLike[str]) -> None:
         """Write the WordPiece vocabulary as a BERT ``vocab.txt``."""
-        tool("save_bert_vocab")(self, path)
+        with writing(path):
+            tool("save_bert_vocab")(self, path)
 
     def save_tiktoken(self, path: str | os.PathLike[str]) -> None:
         """Write a byte-level BPE vocabulary as a ``.tiktoken`` rank file (special tokens excluded)."""
-        tool("save_tiktoken")(self, path)
+        with writing(path):
+            tool("save_tiktoken")(self, path)
 
     def visualize(self, text: str | Sequence[str], *, add_special_tokens: bool = True, show_ids: bool = False) -> Any:
         """Token boundaries of ``text``: a :class:`toolkit.analysis.visualize.TokenView` (HTML in notebooks,
@@ -482,7 +544,7 @@ class Tokenizer:
         """The tokenizer as a JSON document."""
         import json
 
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=check_indent(indent))
 
     @classmethod
     def from_dict(cls, data: Any, *, trusted: bool = False, source: str = "<dict>") -> Tokenizer:
@@ -503,11 +565,13 @@ class Tokenizer:
 
     def save(self, path: str | os.PathLike[str], *, indent: int | None = None) -> None:
         """Write the tokenizer file atomically (temporary file, then rename)."""
-        atomic_write_text(path, self.to_json(indent=indent))
+        with writing(path):
+            atomic_write_text(path, self.to_json(indent=indent))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, trusted: bool = False) -> Tokenizer:
         """Read a tokenizer file written by :meth:`save`."""
+        check_path(path, "path")
         try:
             with open(path, encoding="utf-8") as fh:
                 limits.check_file_size(os.fstat(fh.fileno()).st_size, source=str(path))

@@ -14,20 +14,45 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolkit import limits
 from toolkit.cli.progress import progress_bar
 from toolkit.errors import ConfigError, InputError
-from toolkit.interop.files import detect_format, load_tokenizer, output_format, save_tokenizer
+from toolkit.interop.files import (
+    detect_format, load_tokenizer, output_format, read_files, same_file, save_tokenizer, written_files,
+)
+from toolkit.arguments import check_indent
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
 
-__all__ = ["PROG", "UsageError", "cmd_train", "cmd_encode", "cmd_decode", "cmd_inspect", "cmd_convert"]
+__all__ = ["PROG", "UsageError", "integer", "cmd_train", "cmd_encode", "cmd_decode", "cmd_inspect", "cmd_convert"]
 
 PROG = "tokenizer-toolkit"
 
 
 class UsageError(Exception):
     """A command-line usage problem: one line, exit code 2."""
+
+
+def integer(minimum: int, maximum: int | None = None) -> Any:
+    """An argparse ``type``: an integer in ``minimum..maximum``; the message never repeats a huge value.
+
+    >>> integer(0, 64)("2")
+    2
+    """
+    bounds = f"{minimum}..{maximum}" if maximum is not None else f">= {minimum}"
+
+    def parse(text: str) -> int:
+        digits = text.strip().lstrip("+-")
+        if len(digits) > 30 or not (digits.isascii() and digits.isdigit()):
+            raise argparse.ArgumentTypeError(f"expected an integer {bounds}, got {text[:30]!r}{'…' if len(text) > 30 else ''}")
+        value = int(text)
+        if value < minimum or (maximum is not None and value > maximum):
+            raise argparse.ArgumentTypeError(f"expected an integer {bounds}, got {value}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
 
 
 # ---------------------------------------------------------------------------------------- train
@@ -67,19 +92,42 @@ def _read_input(args: argparse.Namespace, positional: Any) -> str:
         return positional if isinstance(positional, str) else " ".join(positional)
     if args.file is not None and args.file != "-":
         try:
-            data = Path(args.file).read_bytes()
+            with open(args.file, "rb") as fh:
+                data = _read_bounded(fh, f"--file: {args.file}")
         except FileNotFoundError:
             raise InputError(f"--file: {args.file}: no such file") from None
         except OSError as exc:
             raise InputError(f"--file: {args.file}: {exc.strerror}") from None
         source = args.file
     else:
-        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+        stdin = sys.stdin
+        if stdin is None or getattr(stdin, "closed", False):
+            raise InputError(f"standard input is closed; give the {_WHAT[args.command]} as an argument or with --file")
+        try:
+            data = _read_bounded(stdin.buffer, "<stdin>") if hasattr(stdin, "buffer") else stdin.read().encode("utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot read standard input: {exc.strerror or exc}; give the {_WHAT[args.command]} "
+                             "as an argument or with --file") from None
         source = "<stdin>"
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"{source}: not valid UTF-8 (invalid byte at offset {exc.start})") from None
+
+
+_WHAT = {"encode": "text", "decode": "ids"}
+
+
+def _read_bounded(fh: Any, source: str) -> bytes:
+    """At most :data:`~toolkit.limits.MAX_FILE_BYTES` bytes of ``fh``: a device or a pipe that never
+    ends (``/dev/zero``) is refused rather than read until memory runs out."""
+    data = fh.read(limits.MAX_FILE_BYTES + 1)
+    if len(data) > limits.MAX_FILE_BYTES:
+        raise InputError(
+            f"{source}: more than {limits.MAX_FILE_BYTES:,} bytes (toolkit.limits.MAX_FILE_BYTES); "
+            "split the input or raise the limit"
+        )
+    return data
 
 
 def _lines(text: str) -> list[str]:
@@ -130,19 +178,29 @@ def _parse_ids(text: str, where: str) -> list[int]:
     """Ids separated by spaces or commas, or a JSON list."""
     text = text.strip()
     if text.startswith("["):
+        if text[1:].lstrip().startswith("["):
+            raise InputError(f"{where}: expected a flat JSON list of integer ids, got a nested list")
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(f"{where}: not a JSON list of ids: {exc.msg}") from None
+        except (ValueError, RecursionError):  # a number of over 4,300 digits; a list nested inside an object
+            raise InputError(f"{where}: not a JSON list of ids (too deep, or a number far too large)") from None
         if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
             raise InputError(f"{where}: expected a JSON list of integers")
         return value
     ids = []
     for part in text.replace(",", " ").split():
+        digits = part.lstrip("+-")
+        if digits.isascii() and digits.isdigit() and len(digits) > 20:  # int() refuses over 4,300 digits
+            raise InputError(
+                f"{where}: id {part[:12]}… ({len(digits):,} digits) is not in any vocabulary "
+                f"(ids are at most {limits.MAX_TOKEN_ID})"
+            )
         try:
             ids.append(int(part))
         except ValueError:
-            raise InputError(f"{where}: {part!r} is not an integer id") from None
+            raise InputError(f"{where}: {part[:40]!r} is not an integer id") from None
     return ids
 
 
@@ -240,12 +298,29 @@ def cmd_convert(args: argparse.Namespace) -> int:
     """``convert INPUT OUTPUT``: read a tokenizer in one format, write it in another."""
     source = Path(args.input)
     src_fmt = detect_format(source) if args.from_format == "auto" else args.from_format
+    check_indent(args.indent)
     tok = load_tokenizer(source, format=src_fmt, merges=args.merges, pattern=args.pattern, lowercase=args.lowercase)
     output = Path(args.output)
     dst_fmt = output_format(output, src_fmt) if args.to_format == "auto" else args.to_format
+    _refuse_overwriting_the_input(source, src_fmt, output, dst_fmt, args.merges)
     if dst_fmt != "vocab-merges" and output.parent and not output.parent.exists():
         output.parent.mkdir(parents=True, exist_ok=True)
     written = save_tokenizer(tok, output, format=dst_fmt, indent=args.indent)
     if not args.quiet:
         print(f"converted {source} ({src_fmt}) -> {' + '.join(map(str, written))} ({dst_fmt}): {tok.vocab_size:,} tokens")
     return 0
+
+
+def _refuse_overwriting_the_input(source: Path, src_fmt: str, output: Path, dst_fmt: str, merges: Any) -> None:
+    """``convert a.json a.json`` would replace the input with another format (our metadata lost): refuse,
+    unless the format stays the same (rewriting a file in place, e.g. with another ``--indent``)."""
+    if src_fmt == dst_fmt:
+        return
+    for written in written_files(output, dst_fmt):
+        for read in read_files(source, src_fmt, merges):
+            if same_file(written, read):
+                raise UsageError(
+                    f"{PROG} convert: the output {written} is the input file {read} ({src_fmt}); writing it as "
+                    f"{dst_fmt} would replace it: give another output path (or --to {src_fmt} to rewrite it in place)"
+                )
+

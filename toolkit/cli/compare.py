@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from toolkit.cli.commands import integer
 from toolkit.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -175,7 +176,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="evaluation text files, folders or globs (one document per line); repeatable")
     parser.add_argument("--lang", action="append", default=[], metavar="LANG=PATH",
                         help="evaluation texts of one language (metrics per language); repeatable")
-    parser.add_argument("--max-bytes", type=int, metavar="N",
+    parser.add_argument("--max-bytes", type=integer(1), metavar="N",
                         help=f"read at most N bytes of text per language (default {DEFAULT_MAX_BYTES:,})")
     parser.add_argument("--sweep", metavar="SIZES", help="comma-separated vocabulary sizes: retrain each -c config at each size")
     parser.add_argument("-o", "--output-dir", metavar="DIR",

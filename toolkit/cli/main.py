@@ -14,11 +14,12 @@ This module owns the argument parser of every command and the error policy; the 
 - ``compare``: tokenizers side by side (docs/compare.md).
 
 Global options (before or after the command): ``--quiet`` (no progress, no summary), ``--progress``
-(progress bars even when stderr is not a terminal), ``--debug`` (tracebacks).
+(progress bars even when stderr is not a terminal), ``--debug`` (tracebacks). A command's options
+and arguments may come in any order (``encode tok.json --format tokens "Hello"``).
 
 Errors are one line on stderr. Exit codes: 0 success, 2 usage or configuration error (bad option,
 bad config, unknown component, training request that cannot be met), 1 runtime error (unreadable
-corpus or tokenizer file, invalid input), 130 interrupted.
+corpus or tokenizer file, invalid input, a closed standard input or output, a full disk), 130 interrupted.
 
 >>> main(["encode", "--help"])  # doctest: +SKIP
 """
@@ -26,17 +27,19 @@ corpus or tokenizer file, invalid input), 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 import traceback
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from toolkit.cli import commands, compare
-from toolkit.cli.commands import PROG, UsageError
+from toolkit.cli.commands import PROG, UsageError, integer
 from toolkit.cli.progress import ProgressBar
 from toolkit.errors import ConfigError, RegistryError, ToolkitError, TrainingError
 from toolkit.interop.files import TOKENIZER_FORMATS
+from toolkit.arguments import MAX_INDENT
 
 __all__ = ["main", "build_parser", "ProgressBar"]
 
@@ -44,6 +47,26 @@ __all__ = ["main", "build_parser", "ProgressBar"]
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # argparse prints usage + message over lines; we want one
         raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+
+
+class _CommandParser(_Parser):
+    """A command's parser: options and arguments in any order (``encode tok.json --format tokens "Hi"``).
+
+    Plain argparse matches all positionals of a command at the first run of them, so a text after an
+    option was "unrecognized"; :meth:`parse_known_intermixed_args` parses the options first, then the
+    positionals. It calls :meth:`parse_known_args` itself, hence the guard.
+    """
+
+    _intermixing = False
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> tuple[argparse.Namespace, list[str]]:
+        if self._intermixing:
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
 
 
 # ---------------------------------------------------------------------------------------- parser
@@ -67,7 +90,7 @@ def _add_train(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override a config field, e.g. --set trainer.vocab_size=500 (TOML literal values); repeatable")
     p.add_argument("-o", "--output", help="tokenizer file to write (default: the config's output)")
-    p.add_argument("-j", "--num-workers", type=int, metavar="N", help="counting processes (default: config, else every core)")
+    p.add_argument("-j", "--num-workers", type=integer(1), metavar="N", help="counting processes (default: config, else every core)")
     p.set_defaults(run=commands.cmd_train)
 
 
@@ -96,7 +119,7 @@ def _add_decode(p: argparse.ArgumentParser) -> None:
 
 def _add_inspect(p: argparse.ArgumentParser) -> None:
     _tokenizer_argument(p)
-    p.add_argument("--top", type=int, default=20, metavar="N", help="how many first/last/longest tokens to show")
+    p.add_argument("--top", type=integer(0), default=20, metavar="N", help="how many first/last/longest tokens to show")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=commands.cmd_inspect)
 
@@ -112,7 +135,7 @@ def _add_convert(p: argparse.ArgumentParser) -> None:
     case = p.add_mutually_exclusive_group()
     case.add_argument("--lowercase", dest="lowercase", action="store_true", default=None, help="vocab.txt input: uncased BERT")
     case.add_argument("--cased", dest="lowercase", action="store_false", help="vocab.txt input: cased BERT")
-    p.add_argument("--indent", type=int, default=None, help="indent JSON output")
+    p.add_argument("--indent", type=integer(0, MAX_INDENT), default=None, help="indent JSON output")
     p.set_defaults(run=commands.cmd_convert)
 
 
@@ -143,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _global_options(parser, suppress=False)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
     sub.required = True
     for name, (help, add_arguments) in _COMMANDS.items():
         p = sub.add_parser(name, help=help, description=help)
@@ -158,13 +181,24 @@ _USAGE_ERRORS = (ConfigError, RegistryError, TrainingError)
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (the console script exits with it)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    stdout = sys.stdout
+    # A closed standard output (`>&-`) is None: printing to it must fail, not vanish with exit code 0.
+    sys.stdout = _Output(stdout if stdout is not None else _ClosedOutput())  # type: ignore[assignment]
+    try:
+        return _run(list(sys.argv[1:] if argv is None else argv))
+    finally:
+        sys.stdout = stdout
+
+
+def _run(argv: list[str]) -> int:
     debug = "--debug" in argv
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
         debug = bool(getattr(args, "debug", False))
-        return int(args.run(args) or 0)
+        code = int(args.run(args) or 0)
+        sys.stdout.flush()  # a full disk is an error now, not a message at exit
+        return code
     except SystemExit as exc:  # --help, --version
         return int(exc.code or 0) if not isinstance(exc.code, str) else 2
     except KeyboardInterrupt:
@@ -180,12 +214,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error(str(exc), debug)
         return 1
     except BrokenPipeError:  # `tokenizer-toolkit encode ... | head`
-        try:
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (silence the flush at exit)
-        except OSError:
-            pass
+        _discard_stdout()
         return 1
     except OSError as exc:
+        _discard_stdout()
         name = f"{exc.filename}: " if exc.filename else ""
         _error(f"{name}{exc.strerror or exc}", debug)
         return 1
@@ -194,7 +226,66 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def _discard_stdout() -> None:
+    """Flush standard output; if that fails, send what is left to /dev/null, so that the flush at exit
+    prints no second error."""
+    try:
+        sys.stdout.flush()
+        return
+    except (OSError, ValueError):
+        pass
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+class _Output:
+    """Standard output during a command: a failed write names standard output in the error."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self.inner.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OSError(exc.errno, f"cannot write standard output: {exc.strerror or exc}") from None
+
+    def flush(self) -> None:
+        try:
+            self.inner.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OSError(exc.errno, f"cannot write standard output: {exc.strerror or exc}") from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+class _ClosedOutput:
+    """Stands for a standard output that was closed when the program started: writing to it raises."""
+
+    closed = True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "it is closed; redirect it to a file or to /dev/null")
+
+    def flush(self) -> None:
+        pass
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
 def _error(message: str, debug: bool, *, prefix: str = f"{PROG}: error: ") -> None:
+    if sys.stderr is None:  # nowhere to say it: the exit code tells
+        return
     if debug:
         traceback.print_exc(file=sys.stderr)
     line = " ".join(str(message).split())

@@ -25,7 +25,10 @@ from toolkit.interop import bert_vocab, gpt2, hf_json, tiktoken_files
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
 
-__all__ = ["TOKENIZER_FORMATS", "detect_format", "output_format", "vocab_merges_pair", "load_tokenizer", "save_tokenizer"]
+__all__ = [
+    "TOKENIZER_FORMATS", "detect_format", "output_format", "vocab_merges_pair", "load_tokenizer", "save_tokenizer",
+    "written_files", "read_files", "same_file",
+]
 
 #: Formats ``load_tokenizer(format=...)`` and ``save_tokenizer(format=...)`` accept (``--from`` / ``--to``).
 TOKENIZER_FORMATS = ("auto", "toolkit", "hf", "vocab-txt", "vocab-merges", "tiktoken")
@@ -74,7 +77,7 @@ def detect_format(path: str | os.PathLike[str]) -> str:
         if not p.exists():
             raise SerializationError(f"{p}: no such tokenizer file")
         return _detect_json(p)
-    raise ConfigError(f"{p}: cannot tell the tokenizer format from the name; pass --from {{{_CHOICES}}}")
+    raise ConfigError(f"{p}: cannot tell the tokenizer format from the name; pass format=FMT (--from FMT on the command line), FMT one of {_CHOICES}")
 
 
 def output_format(output: Path, source_format: str) -> str:
@@ -109,7 +112,7 @@ def vocab_merges_pair(path: Path, merges: str | os.PathLike[str] | None = None) 
             other = path.with_name(name[: -len(a)] + b)
             if other.exists():
                 return (path, other) if a.endswith("json") else (other, path)
-    raise SerializationError(f"{path}: cannot find the matching merges file; pass --merges PATH")
+    raise SerializationError(f"{path}: cannot find the matching merges file; pass merges=PATH (--merges PATH on the command line)")
 
 
 # ---------------------------------------------------------------------------------------- loading
@@ -165,7 +168,7 @@ def load_tokenizer(path: str | os.PathLike[str], *, format: str = "auto", **opti
     fmt = detect_format(p) if format == "auto" else format
     reader = _READERS.get(fmt)
     if reader is None:
-        raise ConfigError(f"--from: unknown format {fmt!r}; choose one of {', '.join(TOKENIZER_FORMATS)}")
+        raise ConfigError(f"format: unknown format {fmt!r} (--from on the command line); choose one of {', '.join(TOKENIZER_FORMATS)}")
     if fmt != "vocab-merges" and not p.exists():
         raise SerializationError(f"{p}: no such tokenizer file")
     return reader(p, **{k: v for k, v in options.items() if v is not None and k in _OPTIONS[fmt]})
@@ -191,5 +194,35 @@ def save_tokenizer(tok: Tokenizer, path: str | os.PathLike[str], *, format: str,
         output.mkdir(parents=True, exist_ok=True)
         return list(gpt2.save_vocab_merges(tok, output))
     else:
-        raise ConfigError(f"--to: unknown format {format!r}; choose one of {', '.join(TOKENIZER_FORMATS)}")
+        raise ConfigError(f"format: unknown format {format!r} (--to on the command line); choose one of {', '.join(TOKENIZER_FORMATS)}")
     return [output]
+
+
+def written_files(path: str | os.PathLike[str], format: str) -> list[Path]:
+    """The files :func:`save_tokenizer` writes for ``path`` in ``format``.
+
+    >>> [str(p) for p in written_files("out", "vocab-merges")]
+    ['out/vocab.json', 'out/merges.txt']
+    """
+    output = Path(path)
+    return [output / "vocab.json", output / "merges.txt"] if format == "vocab-merges" else [output]
+
+
+def read_files(path: str | os.PathLike[str], format: str, merges: str | os.PathLike[str] | None = None) -> list[Path]:
+    """The files :func:`load_tokenizer` reads for ``path`` in ``format`` (those that exist)."""
+    p = Path(path)
+    if format == "vocab-merges":
+        try:
+            return list(vocab_merges_pair(p, merges))
+        except SerializationError:
+            return [p]
+    return [p]
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file (through symlinks, ``..``, hard links)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): compare the paths they resolve to
+        return os.path.realpath(a) == os.path.realpath(b)
+

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit.errors import SerializationError, VocabularyError
+from toolkit.errors import ConfigError, SerializationError, VocabularyError
 from toolkit.interop._io import PathLike, numbered_lines, read_text, where, write_text
 from toolkit.interop.pipelines import byte_level_tokenizer
 from toolkit.serialization import parse_json
@@ -170,6 +170,16 @@ def from_gpt2(
     >>> tok.decode(tok.encode_ids("Hello world"))      # doctest: +SKIP
     'Hello world'
     """
+    if special_tokens is not None:
+        if isinstance(special_tokens, (str, bytes)) or not isinstance(special_tokens, Iterable):
+            raise ConfigError(
+                f"special_tokens must be a list of token strings, e.g. ['<|endoftext|>'], got "
+                f"{type(special_tokens).__name__} {special_tokens!r:.60}"
+            )
+        special_tokens = list(special_tokens)
+        for token in special_tokens:
+            if not isinstance(token, str):
+                raise ConfigError(f"special_tokens must hold token strings, got {type(token).__name__} {token!r:.60}")
     vocab = read_vocab_json(encoder_json)
     merges = read_merges_txt(vocab_bpe)
     header = 2 if _has_header(vocab_bpe) else 1

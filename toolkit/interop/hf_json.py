@@ -57,6 +57,7 @@ from toolkit.interop.hf_components import (
     imp_pre_tokenizer,
 )
 from toolkit.serialization import parse_json
+from toolkit.arguments import check_indent
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
@@ -226,4 +227,4 @@ def save_hf_json(tok: Tokenizer, path: PathLike, *, indent: int | None = None) -
 
     ``tokenizers.Tokenizer.from_file`` loads the file and gives the same ids (see docs/interop.md).
     """
-    write_text(path, json.dumps(to_hf_dict(tok), ensure_ascii=False, indent=indent))
+    write_text(path, json.dumps(to_hf_dict(tok), ensure_ascii=False, indent=check_indent(indent)))

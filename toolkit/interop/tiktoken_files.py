@@ -178,6 +178,12 @@ def from_tiktoken(
     >>> tok.encode_ids("<|endoftext|>", allowed_special="all")               # doctest: +SKIP
     [100257]
     """
+    if special_tokens is not None and not isinstance(special_tokens, Mapping):
+        raise ConfigError(
+            f"special_tokens must map each special token to its id, e.g. {{'<|endoftext|>': 100257}} (a .tiktoken "
+            f"file holds no special tokens, so their ids must be given), got {type(special_tokens).__name__} "
+            f"{special_tokens!r:.60}"
+        )
     stem = Path(path).name.split(".")[0]
     known = KNOWN_ENCODINGS.get(stem)
     if pattern is None:

@@ -33,6 +33,9 @@ PIPELINE_SECTIONS = {
 }
 
 
+_TOO_DEEP = "nested too deeply or holds a number far too large (over 4,300 digits) to be a config"
+
+
 def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Parse a config file by extension: ``.toml``, ``.yaml``/``.yml`` (needs PyYAML) or ``.json``.
 
@@ -55,11 +58,15 @@ def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
             data: Any = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{p}: invalid TOML: {exc}") from None
+        except (RecursionError, ValueError):
+            raise ConfigError(f"{p}: {_TOO_DEEP}") from None
     elif suffix == ".json":
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ConfigError(f"{p}: invalid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        except (RecursionError, ValueError):
+            raise ConfigError(f"{p}: {_TOO_DEEP}") from None
     else:
         try:
             import yaml
@@ -71,6 +78,8 @@ def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
             data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
             raise ConfigError(f"{p}: invalid YAML: {' '.join(str(exc).split())}") from None
+        except (RecursionError, ValueError):
+            raise ConfigError(f"{p}: {_TOO_DEEP}") from None
         if data is None:
             data = {}
     if not isinstance(data, dict):
@@ -84,6 +93,8 @@ def _parse_value(text: str) -> Any:
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
         return text
+    except (RecursionError, ValueError):
+        raise ConfigError(f"--set value {text[:40]!r}…: {_TOO_DEEP}") from None
 
 
 def _override_items(overrides: Sequence[str] | Sequence[tuple[str, Any]] | Mapping[str, Any]) -> list[tuple[str, Any]]:

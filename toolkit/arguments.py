@@ -1,0 +1,111 @@
+"""Argument checks at the API boundary of :class:`~toolkit.Tokenizer`: flags, ids, paths, JSON indents,
+and write errors. Each wrong argument is a typed error (:mod:`toolkit.errors`) naming the argument;
+``check_text`` (the input text) lives with the encode paths in :mod:`toolkit.fast_paths`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from toolkit.errors import ConfigError, InputError, SerializationError
+from toolkit.interfaces import Model
+
+__all__ = ["ComponentSlot", "MAX_INDENT", "check_flag", "check_indent", "check_path", "writing", "ids_to_tokens"]
+
+
+#: Largest JSON indent accepted: more only makes the file bigger (an indent of 100,000 would write
+#: 100 KB of spaces per line).
+MAX_INDENT = 64
+
+
+def check_indent(indent: Any) -> int | None:
+    """``indent`` if it is ``None`` or an integer 0..:data:`MAX_INDENT`; else :class:`ConfigError`."""
+    if indent is not None and (type(indent) is not int or not 0 <= indent <= MAX_INDENT):
+        raise ConfigError(f"indent must be None or an integer 0..{MAX_INDENT}, got {indent!r:.60}")
+    return indent
+
+
+def check_path(path: Any, what: str) -> Any:
+    """``path`` if it is a ``str`` or ``os.PathLike``; else :class:`SerializationError` naming ``what``."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise SerializationError(f"{what} must be a file path (str or os.PathLike), got {type(path).__name__} {path!r:.60}")
+    return path
+
+
+@contextlib.contextmanager
+def writing(path: Any) -> Iterator[None]:
+    """An :class:`OSError` while writing ``path`` becomes a :class:`SerializationError` naming it (as
+    :meth:`Tokenizer.load` does for reading)."""
+    check_path(path, "path")
+    try:
+        yield
+    except OSError as exc:
+        raise SerializationError(f"{os.fspath(path)}: cannot write: {exc.strerror or exc}") from exc
+
+
+def check_flag(value: Any, what: str) -> bool:
+    """``value`` if it is a ``bool``; else :class:`InputError` naming ``what``."""
+    if value is not True and value is not False:
+        raise InputError(f"{what} must be True or False, got {type(value).__name__} {value!r:.60}")
+    return value
+
+
+def _bad_id(token_id: Any, position: int) -> InputError:
+    return InputError(f"cannot decode ids[{position}] = {token_id!r:.60}: a {type(token_id).__name__}, not an integer id")
+
+
+def ids_to_tokens(model: Model, ids: Any, skip_special_tokens: bool) -> list[str]:
+    """The token strings of ``ids`` (:meth:`Tokenizer.decode`'s look-up): every id must be an integer
+    (not a bool) that names a token; a problem is an :class:`InputError` naming the id and its position."""
+    if ids is None or isinstance(ids, (str, bytes, bytearray)) or not hasattr(ids, "__iter__"):
+        raise InputError(f"ids must be a sequence of integer ids, got {type(ids).__name__} {ids!r:.60}")
+    id_to_token = model.id_to_token
+    special_ids = set(model.special_tokens.values()) if skip_special_tokens else ()
+    tokens: list[str] = []
+    for position, token_id in enumerate(ids):
+        if type(token_id) is not int:
+            if isinstance(token_id, bool) or not hasattr(token_id, "__index__"):
+                raise _bad_id(token_id, position)
+            token_id = token_id.__index__()  # numpy and torch integers
+        if skip_special_tokens and token_id in special_ids:
+            continue
+        token = id_to_token(token_id) if token_id >= 0 else None
+        if token is None:
+            raise _unknown_id(model, token_id)
+        tokens.append(token)
+    return tokens
+
+
+def _unknown_id(model: Model, token_id: int) -> InputError:
+    ids = model.get_vocab().values()
+    top = max(ids, default=-1)
+    if 0 <= token_id <= top:  # a gap: the ids do not run 0..top without holes (e.g. a .tiktoken file)
+        return InputError(
+            f"cannot decode id {token_id}: no token has this id (the vocabulary's {len(ids):,} ids lie in "
+            f"0..{top} but this one is missing)"
+        )
+    # A huge id is named by its size: str() of an int over 4,300 digits raises ValueError.
+    shown = str(token_id) if abs(token_id) < 10**30 else f"{'-' if token_id < 0 else ''}(a {token_id.bit_length()}-bit integer)"
+    return InputError(f"cannot decode id {shown}: not in the vocabulary (ids are 0..{top})")
+
+
+class ComponentSlot:
+    """A pipeline attribute that holds an instance of ``kind`` or ``None``: assigning anything else is a
+    :class:`ConfigError` naming the attribute, and leaves the pipeline as it was."""
+
+    def __init__(self, kind: type) -> None:
+        self.kind = kind
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name, self.slot = name, f"_{name}"
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        return self if obj is None else obj.__dict__.get(self.slot)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        if value is not None and not isinstance(value, self.kind):
+            raise ConfigError(f"{self.name} must be a {self.kind.__name__} or None, got {type(value).__name__}")
+        obj.__dict__[self.slot] = value
