@@ -262,7 +262,7 @@ def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path, monkeypatch) -> 
         raise OSError("simulated failure")
 
     monkeypatch.setattr(os, "replace", fail_rename)
-    with pytest.raises(OSError, match="simulated"):
+    with pytest.raises(SerializationError, match="simulated"):
         Tokenizer(CharModel()).save(path)
     monkeypatch.undo()
     assert path.read_text(encoding="utf-8") == "previous"

@@ -129,7 +129,7 @@ def test_failed_write_leaves_no_temporary_file_and_the_old_file(tmp_path: Path, 
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(serialization.os, "fsync", disk_full)
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(SerializationError, match="No space left"):
         pipelines()["chat"].save(target)
     assert target.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["tok.json"]
