@@ -120,7 +120,7 @@ def _special_entry(ident: Any, ids: Any, tokens: Any) -> dict[str, Any]:
     ids, tokens = list(ids), list(tokens)
     if any(not isinstance(i, int) or isinstance(i, bool) or not 0 <= i <= limits.MAX_TOKEN_ID for i in ids):
         raise ConfigError(
-            f"special token {ident!r}: ids must be integers from 0 to {limits.MAX_TOKEN_ID} "
+            f"special token {ident!r}: ids must be non-negative integers up to {limits.MAX_TOKEN_ID} "
             f"(toolkit.limits.MAX_TOKEN_ID), got {ids!r}"
         )
     if any(not isinstance(t, str) for t in tokens):
@@ -314,7 +314,7 @@ class BertProcessing(_EncodingsProcessor):
         def _check_id(cls, value: tuple[str, int]) -> tuple[str, int]:
             if not 0 <= value[1] <= limits.MAX_TOKEN_ID:
                 raise ValueError(
-                    f"the id must be an integer from 0 to {limits.MAX_TOKEN_ID} (toolkit.limits.MAX_TOKEN_ID), "
+                    f"the id must be a non-negative integer up to {limits.MAX_TOKEN_ID} (toolkit.limits.MAX_TOKEN_ID), "
                     f"got {value[1]}"
                 )
             return value

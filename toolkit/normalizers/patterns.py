@@ -109,7 +109,7 @@ def check_repeat_cost(pattern: str, *, where: str) -> None:
     >>> check_repeat_cost("(?:a{65535}){65535}", where="Split")
     Traceback (most recent call last):
     ...
-    toolkit.errors.ConfigError: Split: the counted repetitions of '(?:a{65535}){65535}' multiply to 4,294,967,295 copies, more than the limit of 100,000 (toolkit.limits.MAX_REGEX_REPEAT); compiling it would take gigabytes: use + or * instead of large counts
+    toolkit.errors.ConfigError: Split: the counted repetitions of '(?:a{65535}){65535}' multiply to 4,294,836,225 copies, more than the limit of 100,000 (toolkit.limits.MAX_REGEX_REPEAT); compiling it would take gigabytes: use + or * instead of large counts
     """
     if "{" not in pattern:
         return
@@ -127,7 +127,7 @@ def check_repeat_cost(pattern: str, *, where: str) -> None:
             i = _class_end(pattern, i)
         elif c == "(":
             stack.append([0, 0])
-            i += 1
+            i = _group_body(pattern, i + 1)
             continue
         elif c == ")" and len(stack) > 1:
             cost = max(stack.pop()[0], 1)
@@ -151,6 +151,22 @@ def check_repeat_cost(pattern: str, *, where: str) -> None:
             f"limit of {limits.MAX_REGEX_REPEAT:,} (toolkit.limits.MAX_REGEX_REPEAT); compiling it would take "
             "gigabytes: use + or * instead of large counts"
         )
+
+
+def _group_body(pattern: str, j: int) -> int:
+    """Skip a group's header after its ``(``: ``?:``, ``?=``, ``?P<name>``, ``?i:``... (not an atom)."""
+    if not pattern.startswith("?", j):
+        return j
+    j += 1
+    if pattern.startswith("P<", j) or (pattern.startswith("<", j) and pattern[j + 1 : j + 2] not in ("=", "!")):
+        close = pattern.find(">", j)
+        return len(pattern) if close == -1 else close + 1
+    for header in ("<=", "<!", ":", "=", "!", ">", "|"):
+        if pattern.startswith(header, j):
+            return j + len(header)
+    while j < len(pattern) and pattern[j] in "-^imsxaulLVbefrw":  # inline flags: (?i) or (?i:...)
+        j += 1
+    return j + 1 if pattern.startswith(":", j) else j
 
 
 def _class_end(pattern: str, i: int) -> int:

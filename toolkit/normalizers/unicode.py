@@ -142,7 +142,7 @@ def _splice(ns: NormalizedString, regions: Iterable[tuple[int, int, str]]) -> No
             align.extend(old[pos:start] if old is not None else zip(range(pos, start), range(pos + 1, start + 1)))
         if isinstance(rep, _Traced):  # each character aligned to its own source character
             parts.append(str(rep))
-            align.extend(ns.original_span(k, k + 1) for k in rep.origins)
+            align.extend(_monotonic_spans(ns, rep.origins))
         elif rep:
             parts.append(rep)
             align.extend([ns.original_span(start, end)] * len(rep))
@@ -199,6 +199,20 @@ class _Traced(str):
     """A chunk's replacement that knows the text position each of its characters comes from."""
 
     origins: list[int]
+
+
+def _monotonic_spans(ns: NormalizedString, origins: list[int]) -> list[Span]:
+    """Spans for characters coming from ``origins``, widened where marks were reordered so that starts
+    and ends never decrease: ``(min(origins[i:]), max(origins[:i + 1]) + 1)`` in the text, mapped back."""
+    lows = origins[:]
+    for i in range(len(lows) - 2, -1, -1):
+        lows[i] = min(lows[i], lows[i + 1])
+    out: list[Span] = []
+    high = -1
+    for low, k in zip(lows, origins):
+        high = max(high, k)
+        out.append(ns.original_span(low, high + 1))
+    return out
 
 
 def _per_char(text: str, a: int, b: int, rep: str, form: str) -> list[tuple[int, int, str]]:
