@@ -444,3 +444,15 @@ def test_20_read_only_folder_names_the_output_not_the_temporary_file(tmp_path: P
         folder.chmod(0o700)
     message = str(info.value)
     assert str(folder / "tok.json") in message and ".tmp" not in message and "ermission" in message
+
+
+def test_20_permission_error_names_the_output_even_as_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
+    def denied(*args: Any, **kwargs: Any) -> Any:
+        raise PermissionError(errno.EACCES, "Permission denied", str(tmp_path / ".tok.json.abc.tmp"))
+
+    monkeypatch.setattr(tempfile, "mkstemp", denied)
+    with pytest.raises(SerializationError, match=f"cannot write {tmp_path / 'tok.json'}: Permission denied") as info:
+        Tokenizer.from_json(_doc()).save(tmp_path / "tok.json")
+    assert ".tmp" not in str(info.value)
