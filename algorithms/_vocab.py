@@ -89,6 +89,8 @@ def check_vocab(vocab: Any, *, where: str) -> dict[int, str]:
             raise VocabularyError(f"{where}.vocab: the empty string cannot be a token (id {token_id})")
         if token_id > max_id or len(token) > max_len:
             limits.check_token(token, token_id, where=f"{where}.vocab")
+        if not token.isascii() and (problem := limits.token_text_problem(token)) is not None:
+            raise VocabularyError(f"{where}.vocab: {problem} (id {token_id})")  # a lone surrogate
         other = inverse.get(token_id)
         if other is not None:
             raise VocabularyError(f"{where}.vocab: ids must be unique, but {other!r} and {token!r} both have id {token_id}")

@@ -321,7 +321,11 @@ class BPETrainer(Trainer):
 
     def _configure(self) -> None:
         where = type(self).__name__
-        limits.check_trainer_options(self.vocab_size, [*self.special_tokens, *filter(None, [self.unk_token])], where=where)
+        limits.check_trainer_options(
+            self.vocab_size, [*self.special_tokens, *([] if self.unk_token is None else [self.unk_token])],
+            where=where, initial_alphabet=self.initial_alphabet,
+            affixes=(self.continuing_subword_prefix, self.end_of_word_suffix),
+        )
         check_initial_alphabet(self.initial_alphabet, where=where)
         for name in ("continuing_subword_prefix", "end_of_word_suffix"):  # "" means none
             object.__setattr__(self, name, getattr(self, name) or None)

@@ -14,6 +14,8 @@ match, or the word is longer than ``max_input_chars_per_word`` characters, the *
 
 from __future__ import annotations
 
+import io
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from typing import Any
 from pydantic import Field, StrictInt, StrictStr
 
 from algorithms._vocab import check_special_tokens, check_vocab, ordered_vocab
+from toolkit import limits
 from toolkit.cache import BoundedCache
 from toolkit.errors import VocabularyError
 from toolkit.interfaces import Model, Params
@@ -54,7 +57,8 @@ class WordPiece(Model):
     class Params(Params):
         unk_token: StrictStr = Field("[UNK]", min_length=1)
         continuing_subword_prefix: StrictStr = "##"
-        max_input_chars_per_word: StrictInt = Field(100, ge=1)
+        # Words are cut only up to this length (longer ones are unk): 10 000 keeps one word's cost bounded.
+        max_input_chars_per_word: StrictInt = Field(100, ge=1, le=10_000)
         special_tokens: list[StrictStr] = []
 
     def __init__(self, vocab: Mapping[str, int] | None = None, **options: Any) -> None:
@@ -91,6 +95,11 @@ class WordPiece(Model):
         # end of the word (a 20-letter word costs a handful of look-ups, not 20 per position).
         self._max_first = max(map(len, vocab), default=0)
         self._max_cont = max(map(len, self._cont), default=0)
+        # The token lengths that occur, longest first: the search tries only those, so one long token
+        # (a 1,000-character "##aaa...") adds one look-up per position, not a thousand.
+        # ``_first_lengths[r]``: those at most ``r`` (the rest of the word), for r up to the longest.
+        self._first_lengths = _lengths_upto({len(t) for t in self._words})
+        self._cont_lengths = _lengths_upto({len(t) for t in self._cont})
         self._unk_id: int | None = vocab.get(self.unk_token)
         self._tok_cache: BoundedCache = BoundedCache(self.cache_capacity)
 
@@ -124,13 +133,17 @@ class WordPiece(Model):
         """
         vocab: dict[str, int] = {}
         try:
-            with open(path, encoding="utf-8") as fh:
-                for i, line in enumerate(fh):
-                    vocab[line.rstrip()] = i
+            with open(path, "rb") as fh:
+                limits.check_file_size(os.fstat(fh.fileno()).st_size, source=str(path))
+                text = limits.read_bounded(fh, source=str(path)).decode("utf-8")  # a FIFO has st_size 0
         except FileNotFoundError:
             raise VocabularyError(f"vocabulary file {path} does not exist") from None
         except UnicodeDecodeError as exc:
             raise VocabularyError(f"vocabulary file {path} is not UTF-8 (invalid byte at offset {exc.start})") from None
+        except OSError as exc:
+            raise VocabularyError(f"cannot read vocabulary file {path}: {exc.strerror}") from None
+        for i, line in enumerate(io.StringIO(text, newline=None)):  # the lines a text-mode open() gives
+            vocab[line.rstrip()] = i
         vocab.pop("", None)  # blank lines carry no token
         return vocab
 
@@ -173,26 +186,22 @@ class WordPiece(Model):
         if n > self.max_input_chars_per_word:
             return None
         get = self._words.get
-        maxlen = self._max_first
-        cont_get = self._cont.get
+        lengths = self._first_lengths
         out: list[tuple[int, int, int]] = []
         start = 0
         while start < n:
-            end = start + maxlen
-            if end > n:
-                end = n
-            # Longest candidate first; the vocabulary's longest token bounds the first try.
-            while end > start:
-                token_id = get(word[start:end])
+            # Longest candidate first, among the lengths the vocabulary has.
+            rest = n - start
+            for size in lengths[rest if rest < len(lengths) else -1]:
+                token_id = get(word[start : start + size])
                 if token_id is not None:
                     break
-                end -= 1
             else:
                 return None
-            out.append((token_id, start, end))
-            start = end
-            get = cont_get
-            maxlen = self._max_cont
+            out.append((token_id, start, start + size))
+            start += size
+            get = self._cont.get
+            lengths = self._cont_lengths
         return out
 
     def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
@@ -220,23 +229,25 @@ class WordPiece(Model):
         token_id = get(piece) if n <= self._max_first else None
         if token_id is not None:  # the common case: the whole word is a token
             return (token_id,)
-        maxlen = self._max_first
-        cont_get = self._cont.get
+        lengths = self._first_lengths
         ids: list[int] = []
         start = 0
         while start < n:
-            end = start + maxlen
-            if end > n:
-                end = n
-            while end > start:
-                token_id = get(piece[start:end])
+            rest = n - start
+            for size in lengths[rest if rest < len(lengths) else -1]:
+                token_id = get(piece[start : start + size])
                 if token_id is not None:
                     break
-                end -= 1
             else:
                 return (self._unknown(),)
             ids.append(token_id)
-            start = end
-            get = cont_get
-            maxlen = self._max_cont
+            start += size
+            get = self._cont.get
+            lengths = self._cont_lengths
         return tuple(ids)
+
+
+def _lengths_upto(lengths: set[int]) -> list[list[int]]:
+    """``out[r]``: the lengths of ``lengths`` that are at most ``r``, longest first (r up to the largest)."""
+    desc = sorted(lengths, reverse=True)
+    return [[size for size in desc if size <= r] for r in range(max(lengths, default=0) + 1)]

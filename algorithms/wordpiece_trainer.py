@@ -109,7 +109,10 @@ class WordPieceTrainer(Trainer):
         where = type(self).__name__
         check_initial_alphabet(self.initial_alphabet, where=where)
         specials = self.special_tokens
-        limits.check_trainer_options(self.vocab_size, specials, where=where)
+        limits.check_trainer_options(
+            self.vocab_size, specials, where=where, initial_alphabet=self.initial_alphabet,
+            affixes=(self.continuing_subword_prefix,),
+        )
         if len(set(specials)) != len(specials) or "" in specials:
             raise ConfigError(f"{where}.special_tokens: must be distinct non-empty strings, got {specials!r}")
 

@@ -41,7 +41,7 @@ from toolkit import limits
 from toolkit.alignment import Piece
 from toolkit.errors import ConfigError, InputError
 from toolkit.interfaces import Params, PreTokenizer
-from toolkit.normalizers.patterns import find_spans
+from toolkit.normalizers.patterns import check_repeat_cost, find_spans
 from toolkit.registry import register
 from toolkit.serialization import reading_untrusted
 
@@ -240,6 +240,8 @@ class Split(PreTokenizer):
         if self.literal:
             self._regex = regex.compile(regex.escape(self.pattern))
         else:
+            if self.pattern not in _TRUSTED_PATTERNS:
+                check_repeat_cost(self.pattern, where=f"{self._where()}.pattern")
             try:
                 self._regex = regex.compile(self.pattern)
             except (regex.error, ValueError, OverflowError) as exc:

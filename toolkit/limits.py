@@ -21,14 +21,23 @@ limit                       value             enforced
 ``MAX_REGEX_TIMEOUT``       60 s              largest ``Split`` timeout an untrusted file may ask
                                               for (nor may it disable the guard) → ``Split``'s
                                               validation, :class:`SerializationError` on load
+``MAX_REGEX_REPEAT``        100 000           product of the repetition counts (``{n}``, ``{n,m}``)
+                                              nested in a user regex: bounds compiling it
+                                              (``Split``, ``Replace``) → :class:`ConfigError`
+``MAX_NESTING_DEPTH``       64                JSON nesting of a tokenizer file (toolkit or HF), so
+                                              ``Sequence`` in ``Sequence`` → :class:`SerializationError`
 ==========================  ================  ======================================================
 
+``MAX_INPUT_CHARS`` also bounds the text *after* normalization (NFKC turns ``"ﷺ"`` into 18
+characters, a ``Replace`` content may be long): a normalizer whose output would be longer raises
+:class:`InputError`. Files are read with a bounded reader (:func:`read_bounded`), so a FIFO or a
+device (``st_size`` 0) cannot get past ``MAX_FILE_BYTES``.
+
 Why these values: the largest real vocabularies have about 260 000 tokens and their longest tokens
-128 bytes (GPT-2, cl100k), so the model limits sit 16x and 8x above real files. ``encode`` keeps
-about 300 bytes per token (ids, token strings, offsets...) and byte-level models make at most 4
-tokens per character, so ``MAX_INPUT_CHARS`` bounds one call to a few GB in the very worst case
-(100 k emoji) and about 300 MB for ordinary text; split longer documents (by line, paragraph...)
-or use :meth:`~toolkit.Tokenizer.encode_batch`.
+128 bytes (GPT-2, cl100k), so the model limits sit 16x and 8x above real files. Worst case of one
+``encode``: at most 4 tokens per (normalized) character x ~300 bytes per token; measured, 2**22 emoji
+make 16.8 M tokens and 4.9 GB peak (docs/robustness.md). Split longer documents or use
+:meth:`~toolkit.Tokenizer.encode_batch`.
 
 The checks read this module's attributes at call time, so a program that deliberately needs more
 can raise a limit (``toolkit.limits.MAX_INPUT_CHARS = 50_000_000``) before loading or encoding;
@@ -40,6 +49,7 @@ worker processes of ``encode_batch(num_workers=...)`` receive the values of the 
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -54,14 +64,20 @@ __all__ = [
     "MAX_FILE_BYTES",
     "REGEX_TIMEOUT",
     "MAX_REGEX_TIMEOUT",
+    "MAX_REGEX_REPEAT",
+    "MAX_NESTING_DEPTH",
     "snapshot",
     "restore",
     "check_input_size",
     "check_vocab_size",
     "check_token",
     "check_trainer_options",
+    "token_text_problem",
     "max_trained_token_length",
     "check_file_size",
+    "check_normalized_size",
+    "check_nesting_depth",
+    "read_bounded",
 ]
 
 #: Characters in one text given to ``encode`` (a pair's second text is checked on its own).
@@ -78,9 +94,13 @@ MAX_FILE_BYTES: int = 1 << 30
 REGEX_TIMEOUT: float = 5.0
 #: Largest ``Split`` timeout a validated (untrusted) tokenizer file may set.
 MAX_REGEX_TIMEOUT: float = 60.0
+#: Product of the counted repetitions nested in one user regex (``(?:a{1000}){100}`` is 100 000).
+MAX_REGEX_REPEAT: int = 100_000
+#: Levels of JSON objects/arrays in one tokenizer file (real files use fewer than 10).
+MAX_NESTING_DEPTH: int = 64
 
 _NAMES = ("MAX_INPUT_CHARS", "MAX_VOCAB_SIZE", "MAX_TOKEN_ID", "MAX_TOKEN_LENGTH", "MAX_FILE_BYTES",
-          "REGEX_TIMEOUT", "MAX_REGEX_TIMEOUT")
+          "REGEX_TIMEOUT", "MAX_REGEX_TIMEOUT", "MAX_REGEX_REPEAT", "MAX_NESTING_DEPTH")
 
 
 def snapshot() -> dict[str, Any]:
@@ -139,16 +159,57 @@ def check_token(token: str | bytes, token_id: int | None, *, where: str) -> None
         )
 
 
-def check_trainer_options(vocab_size: int, special_tokens: Iterable[str], *, where: str) -> None:
-    """Trainer options: ``vocab_size`` within :data:`MAX_VOCAB_SIZE`, special tokens within
-    :data:`MAX_TOKEN_LENGTH` (so a trained model always loads again). Raises :class:`ConfigError`."""
+def token_text_problem(token: str) -> str | None:
+    """Why ``token`` cannot be a token of a saved file (empty, too long, a lone surrogate), or ``None``.
+
+    The one rule set of loading and training, so a trainer never writes a file the loader refuses.
+
+    >>> token_text_problem("[UNK]"), token_text_problem("")
+    (None, 'the empty string cannot be a token')
+    """
+    if not token:
+        return "the empty string cannot be a token"
+    if len(token) > MAX_TOKEN_LENGTH:
+        return (
+            f"{token[:40]!r}... is {len(token):,} characters long, more than the limit of "
+            f"{MAX_TOKEN_LENGTH:,} (toolkit.limits.MAX_TOKEN_LENGTH)"
+        )
+    if not token.isascii():
+        bad = _SURROGATE.search(token)
+        if bad is not None:
+            return f"{token[:40]!r} holds a lone surrogate (U+{ord(bad.group()):04X}), which is not text"
+    return None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_trainer_options(
+    vocab_size: int,
+    special_tokens: Iterable[str],
+    *,
+    where: str,
+    initial_alphabet: Iterable[str] = (),
+    affixes: Iterable[str | None] = (),
+) -> None:
+    """Trainer options checked with the loader's rules (:func:`token_text_problem`), so a trained
+    model always loads again: ``vocab_size`` within :data:`MAX_VOCAB_SIZE`, valid special tokens (the
+    ``unk_token`` included) and alphabet characters, and a subword prefix plus suffix that leave room
+    for one character within :data:`MAX_TOKEN_LENGTH`. Raises :class:`ConfigError`."""
     check_vocab_size(vocab_size, where=f"{where}.vocab_size", error=ConfigError)
     for token in special_tokens:
-        if len(token) > MAX_TOKEN_LENGTH:
-            raise ConfigError(
-                f"{where}.special_tokens: {token[:40]!r}... is {len(token):,} characters long, more than the "
-                f"limit of {MAX_TOKEN_LENGTH:,} (toolkit.limits.MAX_TOKEN_LENGTH)"
-            )
+        problem = token_text_problem(token)
+        if problem is not None:
+            raise ConfigError(f"{where}.special_tokens: {problem}")
+    for char in initial_alphabet:
+        if len(char) == 1 and _SURROGATE.fullmatch(char):
+            raise ConfigError(f"{where}.initial_alphabet: {token_text_problem(char)}")
+    overhead = sum(len(a) for a in affixes if a)
+    if overhead >= MAX_TOKEN_LENGTH:
+        raise ConfigError(
+            f"{where}: continuing_subword_prefix and end_of_word_suffix have {overhead:,} characters; with "
+            f"one character of text a token would exceed {MAX_TOKEN_LENGTH:,} (toolkit.limits.MAX_TOKEN_LENGTH)"
+        )
 
 
 def max_trained_token_length(user_limit: int | None, overhead: int = 0) -> int:
@@ -167,3 +228,60 @@ def check_file_size(size: int, *, source: str) -> None:
             f"{source}: the file has {size:,} bytes, more than the limit of {limit:,} "
             "(toolkit.limits.MAX_FILE_BYTES) for a tokenizer or vocabulary file"
         )
+
+
+def check_normalized_size(length: int, *, where: str) -> None:
+    """Raise :class:`InputError` when a normalizer would make a text longer than :data:`MAX_INPUT_CHARS`
+    (``length`` is the output's length, computed before building it where that is cheap)."""
+    limit = MAX_INPUT_CHARS
+    if length > limit:
+        raise InputError(
+            f"{where}: the normalized text would have {length:,} characters, more than the limit of "
+            f"{limit:,} (toolkit.limits.MAX_INPUT_CHARS, which also bounds the text after normalization); "
+            "split the text and encode the parts"
+        )
+
+
+def check_nesting_depth(data: Any, *, source: str) -> None:
+    """Raise :class:`SerializationError` when parsed JSON nests objects/arrays more than
+    :data:`MAX_NESTING_DEPTH` levels deep (checked without recursion).
+
+    >>> check_nesting_depth({"a": [[1]]}, source="x")
+    """
+    limit = MAX_NESTING_DEPTH
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children: Iterable[Any] = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > limit:
+            raise SerializationError(
+                f"{source}: nested more than {limit} levels deep (toolkit.limits.MAX_NESTING_DEPTH); "
+                "a Sequence inside a Sequence inside ... is never needed: flatten it"
+            )
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+
+
+def read_bounded(fh: Any, *, source: str, chunk: int = 1 << 20) -> bytes:
+    """All bytes of the open binary file ``fh``, refusing more than :data:`MAX_FILE_BYTES`.
+
+    It counts what it reads rather than trusting ``st_size`` (0 for a FIFO or ``/dev/zero``).
+    """
+    limit = MAX_FILE_BYTES
+    parts: list[bytes] = []
+    total = 0
+    while True:
+        block = fh.read(min(chunk, limit + 1 - total))
+        if not block:
+            return b"".join(parts)
+        parts.append(block)
+        total += len(block)
+        if total > limit:
+            raise SerializationError(
+                f"{source}: the file has more than {limit:,} bytes, the limit "
+                "(toolkit.limits.MAX_FILE_BYTES) for a tokenizer or vocabulary file"
+            )

@@ -25,6 +25,7 @@ from typing import Any, cast
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr, field_validator, model_validator
 
+from toolkit import limits
 from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, InputError
@@ -69,7 +70,7 @@ def _parse_piece(item: Any) -> dict[str, dict[str, Any]]:
             if kind in ("Sequence", "SpecialToken") and isinstance(body, Mapping) and set(body) == {"id", "type_id"}:
                 ident, type_id = body["id"], body["type_id"]
                 ok_id = ident in ("A", "B") if kind == "Sequence" else isinstance(ident, str)
-                if ok_id and isinstance(type_id, int) and not isinstance(type_id, bool) and type_id >= 0:
+                if ok_id and isinstance(type_id, int) and not isinstance(type_id, bool) and 0 <= type_id < 2**32:
                     return {kind: {"id": ident, "type_id": type_id}}
         raise ConfigError(
             f'cannot read template piece {dict(item)!r}: expected {{"Sequence": {{"id": "A" or "B", "type_id": n}}}} '
@@ -117,8 +118,11 @@ def _special_entry(ident: Any, ids: Any, tokens: Any) -> dict[str, Any]:
     if isinstance(tokens, (str, bytes, Mapping)) or not isinstance(tokens, Iterable):
         raise ConfigError(f"special token {ident!r}: tokens must be a list of strings")
     ids, tokens = list(ids), list(tokens)
-    if any(not isinstance(i, int) or isinstance(i, bool) or i < 0 for i in ids):
-        raise ConfigError(f"special token {ident!r}: ids must be non-negative integers, got {ids!r}")
+    if any(not isinstance(i, int) or isinstance(i, bool) or not 0 <= i <= limits.MAX_TOKEN_ID for i in ids):
+        raise ConfigError(
+            f"special token {ident!r}: ids must be non-negative integers up to {limits.MAX_TOKEN_ID} "
+            f"(toolkit.limits.MAX_TOKEN_ID), got {ids!r}"
+        )
     if any(not isinstance(t, str) for t in tokens):
         raise ConfigError(f"special token {ident!r}: tokens must be strings, got {tokens!r}")
     if len(ids) != len(tokens):
@@ -308,8 +312,11 @@ class BertProcessing(_EncodingsProcessor):
         @field_validator("sep", "cls")
         @classmethod
         def _check_id(cls, value: tuple[str, int]) -> tuple[str, int]:
-            if value[1] < 0:
-                raise ValueError(f"the id must be a non-negative integer, got {value[1]}")
+            if not 0 <= value[1] <= limits.MAX_TOKEN_ID:
+                raise ValueError(
+                    f"the id must be a non-negative integer up to {limits.MAX_TOKEN_ID} (toolkit.limits.MAX_TOKEN_ID), "
+                    f"got {value[1]}"
+                )
             return value
 
     positional = ("sep", "cls")

@@ -33,6 +33,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
+from toolkit import limits
 from toolkit.errors import SerializationError, ToolkitError
 from toolkit.interfaces import build
 
@@ -54,9 +55,10 @@ PIPELINE_FIELDS = ("normalizer", "pre_tokenizer", "model", "post_processor", "de
 
 
 def parse_json(text: str, *, source: str = "<string>") -> Any:
-    """Parse JSON text; malformed or truncated JSON is a :class:`SerializationError` with its position."""
+    """Parse JSON text; malformed or truncated JSON is a :class:`SerializationError` with its position,
+    and so is nesting deeper than ``toolkit.limits.MAX_NESTING_DEPTH``."""
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SerializationError(
             f"{source}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
@@ -66,6 +68,8 @@ def parse_json(text: str, *, source: str = "<string>") -> Any:
         raise SerializationError(f"{source}: JSON nested too deeply to be a tokenizer file") from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits (sys.get_int_max_str_digits)
         raise SerializationError(f"{source}: not a valid tokenizer file ({exc})") from None
+    limits.check_nesting_depth(data, source=source)
+    return data
 
 
 def check_document(data: Any, *, source: str = "<string>") -> dict[str, Any]:
@@ -129,6 +133,7 @@ def build_components(data: dict[str, Any], *, validate: bool, source: str = "<st
     apply their rules for files from elsewhere (see :func:`reading_untrusted`).
     """
     out: dict[str, Any] = {}
+    limits.check_nesting_depth(data, source=source)  # a dict built in memory is not parsed by parse_json
     for kind in PIPELINE_FIELDS:
         spec = data.get(kind)
         if spec is None:
@@ -150,13 +155,18 @@ def build_components(data: dict[str, Any], *, validate: bool, source: str = "<st
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` via a temporary file in the same folder and an atomic rename.
 
-    If anything fails, the previous file (if any) is untouched and no temporary file is left.
+    If anything fails, the previous file (if any) is untouched, no temporary file is left, and a
+    :class:`SerializationError` names ``path`` (disk full, read-only folder...). A symlink is
+    followed (its target is replaced, the link stays); a FIFO, device or folder is refused.
     """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
+    target = _write_target(Path(path))
+    folder = target.parent
     if not folder.is_dir():
-        raise SerializationError(f"cannot write {target}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        raise SerializationError(f"cannot write {path}: folder {folder} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise _write_error(path, exc) from exc
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             # mkstemp creates the file private (0600); give it the mode a plain open() would (or keep
@@ -166,12 +176,35 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise _write_error(path, exc) from exc
         raise
+
+
+def _write_target(path: Path) -> Path:
+    """The file a save to ``path`` replaces: the target of a symlink (so the link survives); a path
+    that exists but is not a regular file (FIFO, device, folder) is a :class:`SerializationError`."""
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        return target  # nothing there yet (or a dangling link: create its target)
+    if not stat.S_ISREG(mode):
+        kind = "folder" if stat.S_ISDIR(mode) else "FIFO" if stat.S_ISFIFO(mode) else "device or special file"
+        raise SerializationError(
+            f"cannot write {path}: it is a {kind}, not a regular file; save to a file path instead"
+        )
+    return target
+
+
+def _write_error(path: str | os.PathLike[str], exc: OSError) -> SerializationError:
+    reason = exc.strerror or str(exc)
+    return SerializationError(f"cannot write {os.fspath(path)}: {reason}")
 
 
 def _mode_for(target: Path) -> int:

@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterator
 
 from toolkit.errors import SerializationError
-from toolkit.limits import check_file_size
+from toolkit.limits import check_file_size, read_bounded
 from toolkit.serialization import atomic_write_text
 
 __all__ = ["PathLike", "read_bytes", "read_text", "numbered_lines", "write_text", "rstrip_ws", "where"]
@@ -45,8 +45,8 @@ def read_bytes(path: PathLike, *, what: str = "file") -> bytes:
     """The bytes of ``path``; a missing or unreadable file is a :class:`SerializationError`."""
     try:
         with open(path, "rb") as fh:
-            check_file_size(os.fstat(fh.fileno()).st_size, source=os.fspath(path))
-            return fh.read()
+            check_file_size(os.fstat(fh.fileno()).st_size, source=os.fspath(path))  # fail fast
+            return read_bounded(fh, source=os.fspath(path))  # a FIFO or device has st_size 0
     except FileNotFoundError:
         raise SerializationError(f"{os.fspath(path)}: no such {what}") from None
     except IsADirectoryError:

@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import StrictBool
 
+from toolkit import limits
 from toolkit.alignment import NormalizedString, Span
 from toolkit.cache import BoundedCache
 from toolkit.interfaces import Normalizer, Params
@@ -147,6 +148,11 @@ class BertNormalizer(Normalizer):
     # The fast paths below give exactly what the step-by-step methods (_normalize_stepwise and
     # _normalize_str_stepwise, kept as the oracles the tests compare against) give; see _BertCharTables.
     def normalize(self, text: NormalizedString) -> NormalizedString:
+        out = self._normalize_fast(text)
+        limits.check_normalized_size(len(out.normalized), where="BertNormalizer")  # CJK padding: 3x
+        return out
+
+    def _normalize_fast(self, text: NormalizedString) -> NormalizedString:
         s = text.normalized
         if s.isascii():
             # Only clean_text and lowercasing can change ASCII text. Tab, newline and carriage return
@@ -177,6 +183,11 @@ class BertNormalizer(Normalizer):
         return NormalizedString(text.original, "".join(parts), align)
 
     def normalize_str(self, text: str) -> str:
+        out = self._normalize_str_fast(text)
+        limits.check_normalized_size(len(out), where="BertNormalizer")
+        return out
+
+    def _normalize_str_fast(self, text: str) -> str:
         if text.isascii():
             # No CJK, nothing to decompose or strip, ASCII lowercasing; clean_text only matters when
             # there are control characters, i.e. when the text is not printable.

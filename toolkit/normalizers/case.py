@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 
+from toolkit import limits
 from toolkit.alignment import NormalizedString
 from toolkit.interfaces import Normalizer, Params
 from toolkit.registry import register
@@ -74,7 +75,11 @@ class Lowercase(Normalizer):
         """No options."""
 
     def normalize(self, text: NormalizedString) -> NormalizedString:
-        return _lowercase_aligned(text)
+        out = _lowercase_aligned(text)
+        limits.check_normalized_size(len(out.normalized), where="Lowercase")  # İ -> 2 characters
+        return out
 
     def normalize_str(self, text: str) -> str:
-        return _lowercase(text)
+        out = _lowercase(text)
+        limits.check_normalized_size(len(out), where="Lowercase")
+        return out

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import StrictBool, StrictStr, field_validator
 
+from toolkit import limits
 from toolkit.alignment import NormalizedString
 from toolkit.interfaces import Normalizer, Params
 from toolkit.registry import register
@@ -121,7 +122,11 @@ class Prepend(Normalizer):
         n = len(text.normalized)
         if not n or not self.prepend:
             return text
+        limits.check_normalized_size(n + len(self.prepend), where="Prepend")
         return text.rewrite([(0, 0, self.prepend), (0, n, text.normalized)])
 
     def normalize_str(self, text: str) -> str:
-        return self.prepend + text if text else text
+        if not text:
+            return text
+        limits.check_normalized_size(len(text) + len(self.prepend), where="Prepend")
+        return self.prepend + text

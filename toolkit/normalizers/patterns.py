@@ -24,7 +24,7 @@ from toolkit.alignment import NormalizedString
 from toolkit.cache import BoundedCache
 from toolkit.errors import ConfigError, InputError
 
-__all__ = ['Regex', 'compile_pattern', 'find_spans', 'replace_all', 'parse_pattern', 'pattern_to_json']
+__all__ = ['Regex', 'compile_pattern', 'check_repeat_cost', 'find_spans', 'replace_all', 'parse_pattern', 'pattern_to_json']
 
 Span = tuple[int, int]
 
@@ -88,10 +88,97 @@ def compile_pattern(pattern: str) -> Any:
     An invalid pattern is a :class:`ConfigError` naming it."""
     if not isinstance(pattern, str):
         raise ConfigError(f"a regular expression must be a str, got {type(pattern).__name__}")
+    check_repeat_cost(pattern, where="Replace")
     try:
         return regex.compile(_oniguruma_anchors(pattern), regex.MULTILINE)
     except (regex.error, ValueError, OverflowError) as exc:
         raise ConfigError(f"invalid regular expression {pattern!r}: {exc}") from None
+
+
+_COUNTED = regex.compile(r"\{(\d*)(?:,(\d*))?\}")
+
+
+def check_repeat_cost(pattern: str, *, where: str) -> None:
+    """Refuse a regex whose counted repetitions multiply past ``toolkit.limits.MAX_REGEX_REPEAT``.
+
+    Compiling unrolls ``{n}``/``{n,m}``: ``(?:a{65535}){65535}`` (20 characters) asks for about 10 GB.
+    The cost is estimated statically, before compiling: an atom costs 1, a group the sum of its
+    parts, and a counted repetition multiplies the cost of what it repeats by its largest count.
+
+    >>> check_repeat_cost("(?:a{1000}){100}", where="x")
+    >>> check_repeat_cost("(?:a{65535}){65535}", where="Split")
+    Traceback (most recent call last):
+    ...
+    toolkit.errors.ConfigError: Split: the counted repetitions of '(?:a{65535}){65535}' multiply to 4,294,836,225 copies, more than the limit of 100,000 (toolkit.limits.MAX_REGEX_REPEAT); compiling it would take gigabytes: use + or * instead of large counts
+    """
+    if "{" not in pattern:
+        return
+    stack = [[0, 0]]  # per open group: [cost so far, cost of the last atom]
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        cost = 1
+        if c == "\\":
+            i += 2
+            if i < n and pattern[i - 1] in "pPNxgk" and pattern[i] in "{<":
+                close = pattern.find("}" if pattern[i] == "{" else ">", i)
+                i = n if close == -1 else close + 1
+        elif c == "[":
+            i = _class_end(pattern, i)
+        elif c == "(":
+            stack.append([0, 0])
+            i = _group_body(pattern, i + 1)
+            continue
+        elif c == ")" and len(stack) > 1:
+            cost = max(stack.pop()[0], 1)
+            i += 1
+        elif c == "{" and (m := _COUNTED.match(pattern, i)) and (m.group(1) or m.group(2)):
+            times = max(int(m.group(1) or 0), int(m.group(2) or 0))
+            top = stack[-1]
+            top[0] += top[1] * (times - 1)
+            top[1] *= times
+            i = m.end()
+            continue
+        else:
+            i += 1
+        top = stack[-1]
+        top[0] += cost
+        top[1] = cost
+    total = sum(level[0] for level in stack)
+    if total > limits.MAX_REGEX_REPEAT:
+        raise ConfigError(
+            f"{where}: the counted repetitions of {pattern[:60]!r} multiply to {total:,} copies, more than the "
+            f"limit of {limits.MAX_REGEX_REPEAT:,} (toolkit.limits.MAX_REGEX_REPEAT); compiling it would take "
+            "gigabytes: use + or * instead of large counts"
+        )
+
+
+def _group_body(pattern: str, j: int) -> int:
+    """Skip a group's header after its ``(``: ``?:``, ``?=``, ``?P<name>``, ``?i:``... (not an atom)."""
+    if not pattern.startswith("?", j):
+        return j
+    j += 1
+    if pattern.startswith("P<", j) or (pattern.startswith("<", j) and pattern[j + 1 : j + 2] not in ("=", "!")):
+        close = pattern.find(">", j)
+        return len(pattern) if close == -1 else close + 1
+    for header in ("<=", "<!", ":", "=", "!", ">", "|"):
+        if pattern.startswith(header, j):
+            return j + len(header)
+    while j < len(pattern) and pattern[j] in "-^imsxaulLVbefrw":  # inline flags: (?i) or (?i:...)
+        j += 1
+    return j + 1 if pattern.startswith(":", j) else j
+
+
+def _class_end(pattern: str, i: int) -> int:
+    """The index after the character class starting at ``pattern[i] == "["``."""
+    j = i + 1
+    if j < len(pattern) and pattern[j] == "^":
+        j += 1
+    if j < len(pattern) and pattern[j] == "]":
+        j += 1
+    while j < len(pattern) and pattern[j] != "]":
+        j += 2 if pattern[j] == "\\" else 1
+    return j + 1
 
 
 # Oniguruma's begin-of-line: the start of the text, or after a newline unless that is the end.
@@ -197,10 +284,14 @@ def replace_all(pattern: str | Regex, content: str, text: str) -> str:
     if not text:
         return text  # Hugging Face leaves empty text alone, even for patterns matching ""
     if isinstance(pattern, str) and pattern:
+        if len(content) > len(pattern):  # check the size before building a text that may be huge
+            _check_replaced_size(len(text) + text.count(pattern) * (len(content) - len(pattern)))
         return text.replace(pattern, content)  # leftmost, non-overlapping: the same as the regex path
+    spans = _replace_spans(pattern, text)
+    _check_replaced_size(len(text) + sum(len(content) - (e - s) for s, e in spans))
     parts: list[str] = []
     pos = 0
-    for s, e in _replace_spans(pattern, text):
+    for s, e in spans:
         parts.append(text[pos:s])
         parts.append(content)
         pos = e
@@ -215,7 +306,9 @@ def _replace_aligned(pattern: str | Regex, content: str, ns: NormalizedString) -
         return ns
     segments: list[tuple[int, int, str]] = []
     pos = 0
-    for s, e in _replace_spans(pattern, text):
+    spans = _replace_spans(pattern, text)
+    _check_replaced_size(len(text) + sum(len(content) - (e - s) for s, e in spans))
+    for s, e in spans:
         if s > pos:
             segments.append((pos, s, text[pos:s]))
         segments.append((s, e, content))
@@ -225,6 +318,10 @@ def _replace_aligned(pattern: str | Regex, content: str, ns: NormalizedString) -
     if pos < len(text):
         segments.append((pos, len(text), text[pos:]))
     return ns.rewrite(segments)
+
+
+def _check_replaced_size(length: int) -> None:
+    limits.check_normalized_size(length, where="Replace")
 
 
 _LITERALS = BoundedCache(1000)  # literal Replace pattern -> its compiled, escaped regex

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 
+from toolkit import limits
 from toolkit.alignment import NormalizedString, Span
 from toolkit.interfaces import Normalizer, Params
 from toolkit.registry import register
@@ -139,7 +140,10 @@ def _splice(ns: NormalizedString, regions: Iterable[tuple[int, int, str]]) -> No
         if start > pos:
             parts.append(text[pos:start])
             align.extend(old[pos:start] if old is not None else zip(range(pos, start), range(pos + 1, start + 1)))
-        if rep:
+        if isinstance(rep, _Traced):  # each character aligned to its own source character
+            parts.append(str(rep))
+            align.extend(_monotonic_spans(ns, rep.origins))
+        elif rep:
             parts.append(rep)
             align.extend([ns.original_span(start, end)] * len(rep))
         pos = end
@@ -184,7 +188,52 @@ def _island_regions(text: str, start: int, end: int, form: str) -> list[tuple[in
                 continue
         chunks.append([i, j, rep, False])
         i = j
-    return [(a, b, rep) for a, b, rep, _ in chunks if rep != text[a:b]]
+    out: list[tuple[int, int, str]] = []
+    for a, b, rep, _ in chunks:
+        if rep != text[a:b]:
+            out.extend(_per_char(text, a, b, rep, form))
+    return out
+
+
+class _Traced(str):
+    """A chunk's replacement that knows the text position each of its characters comes from."""
+
+    origins: list[int]
+
+
+def _monotonic_spans(ns: NormalizedString, origins: list[int]) -> list[Span]:
+    """Spans for characters coming from ``origins``, widened where marks were reordered so that starts
+    and ends never decrease: ``(min(origins[i:]), max(origins[:i + 1]) + 1)`` in the text, mapped back."""
+    lows = origins[:]
+    for i in range(len(lows) - 2, -1, -1):
+        lows[i] = min(lows[i], lows[i + 1])
+    out: list[Span] = []
+    high = -1
+    for low, k in zip(lows, origins):
+        high = max(high, k)
+        out.append(ns.original_span(low, high + 1))
+    return out
+
+
+def _per_char(text: str, a: int, b: int, rep: str, form: str) -> list[tuple[int, int, str]]:
+    """A changed chunk with each output character aligned to the character it came from, as Hugging
+    Face aligns decompositions (``"Ö"`` + U+0301 → ``O`` U+0308 from the ``Ö``, U+0301 from itself,
+    also when canonical ordering moves marks); a chunk whose characters compose stays one block."""
+    if b - a > 1:
+        pieces = [unicodedata.normalize(form, c) for c in text[a:b]]
+        if "".join(pieces) == rep:
+            return [(k, k + 1, p) for k, p in zip(range(a, b), pieces) if p != text[k]]
+        if form in ("NFD", "NFKD"):
+            traced = [(ch, k) for k, piece in zip(range(a, b), pieces) for ch in piece]
+            # Canonical ordering: a stable sort of the combining marks by class, starters stay put.
+            starters = sum(1 for ch, _ in traced if not unicodedata.combining(ch))
+            if starters == 1 and not unicodedata.combining(traced[0][0]):
+                traced[1:] = sorted(traced[1:], key=lambda item: unicodedata.combining(item[0]))
+                out = _Traced("".join(ch for ch, _ in traced))
+                if out == rep:
+                    out.origins = [k for _, k in traced]
+                    return [(a, b, out)]
+    return [(a, b, rep)]
 
 
 def _normalize_aligned(ns: NormalizedString, form: str) -> NormalizedString:
@@ -243,6 +292,9 @@ def _strip_marks_aligned(ns: NormalizedString, marks: re.Pattern[str] = _HF_MARK
 
 # --------------------------------------------------------------------------- Unicode normal forms
 
+_MAX_EXPANSION = 18  # the most characters one character becomes in any form (NFKC/NFKD of U+FDFA)
+
+
 class _UnicodeForm(Normalizer):
     """Shared code of the four Unicode normal forms.
 
@@ -257,10 +309,15 @@ class _UnicodeForm(Normalizer):
         """No options."""
 
     def normalize(self, text: NormalizedString) -> NormalizedString:
+        if len(text.normalized) * _MAX_EXPANSION > limits.MAX_INPUT_CHARS:
+            # Long enough to break the limit once expanded: measure the output before aligning it.
+            limits.check_normalized_size(len(_unicode_normalize(self.form, text.normalized)), where=self.form)
         return _normalize_aligned(text, self.form)
 
     def normalize_str(self, text: str) -> str:
-        return _unicode_normalize(self.form, text)
+        out = _unicode_normalize(self.form, text)
+        limits.check_normalized_size(len(out), where=self.form)
+        return out
 
 
 @register("NFC")

@@ -176,7 +176,8 @@ def _count_local(
 ) -> tuple[_Merger, int]:
     merger = _Merger()
     total = c.total_bytes  # resolves the files (errors surface here, before any process starts)
-    workers = default_num_workers() if num_workers is None else num_workers
+    # More processes than cores (or than tasks, below) only add start-up time and memory.
+    workers = default_num_workers() if num_workers is None else min(num_workers, default_num_workers())
     if c.texts is None and num_workers is None and total < _PARALLEL_THRESHOLD:
         workers = 1
     if workers > 1 and _in_daemon_process():
@@ -185,8 +186,7 @@ def _count_local(
     if workers > 1 and c.texts is None:
         planned = list(_plan(c, _chunk_size(total, workers)))
         tasks = planned
-        if len(planned) < 2:
-            workers = 1
+        workers = min(workers, len(planned))
     elif workers > 1:
         # The size of an iterable is unknown: look at the first two batches; a corpus that fits in
         # one is counted here (starting processes would take longer than counting it).

@@ -41,7 +41,7 @@ def count_dask(
             except (OSError, TimeoutError) as exc:
                 raise CorpusError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
         else:
-            n = num_workers or default_num_workers()
+            n = min(num_workers or default_num_workers(), default_num_workers())  # no more than the cores
             # Processes, one thread each: counting is pure Python, so threads would share one GIL.
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
             client = Client(cluster)

@@ -20,6 +20,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import KW_ONLY, dataclass
@@ -377,7 +378,7 @@ def _raw_blocks(task: _Task, report: Callable[[int], None] | None) -> Iterator[t
             fh.seek(task.start)
         end = f.size if task.end < 0 else task.end
         pos = task.start  # offset of the next byte to read (uncompressed stream for gzip)
-        carry = b""
+        carry: list[bytes] = []  # the start of a line not ended yet, joined once its end arrives (linear)
         carry_at = pos
         last_disk = fh.tell()
         while True:
@@ -401,16 +402,16 @@ def _raw_blocks(task: _Task, report: Callable[[int], None] | None) -> Iterator[t
                 disk = fh.tell()
                 report(disk - last_disk)
                 last_disk = disk
-            data = carry + block if carry else block
-            cut = data.rfind(b"\n") + 1
+            cut = block.rfind(b"\n") + 1
             if cut == 0:  # no line end yet: keep reading (one very long line)
-                carry = data
+                carry.append(block)
                 continue
-            yield carry_at, data[:cut]
-            carry = data[cut:]
-            carry_at += cut
+            data = b"".join([*carry, block[:cut]]) if carry else block[:cut]
+            yield carry_at, data
+            carry_at += len(data)
+            carry = [block[cut:]] if cut < len(block) else []
         if carry:
-            yield carry_at, carry
+            yield carry_at, b"".join(carry)
 
 
 def _decode(data: bytes, offset: int, path: str, errors: str) -> str:
@@ -471,12 +472,7 @@ def _task_texts(task: _Task, corpus: Corpus, report: Callable[[int], None] | Non
             at += len(line) if line.isascii() else len(line.encode("utf-8", "surrogatepass"))
             if not line.strip():
                 continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise CorpusError(
-                    f"corpus file {f.path}: invalid JSON on the line at byte offset {line_at}: {exc.msg}"
-                ) from None
+            obj = _parse_json_line(line, f.path, line_at)
             value = _get_field(obj, corpus.field)
             if value is _MISSING:
                 raise CorpusError(
@@ -490,7 +486,34 @@ def _task_texts(task: _Task, corpus: Corpus, report: Callable[[int], None] | Non
                     f"corpus file {f.path}: field {corpus.field!r} at byte offset {line_at} is a "
                     f"{type(value).__name__}, expected a string"
                 )
-            yield value
+            yield _no_surrogates(value, f.path, line_at, corpus.errors)
+
+
+def _parse_json_line(line: str, path: str, at: int) -> Any:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as exc:
+        reason = exc.msg
+    except RecursionError:
+        reason = "nested too deeply"
+    except ValueError as exc:  # an integer of more than 4300 digits (sys.get_int_max_str_digits)
+        reason = str(exc)
+    raise CorpusError(f"corpus file {path}: invalid JSON on the line at byte offset {at}: {reason}")
+
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def _no_surrogates(value: str, path: str, at: int, errors: str) -> str:
+    """A JSON string may escape a lone surrogate (``"\\ud800"``), which is no character of UTF-8 text."""
+    if value.isascii() or _SURROGATE_RE.search(value) is None:
+        return value
+    if errors == "replace":
+        return _SURROGATE_RE.sub("\ufffd", value)
+    raise CorpusError(
+        f"corpus file {path}: the JSON string at byte offset {at} escapes a lone surrogate "
+        "(\\ud800-\\udfff), which is not text; fix the file, or read it with errors = \"replace\""
+    )
 
 
 def iter_texts(corpus: CorpusSource, **options: Any) -> Iterator[str]:
