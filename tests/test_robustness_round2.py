@@ -456,3 +456,29 @@ def test_20_permission_error_names_the_output_even_as_root(tmp_path: Path, monke
     with pytest.raises(SerializationError, match=f"cannot write {tmp_path / 'tok.json'}: Permission denied") as info:
         Tokenizer.from_json(_doc()).save(tmp_path / "tok.json")
     assert ".tmp" not in str(info.value)
+
+
+def test_build_refuses_deeply_nested_dicts_with_a_typed_error() -> None:
+    """build() on a hand-made 400-deep Sequence dict (not through a file) is a ConfigError, not RecursionError."""
+    from toolkit.errors import ConfigError
+    from toolkit.interfaces import build
+
+    data: dict = {"type": "Lowercase"}
+    for _ in range(400):
+        data = {"type": "Sequence", "normalizers": [data]}
+    with pytest.raises(ConfigError, match="MAX_NESTING_DEPTH"):
+        build("normalizer", data)
+    shallow: dict = {"type": "Lowercase"}
+    for _ in range(10):
+        shallow = {"type": "Sequence", "normalizers": [shallow]}
+    assert build("normalizer", shallow).normalize_str("AB") == "ab"
+
+
+def test_tokenizer_load_reads_with_a_bound(tmp_path, monkeypatch) -> None:
+    """Tokenizer.load counts the bytes it reads: a FIFO or a device cannot bypass MAX_FILE_BYTES."""
+    import toolkit.limits as L
+    from toolkit import SerializationError, Tokenizer
+
+    monkeypatch.setattr(L, "MAX_FILE_BYTES", 4096)
+    with pytest.raises(SerializationError, match="MAX_FILE_BYTES"):
+        Tokenizer.load("/dev/zero")

@@ -14,6 +14,7 @@ a pydantic ``Params`` model, which validates user-supplied JSON and configs in f
 from __future__ import annotations
 
 import json
+from contextvars import ContextVar
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
@@ -23,6 +24,7 @@ from typing import Any, ClassVar
 from pydantic import field_validator
 from pydantic_core import PydanticCustomError
 
+from toolkit import limits
 from toolkit.alignment import NormalizedString, Piece
 from toolkit.cache import BoundedCache
 from toolkit.encoding import Encoding
@@ -63,12 +65,25 @@ def build(kind: str, data: Any, *, validate: bool = True, where: str | None = No
     if "type" not in data:
         raise ConfigError(f"{where}.type: required field is missing")
     cls = lookup(kind, data["type"])
+    depth = _BUILD_DEPTH.get()
+    if depth >= limits.MAX_NESTING_DEPTH:  # containers build their children through here
+        raise ConfigError(
+            f"{where}: components nested more than {limits.MAX_NESTING_DEPTH} levels deep "
+            "(toolkit.limits.MAX_NESTING_DEPTH); flatten the Sequence"
+        )
+    token = _BUILD_DEPTH.set(depth + 1)
     try:
         return cls.from_dict(data, validate=validate, where=where)
     except ToolkitError:
         raise
     except (TypeError, ValueError, KeyError) as exc:
         raise ConfigError(f"{where}: invalid {kind} {data['type']!r}: {exc}") from exc
+    finally:
+        _BUILD_DEPTH.reset(token)
+
+
+# How many build() calls enclose the current one (nested Sequence dicts).
+_BUILD_DEPTH: ContextVar[int] = ContextVar("toolkit_build_depth", default=0)
 
 
 class Component(Configurable):

@@ -54,7 +54,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from toolkit.errors import ConfigError, InputError, SerializationError, VocabularyError
+from toolkit.errors import ConfigError, InputError, SerializationError, ToolkitError, VocabularyError
 
 __all__ = [
     "MAX_INPUT_CHARS",
@@ -266,8 +266,10 @@ def check_nesting_depth(data: Any, *, source: str) -> None:
         stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
 
 
-def read_bounded(fh: Any, *, source: str, chunk: int = 1 << 20) -> bytes:
-    """All bytes of the open binary file ``fh``, refusing more than :data:`MAX_FILE_BYTES`.
+def read_bounded(
+    fh: Any, *, source: str, chunk: int = 1 << 20, error: type[ToolkitError] = SerializationError
+) -> bytes:
+    """All bytes of the open binary file ``fh``, refusing more than :data:`MAX_FILE_BYTES` with ``error``.
 
     It counts what it reads rather than trusting ``st_size`` (0 for a FIFO or ``/dev/zero``).
     """
@@ -281,7 +283,7 @@ def read_bounded(fh: Any, *, source: str, chunk: int = 1 << 20) -> bytes:
         parts.append(block)
         total += len(block)
         if total > limit:
-            raise SerializationError(
-                f"{source}: the file has more than {limit:,} bytes, the limit "
-                "(toolkit.limits.MAX_FILE_BYTES) for a tokenizer or vocabulary file"
+            raise error(
+                f"{source}: more than {limit:,} bytes, the limit (toolkit.limits.MAX_FILE_BYTES) for one file "
+                "or input; split it or raise the limit"
             )

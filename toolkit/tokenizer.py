@@ -573,9 +573,8 @@ class Tokenizer:
         """Read a tokenizer file written by :meth:`save`."""
         check_path(path, "path")
         try:
-            with open(path, encoding="utf-8") as fh:
-                limits.check_file_size(os.fstat(fh.fileno()).st_size, source=str(path))
-                text = fh.read()
+            with open(path, "rb") as fh:
+                text = limits.read_bounded(fh, source=str(path)).decode("utf-8")
         except FileNotFoundError:
             raise SerializationError(f"{path}: no such tokenizer file") from None
         except UnicodeDecodeError as exc:

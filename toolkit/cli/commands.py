@@ -93,7 +93,7 @@ def _read_input(args: argparse.Namespace, positional: Any) -> str:
     if args.file is not None and args.file != "-":
         try:
             with open(args.file, "rb") as fh:
-                data = _read_bounded(fh, f"--file: {args.file}")
+                data = limits.read_bounded(fh, source=f"--file: {args.file}", error=InputError)
         except FileNotFoundError:
             raise InputError(f"--file: {args.file}: no such file") from None
         except OSError as exc:
@@ -104,7 +104,7 @@ def _read_input(args: argparse.Namespace, positional: Any) -> str:
         if stdin is None or getattr(stdin, "closed", False):
             raise InputError(f"standard input is closed; give the {_WHAT[args.command]} as an argument or with --file")
         try:
-            data = _read_bounded(stdin.buffer, "<stdin>") if hasattr(stdin, "buffer") else stdin.read().encode("utf-8")
+            data = limits.read_bounded(stdin.buffer, source="<stdin>", error=InputError) if hasattr(stdin, "buffer") else stdin.read().encode("utf-8")
         except OSError as exc:
             raise InputError(f"cannot read standard input: {exc.strerror or exc}; give the {_WHAT[args.command]} "
                              "as an argument or with --file") from None
@@ -116,18 +116,6 @@ def _read_input(args: argparse.Namespace, positional: Any) -> str:
 
 
 _WHAT = {"encode": "text", "decode": "ids"}
-
-
-def _read_bounded(fh: Any, source: str) -> bytes:
-    """At most :data:`~toolkit.limits.MAX_FILE_BYTES` bytes of ``fh``: a device or a pipe that never
-    ends (``/dev/zero``) is refused rather than read until memory runs out."""
-    data = fh.read(limits.MAX_FILE_BYTES + 1)
-    if len(data) > limits.MAX_FILE_BYTES:
-        raise InputError(
-            f"{source}: more than {limits.MAX_FILE_BYTES:,} bytes (toolkit.limits.MAX_FILE_BYTES); "
-            "split the input or raise the limit"
-        )
-    return data
 
 
 def _lines(text: str) -> list[str]:
