@@ -159,11 +159,18 @@ class WordPieceTrainer(Trainer):
         """Hugging Face's proxy: BPE by pair count over the same ``##`` splits, vocabulary kept."""
         from algorithms.bpe import BPETrainer
 
-        bpe = BPETrainer(
+        trainer = BPETrainer(
             vocab_size=self.vocab_size, min_frequency=self.min_frequency, special_tokens=self.special_tokens,
             limit_alphabet=self.limit_alphabet, initial_alphabet=self.initial_alphabet,
             continuing_subword_prefix=self.continuing_subword_prefix, tie_break=self.tie_break,
-        ).train(dict(items))
+        )
+        try:
+            bpe = trainer.train(dict(items))
+        except TrainingError as e:  # vocab_size below the base vocabulary: WordPiece keeps the alphabet
+            if "base vocabulary" not in str(e):
+                raise
+            trainer.vocab_size, trainer.min_frequency = limits.MAX_VOCAB_SIZE, 2**62
+            bpe = trainer.train(dict(items))
         vocab = bpe.get_vocab()
         tokens = sorted(vocab, key=vocab.__getitem__)
         plen = len(self.continuing_subword_prefix)
