@@ -131,3 +131,17 @@ def test_frequency_vocabulary_is_hf_wordpiece_trainers_on_real_text() -> None:
         assert set(ours.get_vocab()) == runs[0], size
         compared += 1
     assert compared >= 2
+
+
+def test_quality_benchmark_runs_quick(tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "examples" / "benchmarks" / "bench_wordpiece_quality.py"
+    env = {**os.environ, "TOOLKIT_SHARED": str(tmp_path / "absent")}
+    proc = subprocess.run([sys.executable, str(script), "--quick", "--plot", str(tmp_path / "p.png")],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "| fallback | 300 |" in proc.stdout and (tmp_path / "p.png").stat().st_size > 0
