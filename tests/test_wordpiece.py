@@ -370,6 +370,7 @@ def test_fast_trainer_equals_reference_for_every_bound_setting(
     # knobs force the bound machinery on everything (0) or off (10**9). The result must not change.
     monkeypatch.setattr(wp_trainer_module._Run, "slack_degree", slack_degree)
     monkeypatch.setattr(wp_trainer_module._Run, "slack_shift", slack_shift)
+    monkeypatch.setattr(wp_trainer_module._LikelihoodRun, "slack_shift", slack_shift)
     monkeypatch.setattr(wp_trainer_module._Run, "heap_slack", 0)  # rebuild the heap often, too
     rng = random.Random(slack_degree * 7 + slack_shift)
     for _ in range(12):
