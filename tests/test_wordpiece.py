@@ -49,7 +49,7 @@ def _tokens(model: WordPiece, word: str) -> list[str]:
 
 # ---------------------------------------------------------------------------------------------- SPEC §5
 def test_toy_merges_first_occurrence() -> None:
-    result = WordPieceTrainer(vocab_size=12, special_tokens=["[UNK]"], tie_break="first_occurrence").train_merges(TOY)
+    result = WordPieceTrainer(criterion="score", vocab_size=12, special_tokens=["[UNK]"], tie_break="first_occurrence").train_merges(TOY)
     assert result.merges == [
         ("##g", "##s", "##gs"),  # 5 / (20 * 5) = 1/20
         ("h", "##u", "hu"),  # every pair at 1/36: the first one met wins
@@ -60,7 +60,7 @@ def test_toy_merges_first_occurrence() -> None:
 
 
 def test_toy_merges_ids_tie_break_differs_only_on_ties() -> None:
-    result = WordPieceTrainer(vocab_size=12, special_tokens=["[UNK]"]).train_merges(TOY)
+    result = WordPieceTrainer(criterion="score", vocab_size=12, special_tokens=["[UNK]"]).train_merges(TOY)
     # Same unique best first; then the 1/36 tie goes to the smallest (left_id, right_id): (##u, ##g).
     assert result.merges[:2] == [("##g", "##s", "##gs"), ("##u", "##g", "##ug")]
 
@@ -79,7 +79,7 @@ def test_toy_encodings() -> None:
 @pytest.fixture(scope="module")
 def course_tokenizer() -> Tokenizer:
     tok = Tokenizer(WordPiece(), pre_tokenizer=BertPreTokenizer())
-    return tok.train(COURSE, WordPieceTrainer(vocab_size=70, special_tokens=SPECIALS, tie_break="first_occurrence"))
+    return tok.train(COURSE, WordPieceTrainer(criterion="score", vocab_size=70, special_tokens=SPECIALS, tie_break="first_occurrence"))
 
 
 def test_course_vocabulary_in_exact_order(course_tokenizer: Tokenizer) -> None:
@@ -328,7 +328,7 @@ corpora = st.dictionaries(
 )
 
 
-@settings(max_examples=150)
+@settings(max_examples=300)
 @given(
     counts=corpora,
     vocab_size=st.integers(1, 45),
@@ -338,11 +338,13 @@ corpora = st.dictionaries(
     limit_alphabet=st.sampled_from([None, None, 1, 3]),
     initial_alphabet=st.sampled_from([(), ("a",), ("z",)]),
     special_tokens=st.sampled_from([("[UNK]",), (), ("a", "[UNK]", "##b")]),
+    criterion=st.sampled_from(["score", "likelihood"]),
 )
 def test_fast_trainer_equals_reference(
-    counts, vocab_size, tie_break, min_frequency, prefix, limit_alphabet, initial_alphabet, special_tokens
+    counts, vocab_size, tie_break, min_frequency, prefix, limit_alphabet, initial_alphabet, special_tokens, criterion
 ) -> None:
     options = dict(
+        criterion=criterion,
         vocab_size=vocab_size,
         tie_break=tie_break,
         min_frequency=min_frequency,
@@ -358,21 +360,25 @@ def test_fast_trainer_equals_reference(
     assert fast.n_base == slow.n_base
 
 
+@pytest.mark.parametrize("criterion", ["score", "likelihood"])
 @pytest.mark.parametrize("tie_break", ["ids", "first_occurrence"])
 @pytest.mark.parametrize(("slack_degree", "slack_shift"), [(0, 1), (2, 2), (4, 5), (24, 3), (10**9, 3)])
-def test_fast_trainer_equals_reference_for_every_bound_setting(monkeypatch, tie_break, slack_degree, slack_shift) -> None:
+def test_fast_trainer_equals_reference_for_every_bound_setting(
+    monkeypatch, tie_break, slack_degree, slack_shift, criterion
+) -> None:
     # The fast trainer keeps *upper bounds* of scores in its heap for tokens in many pairs; these
     # knobs force the bound machinery on everything (0) or off (10**9). The result must not change.
     monkeypatch.setattr(wp_trainer_module._Run, "slack_degree", slack_degree)
     monkeypatch.setattr(wp_trainer_module._Run, "slack_shift", slack_shift)
+    monkeypatch.setattr(wp_trainer_module._LikelihoodRun, "slack_shift", slack_shift)
     monkeypatch.setattr(wp_trainer_module._Run, "heap_slack", 0)  # rebuild the heap often, too
     rng = random.Random(slack_degree * 7 + slack_shift)
     for _ in range(12):
         counts = _random_counts(rng, rng.choice(["ab", "abc", "abcde", "xyz#"]), rng.randint(3, 30))
         vs = rng.randint(5, 80)
-        fast = WordPieceTrainer(vocab_size=vs, special_tokens=["[UNK]"], tie_break=tie_break).train_merges(counts)
-        slow = reference_wordpiece_trainer(counts, vocab_size=vs, special_tokens=["[UNK]"], tie_break=tie_break)
-        assert fast.merges == slow.merges
+        options = dict(vocab_size=vs, special_tokens=["[UNK]"], tie_break=tie_break, criterion=criterion)
+        fast = WordPieceTrainer(**options).train_merges(counts)
+        assert fast.merges == reference_wordpiece_trainer(counts, **options).merges
 
 
 @pytest.mark.parametrize("tie_break", ["ids", "first_occurrence"])
@@ -382,7 +388,7 @@ def test_fast_trainer_equals_reference_on_shakespeare(tie_break: str) -> None:
     with open(path, encoding="utf-8") as fh:
         lines = [next(fh) for _ in range(3000)]
     counts = Counter(w for line in lines for w in pre.split_text(line))
-    fast = WordPieceTrainer(vocab_size=260, tie_break=tie_break).train_merges(counts)
+    fast = WordPieceTrainer(criterion="score", vocab_size=260, tie_break=tie_break).train_merges(counts)
     slow = reference_wordpiece_trainer(counts, vocab_size=260, tie_break=tie_break)
     assert len(fast.merges) > 150
     assert fast.merges == slow.merges
@@ -396,7 +402,7 @@ def test_scores_are_compared_exactly_not_as_floats(tie_break: str) -> None:
     m = 2**60
     assert 1 / m == 1 / (m + 1)
     counts = {"ab": m + 1, "cd": m}
-    merges = WordPieceTrainer(vocab_size=100, special_tokens=["[UNK]"], tie_break=tie_break).train_merges(counts).merges
+    merges = WordPieceTrainer(criterion="score", vocab_size=100, special_tokens=["[UNK]"], tie_break=tie_break).train_merges(counts).merges
     assert merges == [("c", "##d", "cd"), ("a", "##b", "ab")]
     assert reference_wordpiece_trainer(counts, vocab_size=100, special_tokens=["[UNK]"], tie_break=tie_break).merges == merges
 
@@ -405,8 +411,8 @@ def test_real_ties_use_the_tie_break() -> None:
     # Every pair scores 1/4: "ids" takes the smallest (left_id, right_id), "first_occurrence" the
     # pair met first in corpus order.
     counts = {"cd": 4, "ab": 4}
-    ids = WordPieceTrainer(vocab_size=9, special_tokens=["[UNK]"]).train_merges(counts).merges
-    first = WordPieceTrainer(vocab_size=9, special_tokens=["[UNK]"], tie_break="first_occurrence").train_merges(counts).merges
+    ids = WordPieceTrainer(criterion="score", vocab_size=9, special_tokens=["[UNK]"]).train_merges(counts).merges
+    first = WordPieceTrainer(criterion="score", vocab_size=9, special_tokens=["[UNK]"], tie_break="first_occurrence").train_merges(counts).merges
     assert ids[0] == ("a", "##b", "ab")
     assert first[0] == ("c", "##d", "cd")
 
@@ -416,7 +422,7 @@ def test_runs_of_one_symbol_merge_as_often_as_they_are_rewritten(tie_break: str)
     # "##a ##a ##a ##a" holds (##a, ##a) three times but the merge rewrites it twice (left to
     # right, no overlap): freq(##a) must drop by 4, to 0, not by 6. The next scores depend on it.
     counts = {"bbaaaa": 1, "bb": 5}
-    fast = WordPieceTrainer(vocab_size=40, special_tokens=["[UNK]"], tie_break=tie_break).train_merges(counts)
+    fast = WordPieceTrainer(criterion="score", vocab_size=40, special_tokens=["[UNK]"], tie_break=tie_break).train_merges(counts)
     assert fast.merges[:2] == [
         ("##a", "##a", "##aa"),  # 3 / (4 * 4)
         ("##aa", "##aa", "##aaaa"),  # 1 / (2 * 2): with freq(##a) = 4 - 6 it could not be chosen
@@ -430,58 +436,58 @@ def test_more_tokens_than_symbol_ids_is_a_training_error(monkeypatch) -> None:
     monkeypatch.setattr(wp_trainer_module, "MAX_SYMBOL_ID", 9)
     counts = {"abcdef": 5, "bcdefa": 3}
     with pytest.raises(TrainingError, match="at most 10 tokens"):
-        WordPieceTrainer(vocab_size=30, special_tokens=["[UNK]"]).train_merges(counts)
+        WordPieceTrainer(criterion="score", vocab_size=30, special_tokens=["[UNK]"]).train_merges(counts)
     with pytest.raises(TrainingError, match="at most 10 tokens"):
-        WordPieceTrainer(vocab_size=30, special_tokens=[f"[S{i}]" for i in range(12)] + ["[UNK]"]).train_merges(counts)
+        WordPieceTrainer(criterion="score", vocab_size=30, special_tokens=[f"[S{i}]" for i in range(12)] + ["[UNK]"]).train_merges(counts)
 
 
 # ---------------------------------------------------------------------------------------------- trainer options
 def test_vocab_size_is_reached_exactly_and_the_alphabet_is_never_cut() -> None:
     counts = _random_counts(random.Random(3), "abcdefg", 60)
     for vs in (30, 60):
-        model = WordPieceTrainer(vocab_size=vs).train(counts)
+        model = WordPieceTrainer(criterion="score", vocab_size=vs).train(counts)
         assert model.vocab_size == vs
         assert sorted(model.get_vocab().values()) == list(range(vs))
     symbols = {w[0] for w in counts} | {"##" + c for w in counts for c in w[1:]}
-    tiny = WordPieceTrainer(vocab_size=1).train(counts)
+    tiny = WordPieceTrainer(criterion="score", vocab_size=1).train(counts)
     assert sorted(tiny.get_vocab(), key=tiny.get_vocab().__getitem__) == SPECIALS + sorted(symbols)
 
 
 def test_training_stops_when_no_pair_reaches_min_frequency() -> None:
     counts = {"ab": 5, "cd": 2, "ef": 1}
-    result = WordPieceTrainer(vocab_size=100, min_frequency=2, special_tokens=["[UNK]"]).train_merges(counts)
+    result = WordPieceTrainer(criterion="score", vocab_size=100, min_frequency=2, special_tokens=["[UNK]"]).train_merges(counts)
     assert [m[2] for m in result.merges] == ["cd", "ab"]  # 2/(2*2) beats 5/(5*5); "ef" occurs once
     assert "ef" not in result.tokens
-    everything = WordPieceTrainer(vocab_size=100, special_tokens=["[UNK]"]).train_merges(counts)
+    everything = WordPieceTrainer(criterion="score", vocab_size=100, special_tokens=["[UNK]"]).train_merges(counts)
     assert {m[2] for m in everything.merges} == {"ab", "cd", "ef"}
 
 
 def test_min_frequency_skips_rare_pairs_even_when_they_score_best() -> None:
     # (x, ##y) scores 1/1 but occurs once; with min_frequency=2 the frequent pair is merged instead.
     counts = {"xy": 1, "ab": 3, "a": 5}
-    result = WordPieceTrainer(vocab_size=100, min_frequency=2, special_tokens=["[UNK]"]).train_merges(counts)
+    result = WordPieceTrainer(criterion="score", vocab_size=100, min_frequency=2, special_tokens=["[UNK]"]).train_merges(counts)
     assert result.merges == [("a", "##b", "ab")]
 
 
 def test_limit_alphabet_keeps_the_most_frequent_characters_and_never_spans_dropped_ones() -> None:
     counts = {"abz": 10, "ab": 10, "q": 1}
-    result = WordPieceTrainer(vocab_size=100, special_tokens=["[UNK]"], limit_alphabet=2).train_merges(counts)
+    result = WordPieceTrainer(criterion="score", vocab_size=100, special_tokens=["[UNK]"], limit_alphabet=2).train_merges(counts)
     assert result.tokens[: result.n_base] == ["[UNK]", "##b", "a"]  # z and q are rarer than a and b
     assert all("z" not in new and "q" not in new for _, _, new in result.merges)
     assert result.merges == [("a", "##b", "ab")]  # learned from both words; nothing crosses "z"
-    model = WordPieceTrainer(vocab_size=100, limit_alphabet=2).train(counts)
+    model = WordPieceTrainer(criterion="score", vocab_size=100, limit_alphabet=2).train(counts)
     assert model.tokenize("abz") == [(model.token_to_id("[UNK]"), 0, 3)]
 
 
 def test_initial_alphabet_adds_both_forms() -> None:
-    result = WordPieceTrainer(vocab_size=1, special_tokens=["[UNK]"], initial_alphabet=["é", "a"]).train_merges({"ab": 1})
+    result = WordPieceTrainer(criterion="score", vocab_size=1, special_tokens=["[UNK]"], initial_alphabet=["é", "a"]).train_merges({"ab": 1})
     assert result.tokens == ["[UNK]", "##a", "##b", "##é", "a", "é"]
-    limited = WordPieceTrainer(vocab_size=1, special_tokens=["[UNK]"], initial_alphabet=["é"], limit_alphabet=1)
+    limited = WordPieceTrainer(criterion="score", vocab_size=1, special_tokens=["[UNK]"], initial_alphabet=["é"], limit_alphabet=1)
     assert limited.train_merges({"ab": 9}).tokens == ["[UNK]", "##é", "é"]
 
 
 def test_special_tokens_come_first_and_may_coincide_with_symbols() -> None:
-    result = WordPieceTrainer(vocab_size=6, special_tokens=["[UNK]", "a", "[X]"]).train_merges({"ab": 2})
+    result = WordPieceTrainer(criterion="score", vocab_size=6, special_tokens=["[UNK]", "a", "[X]"]).train_merges({"ab": 2})
     assert result.tokens == ["[UNK]", "a", "[X]", "##b", "ab"]  # "a" is both; then no pair is left
 
 
@@ -489,11 +495,11 @@ def test_a_merge_spelling_an_existing_token_reuses_its_id() -> None:
     # A word that really starts with "##" (no pre-tokenizer): "#" + "###" spells "##", and then
     # "##" + "##a" spells "##a", which is already the continuation symbol "a". One token, one id.
     counts = {"##a": 5, "ba": 1}
-    result = WordPieceTrainer(vocab_size=100, special_tokens=["[UNK]"]).train_merges(counts)
+    result = WordPieceTrainer(criterion="score", vocab_size=100, special_tokens=["[UNK]"]).train_merges(counts)
     assert result.merges == [("#", "###", "##"), ("b", "##a", "ba"), ("##", "##a", "##a")]
     assert result.tokens == ["[UNK]", "#", "###", "##a", "b", "##", "ba"]
     assert result.merges == reference_wordpiece_trainer(counts, vocab_size=100, special_tokens=["[UNK]"]).merges
-    model = WordPieceTrainer(vocab_size=100, special_tokens=["[UNK]"]).train(counts)
+    model = WordPieceTrainer(criterion="score", vocab_size=100, special_tokens=["[UNK]"]).train(counts)
     assert _tokens(model, "##a") == ["##a"] and _tokens(model, "ba") == ["ba"]
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from math import log
 
 from algorithms.wordpiece_trainer import WordPieceTraining
 
@@ -36,6 +37,7 @@ def reference_wordpiece_trainer(
     limit_alphabet: int | None = None,
     initial_alphabet: Iterable[str] = (),
     tie_break: str = "ids",
+    criterion: str = "score",
 ) -> WordPieceTraining:
     """Train WordPiece the slow way (see the module docstring); same options as the fast trainer.
 
@@ -87,11 +89,15 @@ def reference_wordpiece_trainer(
                 if left is not None and right is not None:
                     pair_freq[(left, right)] = pair_freq.get((left, right), 0) + count
         best: tuple[str, str] | None = None
-        best_score = Fraction(-1)
+        best_score: Fraction | float = Fraction(-1) if criterion == "score" else float("-inf")
+        total = sum(token_freq.values())
         for pair, count in pair_freq.items():
             if count < min_count:
                 continue
-            score = Fraction(count, token_freq[pair[0]] * token_freq[pair[1]])
+            if criterion == "score":
+                score: Fraction | float = Fraction(count, token_freq[pair[0]] * token_freq[pair[1]])
+            else:
+                score = _gain(pair, count, token_freq, total, words, splits)
             if score > best_score:
                 best, best_score = pair, score
             elif score == best_score and tie_break == "ids":
@@ -118,3 +124,31 @@ def reference_wordpiece_trainer(
                     i += 1
             splits[idx] = out
     return WordPieceTraining(vocab, merges, n_base)
+
+
+def _xlogx(x: int) -> float:
+    return x * log(x) if x > 0 else 0.0
+
+
+def _gain(pair: tuple[str, str], count: int, token_freq: dict[str, int], total: int,
+          words: list[tuple[str, int]], splits: list[list[str | None]]) -> float:
+    """Log-likelihood change of merging ``pair`` (the same float expression, in the same order, as
+    :func:`algorithms.wordpiece_trainer.likelihood_gain`): ``m`` occurrences merge, left to right."""
+    a, b = pair
+    m = count
+    if a == b:  # "a a a" counts the pair twice but merges once: count the left-to-right rewrites
+        m = 0
+        for (_, c), split in zip(words, splits):
+            i = 0
+            while i + 1 < len(split):
+                if split[i] == a and split[i + 1] == a:
+                    m += c
+                    i += 2
+                else:
+                    i += 1
+        da = _xlogx(token_freq[a] - 2 * m) - _xlogx(token_freq[a])
+        db = 0.0
+    else:
+        da = _xlogx(token_freq[a] - m) - _xlogx(token_freq[a])
+        db = _xlogx(token_freq[b] - m) - _xlogx(token_freq[b])
+    return da + db + _xlogx(m) + (_xlogx(total) - _xlogx(total - m))

@@ -6,7 +6,7 @@ Three sections (``--sections training,encoding,reference``):
 pre-processing (``BertNormalizer(lowercase=True)`` + ``BertPreTokenizer``), specials
 ``[PAD] [UNK] [CLS] [SEP] [MASK]``. One child process counts the words once
 (``count_corpus(num_workers=2)``) and then trains, on *the same counts*, alternately:
-our ``WordPieceTrainer`` (the real, exact WordPiece score), our ``BPETrainer`` with default options
+our ``WordPieceTrainer`` (its default criterion, ``"likelihood"``), our ``BPETrainer`` with default options
 (the literal "our BPE trainer on the same counts" of the target), and ``BPETrainer`` with
 ``continuing_subword_prefix="##"`` (the same initial splits as WordPiece: what HF's WordPieceTrainer
 runs internally). Another child runs HF ``tokenizers``' ``WordPieceTrainer`` (a BPE proxy that

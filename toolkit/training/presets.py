@@ -165,6 +165,7 @@ def bert(
     min_frequency: int = 0,
     limit_alphabet: int | None = None,
     tie_break: str = "ids",
+    criterion: str = "likelihood",
     progress: ProgressCallback | None = None,
 ) -> tuple[Tokenizer, WordPieceTrainer]:
     """An untrained BERT pipeline (:func:`bert_pipeline`) and the real-WordPiece trainer that fits it.
@@ -181,6 +182,7 @@ def bert(
         min_frequency=min_frequency,
         limit_alphabet=limit_alphabet,
         tie_break=tie_break,  # type: ignore[arg-type]
+        criterion=criterion,  # type: ignore[arg-type]
         progress=progress,
     )
     return tokenizer, trainer

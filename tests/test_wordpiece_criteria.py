@@ -1,0 +1,147 @@
+"""WordPieceTrainer's criteria: the likelihood gain's formula against a direct computation, the
+frequency proxy against Hugging Face ``tokenizers`` on real text, and the option itself.
+
+Exactness of the incremental likelihood mode against its slow reference is in ``test_wordpiece.py``
+(the same property tests as the course score).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from algorithms import BPETrainer, WordPieceTrainer
+from algorithms.wordpiece_trainer import likelihood_gain
+from toolkit.errors import ConfigError
+
+from conftest import shared_path
+
+SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+
+
+def _log_likelihood(freq: Counter[str]) -> float:
+    n = sum(freq.values())
+    return sum(f * math.log(f / n) for f in freq.values() if f)
+
+
+def _split(word: str) -> list[str]:
+    return [c if i == 0 else "##" + c for i, c in enumerate(word)]
+
+
+def _merge(split: list[str], a: str, b: str) -> list[str]:
+    out, i = [], 0
+    while i < len(split):
+        if i + 1 < len(split) and split[i] == a and split[i + 1] == b:
+            out.append(a + b[2:])
+            i += 2
+        else:
+            out.append(split[i])
+            i += 1
+    return out
+
+
+@settings(max_examples=200)
+@given(st.dictionaries(st.text("aab", min_size=1, max_size=7), st.integers(1, 30), min_size=1, max_size=6))
+def test_gain_is_the_change_in_unigram_log_likelihood(counts: dict[str, int]) -> None:
+    # Every adjacent pair, a == b included ("a a a" merges once): the O(1) formula equals the
+    # log-likelihood of the corpus after the merge minus before, computed from the segmentations.
+    splits = {w: _split(w) for w in counts}
+    before = Counter[str]()
+    for w, c in counts.items():
+        for t in splits[w]:
+            before[t] += c
+    pairs = {(s[i], s[i + 1]) for s in splits.values() for i in range(len(s) - 1)}
+    for a, b in pairs:
+        after = Counter[str]()
+        for w, c in counts.items():
+            for t in _merge(splits[w], a, b):
+                after[t] += c
+        merged = after[a + b[2:]]
+        if a + b[2:] in before:
+            continue  # the formula is for a new token (the trainer's case as well)
+        gain = likelihood_gain(before[a], before[b], merged, sum(before.values()), a == b)
+        assert gain == pytest.approx(_log_likelihood(after) - _log_likelihood(before), rel=1e-9, abs=1e-9)
+
+
+def test_gain_known_answer_and_frequent_pairs_win() -> None:
+    # a=2, b=2, ab=2, N=4: L goes from 4 log(1/2) to 2 log(1/1) = 0.
+    assert likelihood_gain(2, 2, 2, 4, False) == pytest.approx(4 * math.log(2))
+    # Independent symbols (PMI 0) gain less than strongly associated ones of the same count.
+    assert likelihood_gain(100, 100, 10, 1000, False) < likelihood_gain(10, 10, 10, 1000, False)
+
+
+def test_default_is_likelihood_and_the_option_is_checked() -> None:
+    assert WordPieceTrainer().criterion == "likelihood"
+    with pytest.raises(ConfigError, match="criterion"):
+        WordPieceTrainer(criterion="pmi")  # type: ignore[arg-type]
+    trainer = WordPieceTrainer(vocab_size=40, special_tokens=["[UNK]"])
+    counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    trainer.criterion = "score"
+    assert trainer.train_merges(counts).merges[0] == ("##g", "##s", "##gs")  # the course's first merge
+    trainer.criterion = "frequency"
+    assert trainer.train_merges(counts).merges[0] == ("##u", "##g", "##ug")  # count 20, as in BPE
+
+
+def test_frequency_is_bpe_over_the_same_splits() -> None:
+    counts = Counter("low lower newest widest lowest slower newer wider hug pug hugs".split() * 3)
+    for size in (30, 45, 60):
+        ours = WordPieceTrainer(vocab_size=size, special_tokens=SPECIALS, criterion="frequency").train(counts)
+        bpe = BPETrainer(vocab_size=size, special_tokens=SPECIALS, continuing_subword_prefix="##").train(counts)
+        assert ours.get_vocab() == bpe.get_vocab()
+    # Below the base vocabulary the alphabet is kept whole, as in the other criteria (BPETrainer
+    # refuses); HF's base also holds every character bare, not only the word-initial ones.
+    tiny = WordPieceTrainer(vocab_size=3, criterion="frequency").train_merges(counts)
+    assert tiny.merges == [] and len(tiny.tokens) == 30
+    assert set(WordPieceTrainer(vocab_size=3, criterion="score").train(counts).get_vocab()) < set(tiny.tokens)
+
+
+def _hf_vocab(text: str, size: int) -> set[str]:
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    trainer = trainers.WordPieceTrainer(vocab_size=size, special_tokens=SPECIALS, show_progress=False)
+    tok.train_from_iterator(text.splitlines(keepends=True), trainer)
+    return set(tok.get_vocab())
+
+
+def test_frequency_vocabulary_is_hf_wordpiece_trainers_on_real_text() -> None:
+    pytest.importorskip("tokenizers")
+    from pretokenizers import BertPreTokenizer
+    from toolkit.normalizers import BertNormalizer
+    from toolkit.training.corpus import count_corpus
+
+    text = shared_path("english/gutenberg_part01.txt").read_text(encoding="utf-8")[:1_500_000]
+    text += shared_path("multilingual/french_entre_nous_pg44157-0.txt").read_text(encoding="utf-8-sig")
+    counts = count_corpus(text.splitlines(keepends=True), normalizer=BertNormalizer(lowercase=True),
+                          pre_tokenizer=BertPreTokenizer(), num_workers=1).counts
+    compared = 0
+    for size in (500, 1000, 2000, 4000, 8000):
+        # HF numbers the "##x" symbols in hash-map order, so when pairs tie in count at the last
+        # merges, its own runs disagree; a size is compared when three HF runs agree.
+        runs = [_hf_vocab(text, size) for _ in range(3)]
+        if any(r != runs[0] for r in runs):
+            continue
+        ours = WordPieceTrainer(vocab_size=size, special_tokens=SPECIALS, criterion="frequency").train(counts)
+        assert set(ours.get_vocab()) == runs[0], size
+        compared += 1
+    assert compared >= 2
+
+
+def test_quality_benchmark_runs_quick(tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "examples" / "benchmarks" / "bench_wordpiece_quality.py"
+    env = {**os.environ, "TOOLKIT_SHARED": str(tmp_path / "absent")}
+    proc = subprocess.run([sys.executable, str(script), "--quick", "--plot", str(tmp_path / "p.png")],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "| fallback | 300 |" in proc.stdout and (tmp_path / "p.png").stat().st_size > 0
