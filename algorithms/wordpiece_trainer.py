@@ -97,7 +97,7 @@ class WordPieceTrainer(Trainer):
         limit_alphabet: StrictInt | None = Field(None, ge=0)
         initial_alphabet: list[StrictStr] = []
         tie_break: Literal["ids", "first_occurrence"] = "ids"
-        criterion: Literal["likelihood", "score", "frequency"] = "likelihood"
+        criterion: Literal["likelihood", "score", "frequency"] = "score"
 
     positional = ("vocab_size",)
 

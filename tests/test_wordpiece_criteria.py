@@ -74,8 +74,10 @@ def test_gain_known_answer_and_frequent_pairs_win() -> None:
     assert likelihood_gain(100, 100, 10, 1000, False) < likelihood_gain(10, 10, 10, 1000, False)
 
 
-def test_default_is_likelihood_and_the_option_is_checked() -> None:
-    assert WordPieceTrainer().criterion == "likelihood"
+def test_default_is_score_and_the_option_is_checked() -> None:
+    # "likelihood" compresses far better but trains ~18x slower than BPE on 3 MB at 8k (issue 15's
+    # target is 1.5x): it becomes the default once it is fast enough; configs and presets opt in.
+    assert WordPieceTrainer().criterion == "score"
     with pytest.raises(ConfigError, match="criterion"):
         WordPieceTrainer(criterion="pmi")  # type: ignore[arg-type]
     trainer = WordPieceTrainer(vocab_size=40, special_tokens=["[UNK]"])
