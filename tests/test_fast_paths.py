@@ -21,7 +21,7 @@ from pretokenizers import BertPreTokenizer, ByteLevel, Metaspace, WhitespaceSpli
 from pretokenizers import Sequence as PreSequence
 from pretokenizers.bert import _ASCII_RE, _BERT_RE, _UNICODE_RE
 from pretokenizers.patterns import GPT2_PATTERN
-from tests.conftest import shared_path
+from conftest import shared_path
 from toolkit import Tokenizer
 from toolkit import normalizers as N
 from toolkit.alignment import NormalizedString, Piece
