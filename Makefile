@@ -2,11 +2,14 @@
 #   make demo   creates .venv, installs the toolkit, trains three algorithms on text shipped with Python
 #   make test   creates .venv, installs the toolkit with its test extras, runs pytest: the tests and the
 #               docstring examples of toolkit, algorithms and pretokenizers (see [tool.pytest.ini_options])
+#   make test-slow  the slow set (-m slow); .ci/run runs both, with optional packages required
+#   make mutate creates .venv with the dev extra, mutation-tests the core modules (.ci/mutate, docs/testing.md);
+#               MODULES="serialization alignment" limits the run
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test test-slow bench clean
+.PHONY: demo test test-slow mutate bench clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
@@ -21,6 +24,10 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@ $(VENV)/.installed
 
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $@ $(VENV)/.installed-test $(VENV)/.installed
+
 $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	touch $@ $(VENV)/.installed
@@ -34,8 +41,11 @@ test: $(VENV)/.installed-test
 test-slow: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -m slow
 
+mutate: $(VENV)/.installed-dev
+	PYTHON=$(abspath $(BIN)/python) .ci/mutate $(MODULES)
+
 bench: $(VENV)/.installed-bench
 	$(BIN)/python examples/benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mutation

@@ -1,14 +1,21 @@
 """Shared test fixtures: where the shared corpora live, and hypothesis profiles.
 
-Tests that need ``../shared/corpora`` use the ``shared`` fixture (or ``require_shared``), which skips
-cleanly when the data is absent. Peer libraries (``tokenizers``, ``tiktoken``) are imported with
-``pytest.importorskip`` so a missing extra skips instead of failing.
+Tests that need ``../shared/corpora`` use the ``corpora`` fixture or :func:`shared_path`, which skip
+cleanly when the data is absent. Optional packages (peer libraries such as ``tokenizers``, ``tiktoken``,
+``sentencepiece``; plotting, YAML, Dask, notebooks) are imported with :func:`require`: a missing one skips
+the test, unless ``TOOLKIT_REQUIRE_OPTIONAL=1`` (set by ``.ci/run``) turns the skip into a failure, so CI
+never passes by accident with a test extra missing.
+
+Test files import these helpers as ``from conftest import ...`` (pytest puts ``tests/`` on ``sys.path``,
+with plain ``pytest`` and with ``python -m pytest`` alike).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -25,6 +32,57 @@ settings.register_profile("ci", max_examples=100, deadline=None, suppress_health
 settings.register_profile("slow", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+#: Set to 1 in CI (``.ci/run``): a test whose optional package is missing fails instead of skipping.
+REQUIRE_OPTIONAL_ENV = "TOOLKIT_REQUIRE_OPTIONAL"
+
+
+def optional_required() -> bool:
+    """True when missing optional packages are failures (``TOOLKIT_REQUIRE_OPTIONAL`` set, not ``0``)."""
+    return os.environ.get(REQUIRE_OPTIONAL_ENV, "").strip() not in ("", "0")
+
+
+def require(module: str) -> ModuleType:
+    """Import the optional package ``module`` a test needs (in place of ``pytest.importorskip``).
+
+    Missing, the test (or the whole file, when called at module level) is skipped; with
+    ``TOOLKIT_REQUIRE_OPTIONAL=1`` it fails instead, naming the package and the fix.
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        if optional_required():
+            pytest.fail(
+                f"optional package {module!r} is missing ({exc}) and {REQUIRE_OPTIONAL_ENV} is set: "
+                "install the test extra (pip install -e '.[test]')",
+                pytrace=False,
+            )
+        pytest.skip(f"optional package {module!r} is not installed ({exc})", allow_module_level=True)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> object:
+    """Under ``TOOLKIT_REQUIRE_OPTIONAL``, a bare ``pytest.importorskip`` that skips fails too."""
+    outcome = yield
+    _fail_importorskip(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> object:
+    outcome = yield
+    _fail_importorskip(outcome.get_result())
+
+
+def _fail_importorskip(report: pytest.TestReport | pytest.CollectReport) -> None:
+    if not (report.skipped and optional_required()):
+        return
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    if "could not import" in reason:  # the message of pytest.importorskip
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{reason} and {REQUIRE_OPTIONAL_ENV} is set: install the test extra (pip install -e '.[test]')"
+        )
 
 
 def shared_path(relative: str) -> Path:

@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from conftest import require
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "examples" / "benchmarks"
 
-pytest.importorskip("tokenizers")
-pytest.importorskip("tiktoken")
+require("tokenizers")
+require("tiktoken")
 
 
 def run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -39,7 +41,7 @@ def check(proc: subprocess.CompletedProcess[str]) -> None:
 )
 def test_script_quick(script: str, tmp_path: Path) -> None:
     if script == "bench_bpe_training.py":
-        pytest.importorskip("sentencepiece")
+        require("sentencepiece")
     check(run([str(BENCH / script), "--quick"], tmp_path))
 
 

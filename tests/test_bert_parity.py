@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import shared_path
+from conftest import require, shared_path
 from toolkit import Tokenizer
 from toolkit.errors import ConfigError
 from toolkit.interop.bert_vocab import read_bert_vocab
@@ -46,7 +46,7 @@ def _lines(relative: str, limit: int | None) -> list[str]:
 @pytest.fixture(scope="module", params=sorted(VOCABS))
 def pair(request) -> tuple[str, object, Tokenizer]:
     """``(vocab name, HF tokenizer, our tokenizer)`` for one BERT vocabulary."""
-    hf_module = pytest.importorskip("tokenizers")
+    hf_module = require("tokenizers")
     relative, lowercase = VOCABS[request.param]
     path = shared_path(relative)
     hf = hf_module.BertWordPieceTokenizer(str(path), lowercase=lowercase)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from algorithms import BPE, BPETrainer
 from algorithms._bpe_encode import merge_long, merge_short
-from tests.conftest import shared_path
+from conftest import require, shared_path
 from toolkit import Tokenizer
 from toolkit.errors import ConfigError, InputError, SerializationError, TrainingError, VocabularyError
 
@@ -100,7 +100,7 @@ def _hf_merges(hf_tokenizer: object) -> list[tuple[str, str]]:
 
 
 def _parity(corpus_file: str, held_out_file: str) -> None:
-    hf = pytest.importorskip("tokenizers")
+    hf = require("tokenizers")
     from pretokenizers import ByteLevel
     from toolkit.training.corpus import iter_file_lines
 
@@ -158,7 +158,7 @@ def test_hf_parity_gutenberg() -> None:
     ],
 )
 def test_encoding_options_match_hf(options: dict[str, object]) -> None:
-    hf = pytest.importorskip("tokenizers")
+    hf = require("tokenizers")
     words = Counter("low lower newest widest lowest slower newer wider hug pug hugs".split() * 3)
     prefix = options.get("continuing_subword_prefix")
     suffix = options.get("end_of_word_suffix")
@@ -303,7 +303,7 @@ def test_prefix_merge_that_spells_its_right_operand(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(module, "learn_merges", lambda *a, progress=None, **k: reference_learn_merges(*a, **k))
     assert trainer.train(counts).merges == model.merges  # the slow oracle agrees
     # HF's BPE model loaded with this vocabulary and these merges encodes alike.
-    hf = pytest.importorskip("tokenizers")
+    hf = require("tokenizers")
     theirs = hf.models.BPE(vocab=model.get_vocab(), merges=model.merges, continuing_subword_prefix="##")
     for word in ["###", "####", "######", "##", "#", "###a", "a##b", "subtitle##"]:
         assert model.encode_piece(word) == tuple(t.id for t in theirs.tokenize(word)), word

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from algorithms import ByteLevelBPE, ByteLevelBPETrainer
 from algorithms._bpe_encode import merge_long, merge_short
-from tests.conftest import shared_path
+from conftest import require, shared_path
 from toolkit import Tokenizer
 from toolkit.training import presets
 from toolkit.bytelevel import BYTE_TO_CHAR, to_byte_level
@@ -285,7 +285,7 @@ def test_rank_mode_whole_piece_and_special_ids_beyond_ranks() -> None:
 
 @pytest.mark.parity
 def test_rank_mode_matches_tiktoken_cl100k() -> None:
-    tiktoken = pytest.importorskip("tiktoken")
+    tiktoken = require("tiktoken")
     from pretokenizers import CL100K_PATTERN, ByteLevel, Sequence, Split
 
     ranks = {}

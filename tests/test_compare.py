@@ -23,6 +23,7 @@ import pytest
 
 import toolkit
 from algorithms import BPE, ByteLevelBPE, WordPiece
+from conftest import require
 from pretokenizers import ByteLevel, Metaspace, Whitespace
 from toolkit import ConfigError, InputError, Tokenizer, TrainingError, decoders
 from toolkit.bytelevel import BYTE_TO_CHAR
@@ -417,7 +418,7 @@ def test_tokenizer_visualize_method() -> None:
 
 # ------------------------------------------------------------------------------ plots
 def test_plots(tmp_path: Path, report: ComparisonReport) -> None:
-    pytest.importorskip("matplotlib")
+    require("matplotlib")
     from matplotlib.figure import Figure
 
     from toolkit.analysis.plots import plot_languages, plot_sweep, plot_token_lengths, save_plots
@@ -454,7 +455,7 @@ def files(tmp_path: Path) -> Path:
 
 
 def test_cli_writes_report_and_plots(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("matplotlib")
+    require("matplotlib")
     from toolkit.cli import main
 
     out = files / "report"
@@ -475,7 +476,7 @@ def test_cli_writes_report_and_plots(files: Path, capsys: pytest.CaptureFixture[
 
 
 def test_cli_config_with_training_languages_and_sweep(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("matplotlib")
+    require("matplotlib")
     from toolkit.cli import main
 
     train = files / "train.toml"

@@ -20,7 +20,7 @@ from toolkit.training.config import TrainingConfig, apply_overrides, read_config
 from toolkit.interfaces import Model, Params, Trainer
 from toolkit.registry import register
 
-from conftest import SMALL_CORPUS
+from conftest import SMALL_CORPUS, require
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples" / "configs").glob("*.toml"))
@@ -82,7 +82,7 @@ def test_toml_yaml_and_json_give_the_same_config(tmp_path: Path, corpus_file: Pa
         '[pre_tokenizer]\ntype = "ByteLevel"\n[trainer]\nvocab_size = 300\nspecial_tokens = ["<|endoftext|>"]\n'
     )
     configs = [TrainingConfig.from_file(tmp_path / "c.json"), TrainingConfig.from_file(tmp_path / "c.toml")]
-    yaml = pytest.importorskip("yaml")
+    yaml = require("yaml")
     (tmp_path / "c.yaml").write_text(yaml.safe_dump(data))
     configs.append(TrainingConfig.from_file(tmp_path / "c.yaml"))
     assert configs[0] == configs[1] == configs[2]

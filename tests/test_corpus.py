@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import shared_path
+from conftest import require, shared_path
 from pretokenizers import ByteLevel, Whitespace
 from toolkit import ConfigError, CorpusError, Tokenizer
 from toolkit.training import corpus as corpus_mod
@@ -289,7 +289,7 @@ def test_parallel_counting_equals_serial_on_all_of_gutenberg(corpora: Path) -> N
 
 # ---------------------------------------------------------------------------------------- dask
 def test_dask_local_cluster_counts_like_the_local_backend(tmp_path: Path) -> None:
-    pytest.importorskip("dask.distributed")
+    require("dask.distributed")
     files = [
         _write(tmp_path / "a.txt", "".join(f"w{i % 37} shared\n" for i in range(300))),
         _write(tmp_path / "b.jsonl", "".join(json.dumps({"text": f"j{i} é"}) + "\n" for i in range(50))),
@@ -303,7 +303,7 @@ def test_dask_local_cluster_counts_like_the_local_backend(tmp_path: Path) -> Non
 
 
 def test_dask_without_a_reachable_scheduler_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("dask.distributed")
+    require("dask.distributed")
     monkeypatch.setattr(dask_backend, "_DASK_CONNECT_TIMEOUT", "1s")
     f = _write(tmp_path / "a.txt", "a\n")
     with pytest.raises(CorpusError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import require
 from toolkit.bytelevel import BYTE_TO_CHAR, to_byte_level
 from toolkit.decoders import (
     BPEDecoder,
@@ -31,7 +32,7 @@ from toolkit.normalizers import Regex
 
 @pytest.fixture(scope="module")
 def D():
-    return pytest.importorskip("tokenizers.decoders")
+    return require("tokenizers.decoders")
 
 
 def _hf_regex(p: str):

@@ -7,7 +7,9 @@
   respelling;
 - ``Piece.map_chars`` against a per-character construction;
 - ``Tokenizer.encode`` (its per-piece caches, the ``split_slices`` path and the generic path) against a
-  reference encoder written out here with explicit per-character alignments.
+  reference encoder written out here with explicit per-character alignments. The reference calls none
+  of the Tokenizer's own helpers: it cuts special tokens with ``str.find`` (leftmost, then longest) and
+  composes the components' public ``normalize`` / ``pre_tokenize`` itself.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pretokenizers import BertPreTokenizer, ByteLevel, Metaspace, WhitespaceSpli
 from pretokenizers import Sequence as PreSequence
 from pretokenizers.bert import _ASCII_RE, _BERT_RE, _UNICODE_RE
 from pretokenizers.patterns import GPT2_PATTERN
-from tests.conftest import shared_path
+from conftest import shared_path
 from toolkit import Tokenizer
 from toolkit import normalizers as N
 from toolkit.alignment import NormalizedString, Piece
@@ -33,7 +35,8 @@ _CHARS = (
     "\u1100\u1161\u11a8\u07fd\u1abf\u32ff\ua7f2\U00011930"
 )
 TEXT = st.text(alphabet=st.one_of(st.sampled_from(_CHARS), st.characters(exclude_categories=("Cs",))), max_size=40)
-SPECIAL_TEXT = st.lists(st.one_of(TEXT, st.sampled_from(["[CLS]", "[SEP]", "<|endoftext|>"])), max_size=4).map("".join)
+SPECIALS = ["[CLS]", "[SEP]", "<|endoftext|>", "<|im_start|>", "<|im_start|>assistant", "assistant", "<|im_end|>"]
+SPECIAL_TEXT = st.lists(st.one_of(TEXT, st.sampled_from(SPECIALS)), max_size=4).map("".join)
 
 BERT_OPTIONS = [
     dict(clean_text=c, handle_chinese_chars=h, strip_accents=s, lowercase=lo)
@@ -177,34 +180,65 @@ def test_map_chars_against_a_per_character_construction(text: str, prefix: str, 
 
 # --------------------------------------------------------------------------- Tokenizer.encode
 
+def _cut_specials(text: str, allowed: frozenset[str]) -> list[tuple[int, int, str | None]]:
+    """``(start, end, special token or None)``: scan with ``str.find``; the leftmost occurrence of an
+    allowed token is cut first, and of the tokens found there the longest (``<|im_start|>assistant``
+    before ``<|im_start|>``)."""
+    out: list[tuple[int, int, str | None]] = []
+    pos = 0
+    while pos < len(text):
+        found = [(i, -len(t), t) for t in allowed if t and (i := text.find(t, pos)) >= 0]
+        if not found:
+            break
+        start, _, token = min(found)
+        if start > pos:
+            out.append((pos, start, None))
+        out.append((start, start + len(token), token))
+        pos = start + len(token)
+    if pos < len(text):
+        out.append((pos, len(text), None))
+    return out
+
+
+def _normalize(n: object, ns: NormalizedString) -> NormalizedString:
+    """The normalizer applied by hand: a Sequence child by child, BertNormalizer step by step."""
+    if isinstance(n, N.Sequence):
+        for child in n:
+            ns = _normalize(child, ns)
+        return ns
+    if isinstance(n, N.BertNormalizer):
+        return n._normalize_stepwise(ns)
+    return n.normalize(ns) if n is not None else ns
+
+
+def _pre_tokenize(pre: object, normalized: str) -> list[tuple[str, list[tuple[int, int]]]]:
+    """Pieces with per-character spans: the definitions above for BERT and ByteLevel, else each
+    component's own ``pre_tokenize`` composed here (a Sequence child by child)."""
+    if isinstance(pre, BertPreTokenizer):
+        return [(m.group(), [(i, i + 1) for i in range(*m.span())]) for m in _BERT_RE.finditer(normalized)]
+    if isinstance(pre, ByteLevel):
+        return _byte_level_reference(pre, normalized)
+    pieces = [Piece(normalized, 0, len(normalized))] if normalized else []
+    for step in (pre if isinstance(pre, PreSequence) else [pre] if pre is not None else []):
+        pieces = step.pre_tokenize(pieces) if pieces else pieces
+    return [(p.text, _char_spans(p)) for p in pieces]
+
+
 def _reference_encode(tok: Tokenizer, text: str, allowed: frozenset[str]) -> tuple[list, ...]:
-    """encode() written out: normalize (the step-by-step BertNormalizer), cut with the definitions
-    above into (text, per-character normalized spans), tokenize, map every token back."""
+    """encode() written out: cut at special tokens, normalize, cut with the definitions above into
+    (text, per-character normalized spans), tokenize, map every token back."""
     ids, tokens, offsets, words, mask = [], [], [], [], []
     word = 0
-    for seg_start, seg_end, special_id in tok._segments(text, allowed):
-        if special_id is not None:
-            ids.append(special_id)
-            tokens.append(text[seg_start:seg_end])
+    for seg_start, seg_end, special in _cut_specials(text, allowed):
+        if special is not None:
+            ids.append(tok.model.special_tokens[special])
+            tokens.append(special)
             offsets.append((seg_start, seg_end))
             words.append(None)
             mask.append(1)
             continue
-        ns = NormalizedString(text[seg_start:seg_end])
-        n = tok.normalizer
-        if isinstance(n, N.BertNormalizer):
-            ns = n._normalize_stepwise(ns)
-        elif n is not None:
-            ns = n.normalize(ns)
-        normalized = ns.normalized
-        pre = tok.pre_tokenizer
-        if isinstance(pre, BertPreTokenizer):
-            pieces = [(m.group(), [(i, i + 1) for i in range(*m.span())]) for m in _BERT_RE.finditer(normalized)]
-        elif isinstance(pre, ByteLevel):
-            pieces = _byte_level_reference(pre, normalized)
-        else:
-            pieces = [(p.text, _char_spans(p)) for p in tok._pieces(text[seg_start:seg_end])[1]]
-        for piece_text, spans in pieces:
+        ns = _normalize(tok.normalizer, NormalizedString(text[seg_start:seg_end]))
+        for piece_text, spans in _pre_tokenize(tok.pre_tokenizer, ns.normalized):
             if not piece_text:
                 continue
             for token_id, s, e in tok.model.tokenize(piece_text):
@@ -217,6 +251,15 @@ def _reference_encode(tok: Tokenizer, text: str, allowed: frozenset[str]) -> tup
                 mask.append(0)
             word += 1
     return ids, tokens, offsets, words, mask
+
+
+def test_the_reference_cutter_on_nested_special_tokens() -> None:
+    allowed = frozenset({"<|im_start|>", "<|im_start|>assistant", "assistant"})
+    text = "x<|im_start|>assistant<|im_start|>y assistant"
+    assert _cut_specials(text, allowed) == [
+        (0, 1, None), (1, 22, "<|im_start|>assistant"), (22, 34, "<|im_start|>"), (34, 36, None), (36, 45, "assistant")
+    ]
+    assert _cut_specials("", allowed) == [] and _cut_specials("ab", frozenset()) == [(0, 2, None)]
 
 
 def _check(tok: Tokenizer, text: str) -> None:
@@ -234,13 +277,14 @@ def _small_wordpiece() -> WordPiece:
     return WordPiece(vocab, special_tokens=["[CLS]", "[SEP]"])
 
 
-def _small_byte_level() -> ByteLevelBPE:
+def _small_byte_level(specials: tuple[str, ...] = ("<|endoftext|>",)) -> ByteLevelBPE:
     merges = [("Ġ", "t"), ("h", "e"), ("Ġt", "he"), ("Ã", "©"), ("a", "b"), ("Ġ", "Ġ")]
     vocab = {c: i for i, c in enumerate(BYTE_TO_CHAR)}
     for a, b in merges:
         vocab.setdefault(a + b, len(vocab))
-    vocab["<|endoftext|>"] = len(vocab)
-    return ByteLevelBPE(vocab, merges, special_tokens=["<|endoftext|>"])
+    for special in specials:
+        vocab[special] = len(vocab)
+    return ByteLevelBPE(vocab, merges, special_tokens=list(specials))
 
 
 PIPELINES = {
@@ -260,6 +304,12 @@ PIPELINES = {
         _small_byte_level(), pre_tokenizer=PreSequence([WhitespaceSplit(), ByteLevel(use_regex=False)])
     ),
     "metaspace": lambda: Tokenizer(_small_wordpiece(), normalizer=N.Lowercase(), pre_tokenizer=Metaspace()),
+    # Special tokens that are prefixes of each other: the longest one is cut first.
+    "chat": lambda: Tokenizer(
+        _small_byte_level(("<|im_start|>", "<|im_start|>assistant", "<|im_end|>", "assistant")),
+        normalizer=N.Sequence([N.NFC(), N.Lowercase()]),
+        pre_tokenizer=PreSequence([WhitespaceSplit(), ByteLevel(use_regex=False)]),
+    ),
 }
 
 

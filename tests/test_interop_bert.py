@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import shared_path
-from tests.test_interop_gpt2 import MULTILINGUAL
+from conftest import require, shared_path
+from test_interop_gpt2 import MULTILINGUAL
 from toolkit import Tokenizer
 from toolkit.errors import SerializationError, VocabularyError
 
-tokenizers = pytest.importorskip("tokenizers")
+tokenizers = require("tokenizers")
 
 SAMPLES = ["english/tinyshakespeare_input.txt", "english/gutenberg_part05.txt", *MULTILINGUAL]
 LINES_PER_FILE = 600
@@ -121,7 +121,7 @@ def test_trained_wordpiece_exports_to_vocab_txt(tmp_path: Path) -> None:
     from toolkit.decoders import WordPiece as WordPieceDecoder
     from toolkit.normalizers import BertNormalizer
     from toolkit.processors import BertProcessing
-    from tests.test_interop_tiktoken import all_texts, training_lines
+    from test_interop_tiktoken import all_texts, training_lines
 
     tok = Tokenizer(
         WordPiece(), normalizer=BertNormalizer(lowercase=True), pre_tokenizer=BertPreTokenizer(),

@@ -11,14 +11,15 @@ from pathlib import Path
 import pytest
 
 from algorithms import BPE, BPETrainer
+from conftest import require
 from pretokenizers import ByteLevel, Whitespace
-from tests.test_interop_tiktoken import all_texts, training_lines
+from test_interop_tiktoken import all_texts, training_lines
 from toolkit import Tokenizer
 from toolkit import decoders as D
 from toolkit.errors import SerializationError
 from toolkit.interop import read_bpe_model, read_vocab_json
 
-tokenizers = pytest.importorskip("tokenizers")
+tokenizers = require("tokenizers")
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +40,8 @@ def char_level() -> Tokenizer:
 
 
 def test_byte_level_vocab_merges_reload_everywhere(byte_level: Tokenizer, tmp_path: Path) -> None:
-    tiktoken_load = pytest.importorskip("tiktoken.load")
-    tiktoken = pytest.importorskip("tiktoken")
+    tiktoken_load = require("tiktoken.load")
+    tiktoken = require("tiktoken")
     from tokenizers import models, pre_tokenizers
 
     vocab_path, merges_path = byte_level.save_vocab_merges(tmp_path, prefix="mine")

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPORA, shared_path
+from conftest import CORPORA, require, shared_path
 from toolkit import Tokenizer
 
-tiktoken = pytest.importorskip("tiktoken")
-tiktoken_load = pytest.importorskip("tiktoken.load")
+tiktoken = require("tiktoken")
+tiktoken_load = require("tiktoken.load")
 
 pytestmark = pytest.mark.parity
 
@@ -68,7 +68,7 @@ def reference(gpt2_files: tuple[Path, Path]):
 
 
 def make_hf_gpt2(gpt2_files: tuple[Path, Path]):
-    tokenizers = pytest.importorskip("tokenizers")
+    tokenizers = require("tokenizers")
     from tokenizers import decoders, models, pre_tokenizers
 
     hf = tokenizers.Tokenizer(models.BPE.from_file(str(gpt2_files[0]), str(gpt2_files[1])))

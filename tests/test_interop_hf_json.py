@@ -19,16 +19,17 @@ from typing import Any
 import pytest
 
 from algorithms import BPE, BPETrainer, WordPiece, WordPieceTrainer
+from conftest import require
 from pretokenizers import BertPreTokenizer, ByteLevel, Digits, Metaspace, Punctuation, Split, Whitespace, WhitespaceSplit
 from pretokenizers import Sequence as PreSequence
-from tests.test_interop_tiktoken import TEST_TEXTS, training_lines
+from test_interop_tiktoken import TEST_TEXTS, training_lines
 from toolkit import Tokenizer
 from toolkit import decoders as D
 from toolkit import normalizers as N
 from toolkit import processors as P
 from toolkit.errors import SerializationError
 
-tokenizers = pytest.importorskip("tokenizers")
+tokenizers = require("tokenizers")
 
 
 def sample_texts() -> list[str]:

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import shared_path
-from tests.test_interop_gpt2 import ENGLISH, MULTILINGUAL, first_difference, read_corpus
+from conftest import require, shared_path
+from test_interop_gpt2 import ENGLISH, MULTILINGUAL, first_difference, read_corpus
 from toolkit import Tokenizer
 from toolkit.errors import ConfigError, SerializationError, VocabularyError
 
-tiktoken = pytest.importorskip("tiktoken")
-tiktoken_load = pytest.importorskip("tiktoken.load")
+tiktoken = require("tiktoken")
+tiktoken_load = require("tiktoken.load")
 
 CL100K_SPECIALS = {
     "<|endoftext|>": 100257,

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from algorithms._merges import MAX_SYMBOL_ID, learn_merges
 from algorithms.reference.bpe import reference_bpe_merges, reference_learn_merges
-from tests.conftest import shared_path
+from conftest import require, shared_path
 from toolkit.bytelevel import BYTE_TO_CHAR, to_byte_level
 
 GPT2_PATTERN = regex.compile(r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""")
@@ -383,7 +383,7 @@ def test_engine_matches_reference_with_a_continuing_prefix(word_counts: dict[str
 
 def hf_train_words(word_counts: Mapping[str, int], vocab_size: int, min_frequency: int = 0) -> list[tuple[str, str]]:
     """Merges of HF ``BpeTrainer`` on exactly these word counts (words contain no whitespace)."""
-    tokenizers = pytest.importorskip("tokenizers")
+    tokenizers = require("tokenizers")
     tok = tokenizers.Tokenizer(tokenizers.models.BPE())
     tok.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
     trainer = tokenizers.trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=min_frequency, show_progress=False)
@@ -416,7 +416,7 @@ def test_engine_matches_hf_on_random_corpora(word_counts: dict[str, int], max_me
 
 @pytest.mark.parity
 def test_char_level_parity_with_hf_on_shakespeare(corpora: object) -> None:
-    tokenizers = pytest.importorskip("tokenizers")
+    tokenizers = require("tokenizers")
     path = shared_path("english/tinyshakespeare_input.txt")
     with open(path, encoding="utf-8") as f:
         lines = list(islice(f, 4000))
@@ -435,7 +435,7 @@ def test_char_level_parity_with_hf_on_shakespeare(corpora: object) -> None:
 
 def check_byte_level_parity(relative: str, vocab_size: int) -> None:
     """Byte-level merges of HF ``BpeTrainer`` on a whole file == ours on the same word counts."""
-    tokenizers = pytest.importorskip("tokenizers")
+    tokenizers = require("tokenizers")
     path = shared_path(relative)
     tok = tokenizers.Tokenizer(tokenizers.models.BPE())
     tok.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)

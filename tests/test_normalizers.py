@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.conftest import shared_path
+from conftest import require, shared_path
 from toolkit.alignment import NormalizedString
 from toolkit.errors import ConfigError, RegistryError
 from toolkit.interfaces import build
@@ -59,7 +59,7 @@ TRICKY = [
 
 # name -> (ours, factory of the Hugging Face twin)
 def _hf_pairs():
-    H = pytest.importorskip("tokenizers.normalizers")
+    H = require("tokenizers.normalizers")
     from tokenizers import Regex as HRegex
 
     return {
@@ -415,7 +415,7 @@ def test_json_forms() -> None:
 
 
 def test_json_matches_hugging_face_where_the_options_are_the_same() -> None:
-    H = pytest.importorskip("tokenizers.normalizers")
+    H = require("tokenizers.normalizers")
     from tokenizers import Regex as HRegex
 
     pairs = [

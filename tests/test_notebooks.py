@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA, ROOT
+from conftest import CORPORA, ROOT, require
 
 NOTEBOOKS = ROOT / "examples" / "notebooks"
 NAMES = ["compare_algorithms.ipynb", "build_a_pipeline.ipynb"]
@@ -22,7 +22,7 @@ TIME_LIMIT = 60.0  # seconds per notebook, kernel start included
 
 
 def test_the_notebooks_exist_and_are_stored_without_outputs() -> None:
-    nbformat = pytest.importorskip("nbformat")
+    nbformat = require("nbformat")
     assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == sorted(NAMES)
     for name in NAMES:
         nb = nbformat.read(NOTEBOOKS / name, as_version=4)
@@ -47,10 +47,10 @@ def _kernel(folder: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 @pytest.mark.parametrize("data", ["shared", "fallback"])
 @pytest.mark.parametrize("name", NAMES)
 def test_notebook_runs(name: str, data: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    pytest.importorskip("ipykernel")
-    pytest.importorskip("matplotlib")
+    nbformat = require("nbformat")
+    nbclient = require("nbclient")
+    require("ipykernel")
+    require("matplotlib")
     if data == "shared" and not CORPORA.is_dir():
         pytest.skip(f"shared corpora folder is absent ({CORPORA})")
     monkeypatch.setenv("TOOLKIT_NOTEBOOK_QUICK", "1")

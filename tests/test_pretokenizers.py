@@ -58,7 +58,7 @@ from toolkit.errors import ConfigError, InputError, RegistryError
 from toolkit.interfaces import PreTokenizer, build
 from toolkit.registry import lookup
 
-from conftest import shared_path
+from conftest import require, shared_path
 
 BEHAVIORS = ["removed", "isolated", "merged_with_previous", "merged_with_next", "contiguous"]
 
@@ -275,7 +275,7 @@ ALL_SPECS = [spec for specs in FAMILIES.values() for spec in specs]
 
 @pytest.fixture(scope="module")
 def hf() -> tuple[Any, Any]:
-    tokenizers = pytest.importorskip("tokenizers")
+    tokenizers = require("tokenizers")
     return tokenizers.pre_tokenizers, tokenizers.Regex
 
 
@@ -451,7 +451,7 @@ def tiktoken_split(pattern: str, text: str, expected: list[str]) -> list[bytes]:
     agrees with ``expected`` each token is one expected piece; any other split shows up as other
     tokens.
     """
-    tiktoken = pytest.importorskip("tiktoken")
+    tiktoken = require("tiktoken")
     ranks = {bytes([i]): i for i in range(256)}
     for piece in expected:
         ranks.setdefault(piece.encode("utf-8"), len(ranks))
@@ -496,7 +496,7 @@ def test_patterns_split_like_tiktoken_corpora(name: str, corpora: Path) -> None:
 
 def test_pattern_strings_are_tiktokens() -> None:
     """The constants are character for character the strings in tiktoken_ext/openai_public.py."""
-    pytest.importorskip("tiktoken")
+    require("tiktoken")
     openai_public = importlib.import_module("tiktoken_ext.openai_public")
     assert GPT2_PATTERN == openai_public.r50k_pat_str
     source = inspect.getsource(openai_public)

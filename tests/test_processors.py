@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import require
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, RegistryError
 from toolkit.interfaces import build
@@ -172,7 +173,7 @@ def test_sequence_chains_trimming_then_template() -> None:
 
 @pytest.fixture(scope="module")
 def hf():
-    tokenizers = pytest.importorskip("tokenizers")
+    tokenizers = require("tokenizers")
     from tokenizers import models, pre_tokenizers
 
     words = ["hello", "world", "foo", "bar", "é", "中"]

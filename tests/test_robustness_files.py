@@ -15,6 +15,7 @@ import copy
 import json
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -234,7 +235,8 @@ def test_catastrophic_split_from_a_file_times_out(short_regex_timeout: None) -> 
         with pytest.raises(InputError, match=r"Split pattern .* took longer than 0.3 s"):
             call(TRAP)
         assert time.perf_counter() - t0 < 5
-    assert tok.encode_ids("aaa b") == tok.encode_ids("aaa b")  # ordinary text still works
+    # Ordinary text still works: "aaa" ends nowhere near a trap; " " is not in the vocabulary.
+    assert tok.encode_ids("aaa b") == [1, 1, 1, 0, 2]
 
 
 def test_default_split_timeout_applies_to_file_patterns(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -249,20 +251,24 @@ def test_default_split_timeout_applies_to_file_patterns(monkeypatch: pytest.Monk
 def test_catastrophic_replace_from_a_file_times_out(short_regex_timeout: None, where: str) -> None:
     spec = {"type": "Replace", "pattern": {"Regex": CATASTROPHIC}, "content": "x"}
     tok = Tokenizer.from_json(json.dumps(_set(BPE, where, spec)))
+    if where == "decoder":
+        # The decoder replaces token by token: 40 tokens "a" are 40 short texts, each replaced quickly.
+        assert tok.decode([1] * 40 + [0]) == "x" * 40 + "[UNK]"
     t0 = time.perf_counter()
     with pytest.raises(InputError, match=r"Replace pattern .* took longer than 0.3 s"):
-        if where == "normalizer":
-            tok.encode(TRAP)
-        else:
-            tok.decode([1] * 40 + [0])  # "a" * 40 + "[UNK]": the decoder sees the trap in one token
-            tok.decoder.decode([TRAP])
+        tok.encode(TRAP) if where == "normalizer" else tok.decoder.decode([TRAP])  # the trap in one text
     assert time.perf_counter() - t0 < 5
     if where == "normalizer":
         with pytest.raises(InputError):
             tok.encode_ids(TRAP)
-    # Literal (String) patterns are searched in linear time and never time out.
+    # Literal (String) patterns are searched in linear time and never time out; they replace only themselves.
     literal = Tokenizer.from_json(json.dumps(_set(BPE, where, {**spec, "pattern": {"String": "(a|a)+$"}})))
-    assert literal.encode_ids(TRAP) is not None
+    assert literal.encode_ids(TRAP) == [1] * 40 + [0]
+    if where == "normalizer":
+        assert literal.encode_ids("ab(a|a)+$") == [3, 0]  # "ab" then "x", not in the vocabulary
+    else:
+        assert literal.decode(literal.encode_ids(TRAP)) == "a" * 40 + "[UNK]"
+        assert literal.decoder.decode(["b(a|a)+$c", TRAP]) == "bxc" + TRAP
 
 
 def _hf_doc(**changes: Any) -> dict[str, Any]:
@@ -437,9 +443,21 @@ def _same_kind(value: Any) -> st.SearchStrategy[Any]:
 
 
 def _mutate(doc: Any, data: st.DataObject) -> Any:
+    """Change 1 to 3 places of ``doc``. Most changes are gentle (a value inside a component becomes another
+    of the same JSON type), so a fair share of the mutants still load and get exercised past the envelope
+    checks (test_a_fair_share_of_mutants_load_and_run holds the share); the rest are wild: delete, add or
+    replace anything, the whole document and its envelope included."""
     doc = copy.deepcopy(doc)
     for _ in range(data.draw(st.integers(1, 3))):
         paths = _paths(doc)
+        inner = [p for p in paths if len(p) >= 2 and p[-1] != "type"]  # a new type name is a wild change
+        if inner and data.draw(st.integers(0, 9)) < 8:
+            path = data.draw(st.sampled_from(inner))
+            parent = doc
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]] = data.draw(_same_kind(parent[path[-1]]))
+            continue
         path = data.draw(st.sampled_from(paths))
         if not path:
             doc = data.draw(_json_values)
@@ -447,7 +465,7 @@ def _mutate(doc: Any, data: st.DataObject) -> Any:
         parent = doc
         for key in path[:-1]:
             parent = parent[key]
-        action = data.draw(st.sampled_from(["same kind", "same kind", "replace", "delete", "add"]))
+        action = data.draw(st.sampled_from(["same kind", "replace", "delete", "add"]))
         if action == "delete" and isinstance(parent, (dict, list)):
             del parent[path[-1]]
         elif action == "add" and isinstance(parent, dict):
@@ -551,18 +569,53 @@ def test_fuzz_mutated_hf_files(data: st.DataObject) -> None:
     from toolkit.interop import hf_json
 
     fuzzed("mutated_hf_json")
-    if "hf" not in _seed_cache:
-        sink = Tokenizer.from_dict(_seed("kitchen_sink"))
-        _seed_cache["hf"] = [hf_json.to_hf_dict(sink)] + [
-            hf_json.to_hf_dict(pipelines()[n]) for n in ("bert", "bpe", "chat", "tiktoken", "bpe_metaspace")
-        ]
-    doc = _mutate(data.draw(st.sampled_from(_seed_cache["hf"])), data)
+    doc = _mutate(data.draw(st.sampled_from(_hf_seeds())), data)
     try:
         tok = hf_json.from_hf_dict(doc, strict=data.draw(st.booleans()))
     except ToolkitError:
         return
     fuzzed("mutated_hf_json (loaded)")
     _exercise(tok)
+
+
+def _hf_seeds() -> list[dict[str, Any]]:
+    from toolkit.interop import hf_json
+
+    if "hf" not in _seed_cache:
+        sink = Tokenizer.from_dict(_seed("kitchen_sink"))
+        _seed_cache["hf"] = [hf_json.to_hf_dict(sink)] + [
+            hf_json.to_hf_dict(pipelines()[n]) for n in ("bert", "bpe", "chat", "tiktoken", "bpe_metaspace")
+        ]
+    return _seed_cache["hf"]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_a_fair_share_of_mutants_load_and_run() -> None:
+    """The mutation fuzzers above prove little if nearly every mutant is refused at the envelope: a fixed
+    run of the same mutator must load (and exercise) a fair share of its mutants, from most seeds."""
+    from toolkit.interop import hf_json
+
+    tried: Counter[str] = Counter()
+    loaded: Counter[str] = Counter()
+
+    @settings(max_examples=240, database=None, derandomize=True, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(name=st.sampled_from([*sorted(_SEEDS), "hf"]), data=st.data())
+    def run(name: str, data: st.DataObject) -> None:
+        seed = data.draw(st.sampled_from(_hf_seeds())) if name == "hf" else _seed(name)
+        doc = _mutate(seed, data)
+        tried[name] += 1
+        try:
+            tok = hf_json.from_hf_dict(doc) if name == "hf" else Tokenizer.from_json(json.dumps(doc, allow_nan=True))
+        except (ToolkitError, ValueError):
+            return
+        loaded[name] += 1
+        _exercise(tok)
+
+    run()
+    share = sum(loaded.values()) / sum(tried.values())
+    assert share >= 0.2, (share, dict(loaded), dict(tried))
+    assert len(loaded) >= len(tried) - 2, (dict(loaded), dict(tried))  # not just one easy seed
 
 
 _tiktoken_lines = st.lists(

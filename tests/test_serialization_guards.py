@@ -1,0 +1,105 @@
+"""The envelope checks of a tokenizer file (toolkit/serialization.py) that no other test pins down.
+
+Each test here kills a mutant that survived the rest of the suite (see docs/testing.md): a check that
+can be deleted without a test noticing is a check nobody relies on.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from algorithms import BPE
+from toolkit import Tokenizer
+from toolkit.errors import SerializationError
+
+
+def _document() -> dict:
+    model = BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")])
+    return json.loads(Tokenizer(model).to_json())
+
+
+@pytest.mark.parametrize("version", [True, False, 1.0, "1", None, [1]])
+def test_a_version_that_is_not_an_integer_is_refused(tmp_path: Path, version: object) -> None:
+    # ``True == 1`` in Python: without the bool guard a file with "version": true loads as version 1.
+    doc = _document()
+    doc["version"] = version
+    path = tmp_path / "tok.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(SerializationError, match=r"version: must be an integer, got "):
+        Tokenizer.load(path)
+    with pytest.raises(SerializationError, match=r"<string>: version: must be an integer"):
+        Tokenizer.from_json(json.dumps(doc))
+
+
+def test_a_missing_version_is_refused() -> None:
+    doc = _document()
+    del doc["version"]
+    with pytest.raises(SerializationError, match=r"version: must be an integer, got None"):
+        Tokenizer.from_json(json.dumps(doc))
+
+
+@pytest.mark.parametrize("version", [0, -1])
+def test_a_version_below_one_is_refused(version: int) -> None:
+    doc = _document()
+    doc["version"] = version
+    with pytest.raises(SerializationError, match=rf"version: must be >= 1, got {version}"):
+        Tokenizer.from_json(json.dumps(doc))
+
+
+def test_a_newer_version_names_the_upgrade() -> None:
+    doc = _document()
+    doc["version"] = 2
+    with pytest.raises(SerializationError, match=r"version 2 is newer than this toolkit supports \(1\); upgrade"):
+        Tokenizer.from_json(json.dumps(doc))
+
+
+def test_version_one_loads() -> None:
+    doc = _document()
+    assert doc["version"] == 1 and type(doc["version"]) is int
+    assert Tokenizer.from_json(json.dumps(doc)).encode_ids("ab") == [2]
+
+
+# Error messages name the problem and the fix: the exact wording is part of the behaviour.
+@pytest.mark.parametrize(("doc", "message"), [
+    ([1], "<string>: the document must be a JSON object, got list"),
+    ({"format": "x", "added_tokens": []}, "<string>: format: expected 'tokenizer-toolkit', got 'x' (this looks like a "
+                                           "Hugging Face tokenizer.json: use Tokenizer.from_hf_json)"),
+    ({"format": "x"}, "<string>: format: expected 'tokenizer-toolkit', got 'x'"),
+])
+def test_envelope_messages(doc: object, message: str) -> None:
+    with pytest.raises(SerializationError) as info:
+        Tokenizer.from_json(json.dumps(doc))
+    assert str(info.value) == message
+
+
+def test_unknown_fields_and_metadata_messages() -> None:
+    doc = {**_document(), "zeta": 1, "alpha": 2}
+    with pytest.raises(SerializationError) as info:
+        Tokenizer.from_json(json.dumps(doc))
+    assert str(info.value) == "<string>: unknown top-level field(s): alpha, zeta"
+    doc = {**_document(), "metadata": [1]}
+    with pytest.raises(SerializationError) as info:
+        Tokenizer.from_json(json.dumps(doc))
+    assert str(info.value) == "<string>: metadata: must be an object, got list"
+
+
+def test_truncated_json_message(tmp_path: Path) -> None:
+    path = tmp_path / "tok.json"
+    path.write_text(json.dumps(_document())[:20], encoding="utf-8")
+    with pytest.raises(SerializationError) as info:
+        Tokenizer.load(path)
+    assert str(info.value).startswith(f"{path}: not valid JSON (")
+    assert str(info.value).endswith("); the file may be truncated or not a tokenizer file")
+
+
+def test_saved_files_are_utf8_with_unix_newlines_and_no_temporary_left(tmp_path: Path) -> None:
+    model = BPE(vocab={"é": 0, "中": 1, "é中": 2}, merges=[("é", "中")])
+    path = tmp_path / "tok.json"
+    Tokenizer(model).save(path, indent=2)
+    raw = path.read_bytes()
+    assert "é中".encode() in raw and b"\r\n" not in raw and b"\n" in raw
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tok.json"]
+    assert Tokenizer.load(path).encode_ids("é中") == [2]
