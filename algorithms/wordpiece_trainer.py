@@ -233,15 +233,13 @@ class _Run(_Splits):
       their current first occurrences; :meth:`_pop_best` checks them.
 
     Why bounds: a merge lowers ``freq(a)`` and ``freq(b)``, which *raises* the score of every pair
-    containing them, and tokens such as ``##s`` sit in thousands of pairs. Rescoring all of them at
-    every merge (the direct incremental algorithm) cost 9.3 million heap pushes for a 32k vocabulary
-    of 18 MB of English. Instead each token has a *bound frequency* ``g <= freq`` and heap keys use
+    containing them, and tokens such as ``##s`` sit in thousands of pairs, so rescoring all of them
+    at every merge is the cost to avoid. Instead each token has a *bound frequency* ``g <= freq`` and heap keys use
     ``g``: a key stays an upper bound until ``freq`` drops below ``g``, and only then are the token's
     pairs re-pushed. Tokens in few pairs use ``g = freq`` (rescored at each change, which is cheap);
     tokens in more use ``g = freq - freq/32``, so they are rescored after their frequency fell by a
-    32nd, not at every merge. On that corpus: 294k pushes and 88k pops, 0.70 s against 4.2 s, same
-    merges. A looser slack is slower: bounds up to (4/3)² above the truth (``freq/4``) pull so many
-    candidates out of the heap at every step that training takes three times as long.
+    32nd, not at every merge (same merges; a looser slack pulls too many candidates out of the heap
+    at every step; the measurements are in docs/benchmarks.md, "Design measurements").
     """
 
     #: Tokens in more pairs than this get slack bound frequencies (see the class docstring).

@@ -358,9 +358,9 @@ class Tokenizer:
         raise first). Workers are *spawned* (safe with threads, the same on every platform), so a
         script that uses them needs the usual ``if __name__ == "__main__":`` guard. Starting them costs
         a fraction of a second, and the results travel back as flat arrays that this process turns
-        into ``Encoding`` objects again, so on the 2-core benchmark machine two workers are only about
-        as fast as this process (``docs/benchmarks.md``); the share of the work done in parallel
-        grows with the number of cores. ``None`` or ``1``: this process.
+        into ``Encoding`` objects again, so on two cores two workers gain little (measured in
+        ``docs/benchmarks.md``); the share of the work done in parallel grows with the number of
+        cores. ``None`` or ``1``: this process.
 
         >>> from algorithms import BPE
         >>> tok = Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")]))
