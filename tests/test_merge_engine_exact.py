@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from test_merge_engine import SortedVocab, run
 
 from algorithms._merges import MAX_SYMBOL_ID, learn_merges
 from algorithms.reference.bpe import reference_learn_merges
-from test_merge_engine import SortedVocab, run
 
 
 def _fresh_ids(start: int = 1000) -> Callable[[int, int], int]:
@@ -59,5 +59,5 @@ def test_first_occurrence_offsets_use_both_operand_lengths() -> None:
     # Found by a search against the mutant ``length = len(right) + len(right)``: SortedVocab reuses
     # ids ("ab" and "ba" are one token), so merged tokens of unequal operand lengths decide ties.
     word_counts = {"bbaaabba": 3, "aaababb": 1, "aaa": 4, "bbaabb": 3, "babbb": 4, "aaabaa": 2}
-    options = dict(max_merges=4, tie_break="first_occurrence", vocab_class=SortedVocab)
+    options = {"max_merges": 4, "tie_break": "first_occurrence", "vocab_class": SortedVocab}
     assert run(learn_merges, word_counts, **options)[2] == run(reference_learn_merges, word_counts, **options)[2]
