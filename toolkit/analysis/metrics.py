@@ -210,7 +210,7 @@ def renyi_entropy(counts: Iterable[int], alpha: float = DEFAULT_RENYI_ALPHA) -> 
         h = -math.log(max(values) / total)
     else:
         h = math.log(sum((c / total) ** alpha for c in values)) / (1 - alpha)
-    return max(h, 0.0)  # one token type: 0, not the -0.0 of log(1) / (1 - α)
+    return h if h > 0 else 0.0  # one token type: 0, not the -0.0 of log(1) / (1 - α)
 
 
 # -------------------------------------------------------------------------------------- metrics

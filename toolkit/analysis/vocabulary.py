@@ -15,7 +15,7 @@ defines both; :func:`~toolkit.analysis.report.compare` reports them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -96,7 +96,7 @@ def _decoder(tok: Tokenizer) -> Any:
     return lambda token: decoder.decode([token])
 
 
-def unreachable_tokens(tokenizer: Tokenizer) -> UnreachableReport:
+def unreachable_tokens(tokenizer: Tokenizer, ids: Iterable[int] | None = None) -> UnreachableReport:
     """Which tokens of ``tokenizer`` can never come out of encoding text (Land & Bartolo 2024).
 
     For every ordinary token ``t`` the text ``s = decode([t])`` is encoded: ``t`` is reachable when
@@ -105,7 +105,8 @@ def unreachable_tokens(tokenizer: Tokenizer) -> UnreachableReport:
     start of a text, so ``ing`` and ``▁ing`` both decode to ``ing``) get a second chance: ``t`` is
     also reachable when ``decode(encode("\\n") + [t])`` encodes to ``encode("\\n") + [t]``. Not
     checked: special tokens, continuation tokens (``##ing``) and tokens for part of a UTF-8 character.
-    A 200,000-token vocabulary takes a few seconds (one encode per token).
+    A 200,000-token vocabulary takes a few seconds (one encode per token); ``ids`` checks only those
+    token ids (a sample).
 
     >>> from algorithms import BPE
     >>> from toolkit import Tokenizer
@@ -124,7 +125,11 @@ def unreachable_tokens(tokenizer: Tokenizer) -> UnreachableReport:
     anchor = encode(_ANCHOR)
     texts: dict[int, str] = {}
     partial = continuation = special = 0
-    for token, token_id in sorted(tokenizer.get_vocab().items(), key=lambda item: item[1]):
+    vocab = sorted(tokenizer.get_vocab().items(), key=lambda item: item[1])
+    if ids is not None:
+        wanted = set(ids)
+        vocab = [(token, i) for token, i in vocab if i in wanted]
+    for token, token_id in vocab:
         if token in specials:
             special += 1
         elif prefix and token.startswith(prefix) and len(token) > len(prefix):
