@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from toolkit.alignment import Piece, Span
 from toolkit.interfaces import Params, PreTokenizer
 from toolkit.registry import register
@@ -31,7 +33,7 @@ def script_spans(text: str) -> list[Span]:
                 cuts.append(i)
             last = script
     cuts.append(len(text))
-    return list(zip(cuts, cuts[1:]))
+    return list(pairwise(cuts))
 
 
 @register("UnicodeScripts")

@@ -228,7 +228,8 @@ def test_best_value_per_language_is_marked_in_every_rendering() -> None:
     r = compare({"BPE": bpe(), "WordPiece": wordpiece()}, {"en": TEXTS[:1], "fr": TEXTS[1:]}, measure_speed=False)
     lines = r.to_text().splitlines()
     start = lines.index("Fertility by language")
-    assert lines[start + 3].split() == ["BPE", "1.50", "2.00"] and lines[start + 4].split() == ["WordPiece", "1.50", "1.00*"]
+    assert lines[start + 3].split() == ["BPE", "1.50", "2.00"]
+    assert lines[start + 4].split() == ["WordPiece", "1.50", "1.00*"]
     assert "| WordPiece | 1.50 | **1.00** |" in r.to_markdown()
     assert 'class="num best"' in r.to_html()
 

@@ -46,7 +46,7 @@ def _kernel(folder: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return spec.name
 
 
-CASES = [pytest.param(name, data, marks=[pytest.mark.slow] if (name, data) == ("llm_tokenizers.ipynb", "shared") else [])
+CASES = [pytest.param(name, data, marks=[pytest.mark.slow] * ((name, data) == ("llm_tokenizers.ipynb", "shared")))
          for name in NAMES for data in ("shared", "fallback")]
 
 

@@ -102,7 +102,8 @@ def test_fixed_length_examples(length: int) -> None:
         _same(FixedLength(length=length), text)
 
 
-TEXT = st.text(st.sampled_from(list("ax 中文ア1,.é\u0301ก\n😀Жb")) | st.characters(max_codepoint=0x2FFFF, exclude_categories=("Cs",)), max_size=40)
+CHARS = st.sampled_from(list("ax 中文ア1,.é\u0301ก\n😀Жb")) | st.characters(max_codepoint=0x2FFFF, exclude_categories=("Cs",))
+TEXT = st.text(CHARS, max_size=40)
 
 
 @settings(max_examples=300, deadline=None)

@@ -17,5 +17,5 @@ from toolkit.analysis.sweep import SweepResult, sweep
 from toolkit.analysis.visualize import TokenView, visualize
 from toolkit.analysis.vocabulary import UnreachableReport, unreachable_tokens
 
-__all__ = ["compare", "sweep", "ComparisonReport", "SweepResult", "TokenizerMetrics", "METRICS", "visualize", "TokenView",
-           "parallel_sample", "unreachable_tokens", "UnreachableReport"]
+__all__ = ["compare", "sweep", "ComparisonReport", "SweepResult", "TokenizerMetrics", "METRICS", "visualize",
+           "TokenView", "parallel_sample", "unreachable_tokens", "UnreachableReport"]

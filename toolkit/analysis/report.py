@@ -135,7 +135,8 @@ def _check_parallel(groups: Mapping[str | None, list[str]], reference: str | Non
         raise ConfigError("compare: reference names a language of parallel texts: "
                           "compare(toks, {'en': [...], 'fr': [...]}, reference='en')")
     if reference not in groups:
-        raise ConfigError(f"compare: reference {reference!r} is not one of the languages ({', '.join(map(str, groups))})")
+        langs = ", ".join(map(str, groups))
+        raise ConfigError(f"compare: reference {reference!r} is not one of the languages ({langs})")
     sizes = {lang: len(items) for lang, items in groups.items()}
     if len(set(sizes.values())) > 1:
         listed = ", ".join(f"{lang}: {n}" for lang, n in sizes.items())

@@ -93,7 +93,8 @@ class _Table:
         body = ["| " + " | ".join(f"**{esc(c)}**" if i in self._best(r) else esc(c) for i, c in enumerate(row)) + " |"
                 for r, row in enumerate(self.rows)]
         parts = [f"### {self.title}", "", head, rule, *body]
-        notes = [n if n.endswith(".") else n + "." for n in (self.note, "Bold: the best value of a column" if self._marked() else "") if n]
+        bold = "Bold: the best value of a column" if self._marked() else ""
+        notes = [n if n.endswith(".") else n + "." for n in (self.note, bold) if n]
         if notes:
             parts += ["", " ".join(notes)]
         return "\n".join(parts)

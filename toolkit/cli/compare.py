@@ -198,9 +198,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-plots", action="store_true", help="do not write PNG plots")
     parser.add_argument("--json", action="store_true", help="print the report as JSON instead of tables")
     parser.add_argument("--reference", metavar="LANG",
-                        help="reference language of parity: the --lang texts must be parallel (line i translates line i)")
+                        help="reference language of parity: the --lang texts must be parallel (line i translates i)")
     parser.add_argument("--parallel-sample", action="store_true",
-                        help="evaluate on the parallel sample shipped with the toolkit (en fr de es th zh; reference en)")
+                        help="evaluate on the parallel sample shipped with the toolkit (6 languages; reference en)")
     parser.add_argument("--renyi-alpha", type=float, metavar="A", help="order of the Rényi efficiency (default 2.5)")
     parser.add_argument("--no-unreachable", action="store_true", help="skip the unreachable-token check")
 
