@@ -338,15 +338,30 @@ def _hf_unreachable(path: Path, ids: list[int]) -> set[int]:
     return out
 
 
-@pytest.mark.parity
-@pytest.mark.parametrize("name", ["gpt4o", "llama3", "llama2"])
-def test_unreachable_tokens_agree_with_hf_on_a_sample(name: str) -> None:
+def _load_llm(name: str) -> Tokenizer:
+    """An LLM tokenizer of ../shared; one this version cannot load yet is an xfail naming the reason."""
+    from toolkit.errors import SerializationError
+    from toolkit.interop.files import load_tokenizer
+
     path = LLM / name / "tokenizer.json"
     if not path.is_file():
         pytest.skip(f"shared corpora absent ({path})")
-    from toolkit.interop.files import load_tokenizer
+    try:
+        return load_tokenizer(path)
+    except SerializationError as exc:
+        if name in LOADS_TODAY:
+            raise
+        pytest.xfail(f"{name} does not load yet (picked up once it does): {exc}")
 
-    tok = load_tokenizer(path)
+
+LOADS_TODAY = ("gpt4o", "llama3", "llama2")  # the others (non-special added tokens) are tested once they load
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("name", [*LOADS_TODAY, "qwen3", "gemma3", "deepseek_v3"])
+def test_unreachable_tokens_agree_with_hf_on_a_sample(name: str) -> None:
+    path = LLM / name / "tokenizer.json"
+    tok = _load_llm(name)
     ids = list(range(0, tok.vocab_size, 97)) + [3413, 3914, 99494] * (name == "gpt4o")
     ours = unreachable_tokens(tok, ids=ids)
     assert {u.id for u in ours.unreachable} == _hf_unreachable(path, ids)
@@ -354,14 +369,36 @@ def test_unreachable_tokens_agree_with_hf_on_a_sample(name: str) -> None:
         assert {3413, 3914, 99494} <= {u.id for u in ours.unreachable}  # " I'" → " I" "'"; "\n//"; " 亚洲AV"
 
 
+@pytest.mark.parity
+def test_cli_compare_with_an_llm_tokenizer_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from toolkit.cli import main
+
+    path = LLM / "gpt4o" / "tokenizer.json"
+    if not path.is_file():
+        pytest.skip(f"shared corpora absent ({path})")
+    code = main(["compare", "-t", f"GPT-4o={path}", "--parallel-sample", "--no-unreachable", "--no-plots", "--json",
+                 "-o", str(tmp_path)])
+    printed = capsys.readouterr()
+    assert code == 0, printed.err
+    report = json.loads(printed.out)["report"]
+    row = report["tokenizers"][0]
+    assert row["vocab_size"] == 200_000 and row["algorithm"] == "ByteLevelBPE"
+    tiktoken = require("tiktoken")
+    try:
+        enc = tiktoken.get_encoding("o200k_base")
+    except Exception:  # no cached o200k_base and no network: the count above is still checked for sanity
+        enc = None
+    if enc is not None:  # the token count is tiktoken's, sentence by sentence
+        assert row["tokens"] == sum(len(enc.encode(s)) for v in parallel_sample().values() for s in v)
+    en = report["languages"]["en"]["tokenizers"][0]["tokens"]
+    th = report["languages"]["th"]["tokenizers"][0]
+    assert th["parity"] == th["tokens"] / en
+
+
 @pytest.mark.slow
 @pytest.mark.parity
 def test_unreachable_tokens_of_gpt4o_in_full() -> None:
     path = LLM / "gpt4o" / "tokenizer.json"
-    if not path.is_file():
-        pytest.skip(f"shared corpora absent ({path})")
-    from toolkit.interop.files import load_tokenizer
-
-    r = unreachable_tokens(load_tokenizer(path))
+    r = unreachable_tokens(_load_llm("gpt4o"))
     assert r.count == 12 and r.partial == 1584 and r.checked == 198_414
     assert {u.id for u in r.unreachable} == _hf_unreachable(path, [u.id for u in r.unreachable])
