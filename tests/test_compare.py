@@ -187,7 +187,9 @@ def test_input_errors() -> None:
     with pytest.raises(ConfigError, match="mapping"):
         compare(bpe(), TEXTS)  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="must be a Tokenizer"):
-        compare({"x": "not a tokenizer"}, TEXTS)  # type: ignore[dict-item]
+        compare({"x": 3.5}, TEXTS)  # type: ignore[dict-item]
+    with pytest.raises(ConfigError, match="cannot tell the tokenizer format"):  # a string is a tokenizer file
+        compare({"x": "not a tokenizer"}, TEXTS)
     with pytest.raises(InputError, match=r"texts\[1\]"):
         compare({"x": bpe()}, ["ok", 3])  # type: ignore[list-item]
     with pytest.raises(InputError, match="no texts"):

@@ -294,6 +294,20 @@ def test_cli_with_a_tokenizer_json_contender_and_the_parallel_sample(tmp_path: P
     assert report["languages"]["fr"]["tokenizers"][0]["parity"] == 1.0 and report["unreachable"] == {}
 
 
+def test_compare_takes_tokenizer_files(tmp_path: Path) -> None:
+    from toolkit import SerializationError
+
+    byte_level().to_hf_json(tmp_path / "tokenizer.json")
+    bpe().save(tmp_path / "ours.json")
+    r = compare({"hf": tmp_path / "tokenizer.json", "ours": str(tmp_path / "ours.json"), "obj": bpe()}, TEXTS,
+                measure_speed=False)
+    assert r["hf"].tokens == 9 and r["hf"].algorithm == "ByteLevelBPE" and r["ours"].tokens == r["obj"].tokens == 7
+    with pytest.raises(SerializationError, match="missing.json"):
+        compare({"x": tmp_path / "missing.json"}, TEXTS, measure_speed=False)
+    with pytest.raises(ConfigError, match="must be a Tokenizer or a tokenizer file path"):
+        compare({"x": 3}, TEXTS, measure_speed=False)  # type: ignore[dict-item]
+
+
 def test_cli_errors_of_the_new_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from toolkit.cli import main
 

@@ -18,6 +18,7 @@ Importing this module is cheap: the toolkit is imported inside the functions tha
 from __future__ import annotations
 
 import math
+import os
 import re
 import time
 from bisect import bisect_right
@@ -499,8 +500,12 @@ def _check_tokenizers(tokenizers: Any) -> dict[str, Tokenizer]:
     for name, tok in tokenizers.items():
         if not isinstance(name, str) or not name:
             raise ConfigError(f"compare: tokenizer names must be non-empty strings, got {name!r}")
+        if isinstance(tok, (str, os.PathLike)):  # any tokenizer file: ours, tokenizer.json, .tiktoken, vocab.txt...
+            from toolkit.interop.files import load_tokenizer
+
+            tok = load_tokenizer(tok)
         if not isinstance(tok, Tokenizer):
-            raise ConfigError(f"compare: {name!r} must be a Tokenizer, got {type(tok).__name__}")
+            raise ConfigError(f"compare: {name!r} must be a Tokenizer or a tokenizer file path, got {type(tok).__name__}")
         out[name] = tok
     return out
 

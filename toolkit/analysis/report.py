@@ -69,7 +69,9 @@ def compare(
 ) -> ComparisonReport:
     """Encode the same ``texts`` with every tokenizer and measure them side by side.
 
-    ``tokenizers`` maps a display name to a :class:`~toolkit.Tokenizer`. ``texts`` is a string, an
+    ``tokenizers`` maps a display name to a :class:`~toolkit.Tokenizer` or to a tokenizer file of any
+    format :func:`~toolkit.interop.files.load_tokenizer` reads (ours, Hugging Face ``tokenizer.json``,
+    ``.tiktoken``, GPT-2 ``vocab.json`` + ``merges.txt``, BERT ``vocab.txt``). ``texts`` is a string, an
     iterable of strings, or a mapping ``{language: texts}``; with a mapping, the report also holds one
     sub-report per language (:attr:`ComparisonReport.languages`, e.g. fertility on Chinese vs
     English). Texts are encoded with ``add_special_tokens=False``: ``[CLS]``/``[SEP]`` added by a
