@@ -14,6 +14,9 @@ component registry.
 :class:`Digits`      numbers apart (runs, or each digit alone)
 :class:`Metaspace`   SentencePiece style: spaces become ``▁`` and start pieces
 :class:`Sequence`    several pre-tokenizers in a row
+:class:`UnicodeScripts`  cut where the script changes (Latin, Han, Thai...), HF's Unicode 9.0 table
+:class:`CharDelimiterSplit`  split at one character, dropped
+:class:`FixedLength`  chunks of ``length`` characters
 ===================  ==========================================================================
 
 The split patterns of OpenAI's encodings are :data:`GPT2_PATTERN`, :data:`CL100K_PATTERN` and
@@ -28,12 +31,15 @@ __tokenizer_toolkit__ = True  # this distribution's package (checked by toolkit.
 
 from pretokenizers.bert import BertPreTokenizer
 from pretokenizers.bytelevel import ByteLevel
+from pretokenizers.char_delimiter import CharDelimiterSplit
 from pretokenizers.digits import Digits
+from pretokenizers.fixed_length import FixedLength
 from pretokenizers.metaspace import Metaspace
 from pretokenizers.patterns import CHAT_PATTERN, CL100K_PATTERN, GPT2_PATTERN, HF_GPT2_PATTERN, O200K_PATTERN
 from pretokenizers.punctuation import Punctuation
 from pretokenizers.sequence import Sequence
 from pretokenizers.split import Split
+from pretokenizers.unicode_scripts import UnicodeScripts
 from pretokenizers.whitespace import Whitespace, WhitespaceSplit
 
 __all__ = [
@@ -46,6 +52,9 @@ __all__ = [
     "Digits",
     "Metaspace",
     "Sequence",
+    "UnicodeScripts",
+    "CharDelimiterSplit",
+    "FixedLength",
     "GPT2_PATTERN",
     "CL100K_PATTERN",
     "O200K_PATTERN",

@@ -187,7 +187,9 @@ def test_input_errors() -> None:
     with pytest.raises(ConfigError, match="mapping"):
         compare(bpe(), TEXTS)  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="must be a Tokenizer"):
-        compare({"x": "not a tokenizer"}, TEXTS)  # type: ignore[dict-item]
+        compare({"x": 3.5}, TEXTS)  # type: ignore[dict-item]
+    with pytest.raises(ConfigError, match="cannot tell the tokenizer format"):  # a string is a tokenizer file
+        compare({"x": "not a tokenizer"}, TEXTS)
     with pytest.raises(InputError, match=r"texts\[1\]"):
         compare({"x": bpe()}, ["ok", 3])  # type: ignore[list-item]
     with pytest.raises(InputError, match="no texts"):
@@ -218,7 +220,10 @@ def test_plain_text_rendering(report: ComparisonReport) -> None:
         assert label in header
     assert "encode" not in header and "train" not in header  # not measured: no empty columns
     bpe_row = next(line for line in lines if line.startswith("BPE "))
-    assert bpe_row.split() == ["BPE", "BPE", "7", "7", "2.00", "1.86", "1.75", "50.0%", "14.3%", "25.0%", "1.67", "0%"]
+    # The best value of each column with a direction carries a "*" (the literature metrics: test_compare_literature.py).
+    assert bpe_row.split() == ["BPE", "BPE", "7", "7", "2.00", "1.86", "1.75", "50.0%", "14.3%", "25.0%", "1.67", "0%",
+                               "0.86*", "0.90*", "85.7%*", "0"]
+    assert "* best value of a column" in text
     assert "Vocabulary overlap (Jaccard)" in text and "Words tokenized identically" in text
     overlap_row = next(line for line in lines if line.startswith("BPE ") and "83.3%" in line)
     assert overlap_row.split() == ["BPE", "100.0%", "83.3%", "2.3%"]
@@ -230,7 +235,8 @@ def test_markdown_rendering(report: ComparisonReport) -> None:
     assert "### Tokenizers" in md
     assert "| tokenizer | algorithm | vocab | tokens | bytes/token |" in md
     assert "|---|---|---:|---:|---:|" in md
-    assert "| WordPiece | WordPiece | 6 | 5 | 2.80 | 2.60 | 1.25 | 25.0% | 40.0% | 50.0% | 2.33 | 50.0% |" in md
+    assert ("| WordPiece | WordPiece | 6 | **5** | **2.80** | **2.60** | **1.25** | **25.0%** | 40.0% | 50.0% | 2.33 "
+            "| 50.0% | 0.56 | 0.59 | 50.0% | 0 |") in md  # the best values in bold
     assert "|  | BPE | WordPiece | byte-level |" in md
     assert report.to_markdown(title=None).startswith("Measured on")
     # A "|" inside a cell is escaped.
@@ -241,12 +247,14 @@ def test_markdown_rendering(report: ComparisonReport) -> None:
 def test_dict_and_json_rendering(report: ComparisonReport) -> None:
     data = report.to_dict()
     assert json.loads(report.to_json()) == json.loads(json.dumps(data))
-    assert set(data) == {"text", "tokenizers", "vocab_overlap", "identical_words", "languages"}
+    assert set(data) == {"text", "tokenizers", "vocab_overlap", "identical_words", "languages", "never_used",
+                         "unreachable", "reference"}
     row = data["tokenizers"][2]
     assert row["name"] == "byte-level" and row["algorithm"] == "ByteLevelBPE"
     assert set(METRICS) <= set(row)
     assert row["counts"] == {"texts": 2, "bytes": 14, "chars": 13, "words": 4, "tokens": 9, "split_words": 3,
-                             "unk_tokens": 0, "unk_words": 0, "roundtrip_texts": 2}
+                             "unk_tokens": 0, "unk_words": 0, "roundtrip_texts": 2, "distinct_tokens": 9,
+                             "reference_tokens": None}
     assert row["token_lengths"] == {"1": 7, "3": 1, "4": 1}
     assert row["throughput"] is None
     assert data["vocab_overlap"]["BPE"]["WordPiece"] == 5 / 6
@@ -266,7 +274,7 @@ def test_language_tables_in_every_rendering() -> None:
     r = compare({"BPE": bpe(), "bl": byte_level()}, {"en": TEXTS[:1], "fr": TEXTS[1:]}, measure_speed=False)
     assert "Fertility by language" in r.to_text()
     assert "### Fertility by language" in r.to_markdown()
-    assert "| BPE | 1.50 | 2.00 |" in r.to_markdown()
+    assert "| BPE | 1.50 | **2.00** |" in r.to_markdown()  # the best per language in bold (en: a tie, unmarked)
     assert "Fertility by language" in r._repr_html_()
     assert set(r.to_dict()["languages"]) == {"en", "fr"}
     assert "in 2 languages (en, fr)" in r.to_text()
@@ -435,8 +443,8 @@ def test_plots(tmp_path: Path, report: ComparisonReport) -> None:
     assert [line.get_label() for line in sweep_fig.axes[0].get_lines()] == ["bl"]
     written = save_plots(langs, tmp_path, sweep=result, sweep_metrics=("bytes_per_token", "fertility"))
     assert [p.name for p in written] == ["token_lengths.png", "fertility_by_language.png",
-                                         "bytes_per_token_by_language.png", "sweep_bytes_per_token.png",
-                                         "sweep_fertility.png"]
+                                         "bytes_per_token_by_language.png", "renyi_efficiency_by_language.png",
+                                         "sweep_bytes_per_token.png", "sweep_fertility.png"]
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in written)
     with pytest.raises(ConfigError, match="grouped by language"):
         plot_languages(report)
@@ -505,8 +513,9 @@ def test_cli_config_with_training_languages_and_sweep(files: Path, capsys: pytes
     assert "Vocabulary-size sweep" in printed.out and "wrote" not in printed.out  # -q: no summary line
     out = files / "out"
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["bytes_per_token_by_language.png", "fertility_by_language.png", "report.json", "report.md",
-                     "sweep_bytes_per_token.png", "sweep_fertility.png", "token_lengths.png"]
+    assert names == ["bytes_per_token_by_language.png", "fertility_by_language.png", "renyi_efficiency_by_language.png",
+                     "report.json", "report.md", "sweep_bytes_per_token.png", "sweep_fertility.png",
+                     "token_lengths.png"]
     data = json.loads((out / "report.json").read_text(encoding="utf-8"))
     trained = data["report"]["tokenizers"][1]
     assert trained["vocab_size"] == 265 and trained["train_seconds"] is not None

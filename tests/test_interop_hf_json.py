@@ -337,7 +337,7 @@ def test_minimal_document_loads(tmp_path: Path) -> None:
         ({"model": {"type": "WordLevel", "vocab": {"a": 0}, "unk_token": "a"}}, "'WordLevel'"),
         ({"normalizer": {"type": "Precompiled", "precompiled_charsmap": "AAAA"}}, "normalizer: the HF normalizer 'Precompiled'"),
         ({"normalizer": {"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Nmt"}]}}, "normalizer.normalizers[1]"),
-        ({"pre_tokenizer": {"type": "UnicodeScripts"}}, "pre-tokenizer 'UnicodeScripts'"),
+        ({"pre_tokenizer": {"type": "NoSuchPreTokenizer"}}, "pre-tokenizer 'NoSuchPreTokenizer'"),  # issue 17: all HF ones import
         ({"decoder": {"type": "CTC", "pad_token": "<pad>", "word_delimiter_token": "|", "cleanup": True}}, "decoder 'CTC'"),
         ({"model": {"type": "BPE", "dropout": 0.1, "vocab": {"a": 0}, "merges": []}}, "model.dropout"),
         ({"truncation": {"max_length": 5, "strategy": "LongestFirst", "stride": 0, "direction": "Right"}}, "truncation"),

@@ -80,6 +80,9 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("pre_tokenizer", "Split", "invert"): (True, "x"),
     ("pre_tokenizer", "Split", "literal"): (True, "x"),
     ("pre_tokenizer", "Split", "timeout"): (1.0, -1.0),
+    # issue 17 (pre-tokenizers of issue 14)
+    ("pre_tokenizer", "CharDelimiterSplit", "delimiter"): ("-", "ab"),
+    ("pre_tokenizer", "FixedLength", "length"): (3, 0),
     # models
     ("model", "BPE", "unk_token"): ("[UNK]", 5),
     ("model", "BPE", "continuing_subword_prefix"): ("##", 5),
@@ -142,6 +145,7 @@ BASE_OPTIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("decoder", "Sequence"): {"decoders": [{"type": "ByteFallback"}]},
     ("pre_tokenizer", "Sequence"): {"pretokenizers": [{"type": "Digits"}]},
     ("pre_tokenizer", "Split"): {"pattern": r"\s+"},
+    ("pre_tokenizer", "CharDelimiterSplit"): {"delimiter": " "},  # issue 17
     ("model", "WordPiece"): {"vocab": {"[UNK]": 0, "hel": 1, "##lo": 2, "a": 3, "##b": 4}},
 }
 

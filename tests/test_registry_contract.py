@@ -23,6 +23,7 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("normalizer", "Sequence"): {"normalizers": []},
     ("pre_tokenizer", "Split"): {"pattern": r"\s+", "behavior": "removed"},
     ("pre_tokenizer", "Sequence"): {"pretokenizers": []},
+    ("pre_tokenizer", "CharDelimiterSplit"): {"delimiter": "|"},  # issue 17
     ("decoder", "Sequence"): {"decoders": []},
     ("decoder", "Replace"): {"pattern": "▁", "content": " "},
     ("post_processor", "TemplateProcessing"): {

@@ -18,6 +18,7 @@ Importing this module is cheap: the toolkit is imported inside the functions tha
 from __future__ import annotations
 
 import math
+import os
 import re
 import time
 from bisect import bisect_right
@@ -39,6 +40,9 @@ __all__ = [
     "vocabulary_strings",
     "METRICS",
     "Texts",
+    "DEFAULT_RENYI_ALPHA",
+    "renyi_entropy",
+    "check_alpha",
 ]
 
 Texts = str | Iterable[str] | Mapping[str, str | Iterable[str]]
@@ -46,7 +50,8 @@ Texts = str | Iterable[str] | Mapping[str, str | Iterable[str]]
 _WORD = re.compile(r"\S+")  # whitespace-separated words: exactly the pieces of str.split()
 
 #: The derived metrics of :class:`TokenizerMetrics`: name → (short label, description, better).
-#: ``better`` is ``"higher"``, ``"lower"`` or ``""`` (neither). Plots and the CLI accept these names.
+#: ``better`` is ``"higher"``, ``"lower"``, ``"closer to 1"`` (parity) or ``""`` (neither). Plots and the CLI
+#: accept these names.
 METRICS: dict[str, tuple[str, str, str]] = {
     "vocab_size": ("vocab", "tokens in the vocabulary, special tokens included", ""),
     "tokens": ("tokens", "tokens produced for all texts (no post-processor specials)", "lower"),
@@ -60,7 +65,17 @@ METRICS: dict[str, tuple[str, str, str]] = {
     "roundtrip_share": ("round trip", "share of texts with decode(encode(text)) == text", "higher"),
     "throughput": ("encode", "UTF-8 bytes encoded per second (encode_ids)", "higher"),
     "train_seconds": ("train", "training time in seconds, when known", "lower"),
+    "renyi_efficiency": ("Rényi eff.", "Rényi entropy (order α, 2.5 by default) of the token distribution / log |V|",
+                         "higher"),
+    "shannon_efficiency": ("Shannon eff.", "Shannon entropy of the token distribution / log |V|", "higher"),
+    "vocab_utilization": ("vocab used", "share of the vocabulary that occurs at least once in the texts", "higher"),
+    "unreachable_tokens": ("unreachable", "tokens t with encode(decode([t])) != [t] (Land & Bartolo 2024)", "lower"),
+    "parity": ("parity", "tokens / tokens of the same texts in the reference language (Petrov et al. 2023)",
+               "closer to 1"),
 }
+
+#: The default order α of :attr:`TokenizerMetrics.renyi_efficiency` (Zouhar et al. 2023).
+DEFAULT_RENYI_ALPHA = 2.5
 
 
 # ------------------------------------------------------------------------------------- surfaces
@@ -168,6 +183,37 @@ def _jaccard(a: set[bytes], b: set[bytes]) -> float:
     return len(a & b) / union if union else 1.0
 
 
+# -------------------------------------------------------------------------------------- entropy
+def check_alpha(alpha: Any, where: str = "renyi_alpha") -> float:
+    """``alpha`` as a float once checked: a number > 0 (``math.inf`` allowed), else :class:`ConfigError`."""
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or math.isnan(alpha) or alpha <= 0:
+        raise ConfigError(f"{where} must be a number > 0 (1 is Shannon entropy, 2.5 the usual choice), got {alpha!r}")
+    return float(alpha)
+
+
+def renyi_entropy(counts: Iterable[int], alpha: float = DEFAULT_RENYI_ALPHA) -> float | None:
+    """Rényi entropy of order ``alpha`` (natural log) of the distribution the ``counts`` give.
+
+    ``H_α = log(Σ p_i^α) / (1 - α)``; ``alpha = 1`` is Shannon's ``-Σ p_i log p_i``, ``math.inf`` the
+    min-entropy ``-log max p_i``. ``None`` when the counts sum to 0.
+
+    >>> round(renyi_entropy([1, 1, 2], 1), 6), round(renyi_entropy([1, 1, 2], 2), 6)
+    (1.039721, 0.980829)
+    """
+    alpha = check_alpha(alpha, "alpha")
+    values = [c for c in counts if c > 0]
+    total = sum(values)
+    if not total:
+        return None
+    if alpha == 1:
+        h = -sum(c / total * math.log(c / total) for c in values)
+    elif math.isinf(alpha):
+        h = -math.log(max(values) / total)
+    else:
+        h = math.log(sum((c / total) ** alpha for c in values)) / (1 - alpha)
+    return h if h > 0 else 0.0  # one token type: 0, not the -0.0 of log(1) / (1 - α)
+
+
 # -------------------------------------------------------------------------------------- metrics
 @dataclass(frozen=True)
 class TextStats:
@@ -216,6 +262,10 @@ class TokenizerMetrics:
     token_lengths: Mapping[int, int] = field(default_factory=dict)
     encode_seconds: float | None = None
     train_seconds: float | None = None
+    token_counts: Mapping[int, int] = field(default_factory=dict, repr=False)
+    renyi_alpha: float = DEFAULT_RENYI_ALPHA
+    unreachable: int | None = None
+    reference_tokens: int | None = None
 
     # The derived metrics ------------------------------------------------------------------------
     @property
@@ -266,6 +316,38 @@ class TokenizerMetrics:
             return None
         return self.text.bytes / self.encode_seconds
 
+    def renyi(self, alpha: float) -> float | None:
+        """Rényi efficiency of any order ``alpha``: ``H_α(p) / log |V|`` over :attr:`token_counts`."""
+        if self.vocab_size < 2:
+            return None
+        h = renyi_entropy(self.token_counts.values(), alpha)
+        return None if h is None else h / math.log(self.vocab_size)
+
+    @property
+    def renyi_efficiency(self) -> float | None:
+        """Rényi efficiency of order :attr:`renyi_alpha` (Zouhar et al. 2023): ``H_α(p) / log |V|``."""
+        return self.renyi(self.renyi_alpha)
+
+    @property
+    def shannon_efficiency(self) -> float | None:
+        """Shannon efficiency: ``H(p) / log |V|``, the Rényi efficiency of order 1."""
+        return self.renyi(1.0)
+
+    @property
+    def vocab_utilization(self) -> float | None:
+        """Share of the vocabulary's tokens that occur at least once in the texts."""
+        return _ratio(len(self.token_counts), self.vocab_size)
+
+    @property
+    def unreachable_tokens(self) -> int | None:
+        """Tokens that encoding their own decoded text does not give back (``None``: not checked)."""
+        return self.unreachable
+
+    @property
+    def parity(self) -> float | None:
+        """Tokens / tokens of the same texts in the reference language; ``None`` without a reference."""
+        return None if self.reference_tokens is None else _ratio(self.tokens, self.reference_tokens)
+
     def metric(self, name: str) -> float | int | None:
         """A metric by its name in :data:`METRICS` (``"bytes_per_token"``, ``"fertility"``...)."""
         if name not in METRICS:
@@ -285,7 +367,10 @@ class TokenizerMetrics:
                 "unk_tokens": self.unk_tokens,
                 "unk_words": self.unk_words,
                 "roundtrip_texts": self.roundtrip_texts,
+                "distinct_tokens": len(self.token_counts),
+                "reference_tokens": self.reference_tokens,
             },
+            "renyi_alpha": self.renyi_alpha,
             "token_lengths": {str(k): v for k, v in sorted(self.token_lengths.items())},
             "encode_seconds": self.encode_seconds,
         }
@@ -294,11 +379,12 @@ class TokenizerMetrics:
 class _Tally:
     """Running counts of one tokenizer over texts (see :func:`_measure_text`)."""
 
-    __slots__ = ("tokens", "split_words", "unk_tokens", "unk_words", "roundtrip", "lengths")
+    __slots__ = ("tokens", "split_words", "unk_tokens", "unk_words", "roundtrip", "lengths", "ids")
 
     def __init__(self) -> None:
         self.tokens = self.split_words = self.unk_tokens = self.unk_words = self.roundtrip = 0
         self.lengths: Counter[int] = Counter()
+        self.ids: Counter[int] = Counter()  # how often each token id occurs (entropy, utilization)
 
     def add(self, other: _Tally) -> None:
         self.tokens += other.tokens
@@ -307,6 +393,7 @@ class _Tally:
         self.unk_words += other.unk_words
         self.roundtrip += other.roundtrip
         self.lengths.update(other.lengths)
+        self.ids.update(other.ids)
 
 
 class _Probe:
@@ -339,6 +426,7 @@ def _measure_text(probe: _Probe, text: str, words: list[tuple[int, int]], tally:
     """Encode ``text`` once; add its counts to ``tally``; return each word's segmentation."""
     tok = probe.tokenizer
     enc = tok.encode(text, add_special_tokens=False)
+    tally.ids.update(enc.ids)
     ends = [e for _, e in words]
     segs: list[list[tuple[int, int, bool]]] = [[] for _ in words]
     unk_id = probe.unk_id
@@ -412,8 +500,12 @@ def _check_tokenizers(tokenizers: Any) -> dict[str, Tokenizer]:
     for name, tok in tokenizers.items():
         if not isinstance(name, str) or not name:
             raise ConfigError(f"compare: tokenizer names must be non-empty strings, got {name!r}")
+        if isinstance(tok, (str, os.PathLike)):  # any tokenizer file: ours, tokenizer.json, .tiktoken, vocab.txt...
+            from toolkit.interop.files import load_tokenizer
+
+            tok = load_tokenizer(tok)
         if not isinstance(tok, Tokenizer):
-            raise ConfigError(f"compare: {name!r} must be a Tokenizer, got {type(tok).__name__}")
+            raise ConfigError(f"compare: {name!r} must be a Tokenizer or a tokenizer file path, got {type(tok).__name__}")
         out[name] = tok
     return out
 

@@ -153,7 +153,8 @@ def plot_languages(
 
     ``log`` uses a logarithmic axis; by default it does when values differ by more than 20×
     (fertility on Chinese or Thai text, which has no spaces, is far above English). Each bar is
-    labelled with its value.
+    labelled with its value; ``metric="parity"`` (``compare(..., reference=...)``) draws a dashed
+    line at 1, where a language costs as many tokens as the reference.
     """
     _check_metric(metric)
     if not report.languages:
@@ -174,6 +175,8 @@ def plot_languages(
         log = bool(values) and min(values) > 0 and max(values) / min(values) > 20
     if log:
         ax.set_yscale("log")
+    if metric == "parity":
+        ax.axhline(1.0, color="#6b7280", linewidth=1, linestyle="--")  # parity: as many tokens as the reference
     ax.set_xticks(range(len(langs)), langs)
     ax.set_xlabel("language")
     ax.set_ylabel(_label(metric) + (" — log scale" if log else ""))
@@ -200,9 +203,11 @@ def save_plots(
 ) -> list[Path]:
     """Write every plot that applies as PNG into ``folder``; return the paths written.
 
-    ``token_lengths.png`` (with a report), ``fertility_by_language.png`` and
-    ``bytes_per_token_by_language.png`` (when the report has languages), and
-    ``sweep_<metric>.png`` for each of ``sweep_metrics`` (with a sweep).
+    ``token_lengths.png`` (with a report); ``fertility_by_language.png``,
+    ``bytes_per_token_by_language.png``, ``renyi_efficiency_by_language.png`` and, with a reference
+    language, ``parity_by_language.png`` (when the report has languages); and ``sweep_<metric>.png``
+    for each of ``sweep_metrics`` (with a sweep; ``"renyi_efficiency"`` draws efficiency against
+    vocabulary size).
     """
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
@@ -218,6 +223,9 @@ def save_plots(
         if report.languages:
             save(plot_languages(report, metric="fertility"), "fertility_by_language.png")
             save(plot_languages(report, metric="bytes_per_token"), "bytes_per_token_by_language.png")
+            save(plot_languages(report, metric="renyi_efficiency"), "renyi_efficiency_by_language.png")
+            if getattr(report, "reference", None) is not None:
+                save(plot_languages(report, metric="parity"), "parity_by_language.png")
     if sweep is not None and sweep.points:
         for metric in sweep_metrics:
             save(plot_sweep(sweep, metric=metric), f"sweep_{metric}.png")

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import html
 import json
+import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toolkit.analysis.metrics import (
+    DEFAULT_RENYI_ALPHA,
     METRICS,
     TextStats,
     Texts,
@@ -38,8 +40,11 @@ from toolkit.analysis.metrics import (
     _text_stats,
     _time_encoding,
     _training_seconds,
+    check_alpha,
     vocabulary_strings,
 )
+from toolkit.analysis.tables import _HTML_STYLE, _fmt_number, _Table
+from toolkit.analysis.vocabulary import UnreachableReport, never_used, unreachable_tokens
 from toolkit.errors import ConfigError, InputError
 
 if TYPE_CHECKING:
@@ -58,16 +63,28 @@ def compare(
     training_seconds: Mapping[str, float] | None = None,
     measure_speed: bool = True,
     timing_repeats: int = 1,
+    renyi_alpha: float = DEFAULT_RENYI_ALPHA,
+    reference: str | None = None,
+    check_unreachable: bool = True,
 ) -> ComparisonReport:
     """Encode the same ``texts`` with every tokenizer and measure them side by side.
 
-    ``tokenizers`` maps a display name to a :class:`~toolkit.Tokenizer`. ``texts`` is a string, an
+    ``tokenizers`` maps a display name to a :class:`~toolkit.Tokenizer` or to a tokenizer file of any
+    format :func:`~toolkit.interop.files.load_tokenizer` reads (ours, Hugging Face ``tokenizer.json``,
+    ``.tiktoken``, GPT-2 ``vocab.json`` + ``merges.txt``, BERT ``vocab.txt``). ``texts`` is a string, an
     iterable of strings, or a mapping ``{language: texts}``; with a mapping, the report also holds one
     sub-report per language (:attr:`ComparisonReport.languages`, e.g. fertility on Chinese vs
     English). Texts are encoded with ``add_special_tokens=False``: ``[CLS]``/``[SEP]`` added by a
     post-processor are not counted. ``training_seconds`` gives training times by name (otherwise they
     are read from the tokenizer's metadata when recorded there). ``measure_speed`` times
     ``encode_ids`` over all texts, best of ``timing_repeats`` passes.
+
+    The metrics of the literature: ``renyi_efficiency`` of order ``renyi_alpha`` and
+    ``shannon_efficiency`` (Zouhar et al. 2023), ``vocab_utilization`` (the tokens never used are in
+    :attr:`ComparisonReport.never_used`), ``unreachable_tokens`` (Land & Bartolo 2024; skipped with
+    ``check_unreachable=False``, it encodes every token once) and, when ``reference`` names a language
+    of parallel texts (the same number of texts per language, text *i* a translation of text *i*),
+    ``parity`` (Petrov et al. 2023): each language's tokens divided by the reference language's.
 
     >>> from toolkit import Tokenizer
     >>> from algorithms import BPE, WordPiece
@@ -83,6 +100,8 @@ def compare(
     groups = _grouped_texts(texts)
     if not any(groups.values()):
         raise InputError("compare: no texts to measure")
+    alpha = check_alpha(renyi_alpha, "compare: renyi_alpha")
+    _check_parallel(groups, reference)
     if not isinstance(timing_repeats, int) or timing_repeats < 1:
         raise ConfigError(f"compare: timing_repeats must be a positive integer, got {timing_repeats!r}")
     known = dict(training_seconds or {})
@@ -98,12 +117,33 @@ def compare(
         {name: _time_encoding(tok, all_texts, timing_repeats) for name, tok in toks.items()} if measure_speed else {}
     )
     train = {name: known.get(name, _training_seconds(tok)) for name, tok in toks.items()}
-    build = _ReportBuilder(toks, overlap, train)
+    unreachable = {name: unreachable_tokens(tok) for name, tok in toks.items()} if check_unreachable else {}
+    build = _ReportBuilder(toks, overlap, train, alpha, unreachable)
     if list(groups) == [None]:
         return build(per_group[None], encode_seconds)
-    report = build(_GroupTally.total(per_group.values(), names), encode_seconds)
-    report.languages = {str(lang): build(group, {}) for lang, group in per_group.items()}
+    ref = {name: per_group[reference].tallies[name].tokens for name in names} if reference is not None else {}
+    report = build(_GroupTally.total(per_group.values(), names), encode_seconds,
+                   {name: n * len(groups) for name, n in ref.items()})
+    report.languages = {str(lang): build(group, {}, ref) for lang, group in per_group.items()}
+    report.reference = reference
     return report
+
+
+def _check_parallel(groups: Mapping[str | None, list[str]], reference: str | None) -> None:
+    """With a ``reference`` language, the texts must be parallel: grouped, the same number per language."""
+    if reference is None:
+        return
+    if not isinstance(reference, str) or list(groups) == [None]:
+        raise ConfigError("compare: reference names a language of parallel texts: "
+                          "compare(toks, {'en': [...], 'fr': [...]}, reference='en')")
+    if reference not in groups:
+        langs = ", ".join(map(str, groups))
+        raise ConfigError(f"compare: reference {reference!r} is not one of the languages ({langs})")
+    sizes = {lang: len(items) for lang, items in groups.items()}
+    if len(set(sizes.values())) > 1:
+        listed = ", ".join(f"{lang}: {n}" for lang, n in sizes.items())
+        raise InputError(f"compare: parity needs parallel texts, the same number per language (text i of each "
+                         f"language translating text i of the others); got {listed}")
 
 
 @dataclass
@@ -148,15 +188,20 @@ class _ReportBuilder:
     toks: Mapping[str, Tokenizer]
     overlap: dict[str, dict[str, float]]
     train: Mapping[str, float | None]
+    alpha: float
+    unreachable: Mapping[str, UnreachableReport]
 
-    def __call__(self, group: _GroupTally, timed: Mapping[str, float]) -> ComparisonReport:
-        stats, toks = group.stats, self.toks
+    def __call__(self, group: _GroupTally, timed: Mapping[str, float],
+                 reference_tokens: Mapping[str, int] | None = None) -> ComparisonReport:
+        stats, toks, ref = group.stats, self.toks, reference_tokens or {}
         rows = [
             TokenizerMetrics(
                 name=name, algorithm=type(toks[name].model).__name__, vocab_size=toks[name].vocab_size, text=stats,
                 tokens=t.tokens, split_words=t.split_words, unk_tokens=t.unk_tokens, unk_words=t.unk_words,
                 roundtrip_texts=t.roundtrip, token_lengths=dict(sorted(t.lengths.items())),
-                encode_seconds=timed.get(name), train_seconds=self.train[name],
+                encode_seconds=timed.get(name), train_seconds=self.train[name], token_counts=t.ids,
+                renyi_alpha=self.alpha, reference_tokens=ref.get(name),
+                unreachable=self.unreachable[name].count if name in self.unreachable else None,
             )
             for name, t in group.tallies.items()
         ]
@@ -166,35 +211,12 @@ class _ReportBuilder:
         }
         for (a, b), n in group.same.items():
             identical[a][b] = identical[b][a] = _ratio(n, stats.words)
-        return ComparisonReport(rows, overlap=self.overlap, identical_words=identical, text=stats)
+        unused = {name: never_used(toks[name], t.ids) for name, t in group.tallies.items()}
+        return ComparisonReport(rows, overlap=self.overlap, identical_words=identical, text=stats,
+                                never_used=unused, unreachable=dict(self.unreachable))
 
 
 # ------------------------------------------------------------------------------------ rendering
-def _fmt_number(value: Any, kind: str) -> str:
-    if value is None:
-        return "–"
-    if kind == "int":
-        return f"{value:,}"
-    if kind == "pct":
-        if value == 0:
-            return "0%"
-        if value < 0.0005:
-            return "<0.1%"
-        return f"{value:.1%}"
-    if kind == "rate":
-        return _fmt_rate(value)
-    if kind == "seconds":
-        return f"{value:.2f} s" if value < 10 else f"{value:.1f} s"
-    return f"{value:.2f}"
-
-
-def _fmt_rate(bytes_per_second: float) -> str:
-    for unit, size in (("MB/s", 1e6), ("KB/s", 1e3)):
-        if bytes_per_second >= size:
-            return f"{bytes_per_second / size:.2f} {unit}"
-    return f"{bytes_per_second:.0f} B/s"
-
-
 #: Columns of the main table: metric name and formatting kind.
 _COLUMNS: list[tuple[str, str]] = [
     ("vocab_size", "int"),
@@ -209,96 +231,45 @@ _COLUMNS: list[tuple[str, str]] = [
     ("roundtrip_share", "pct"),
     ("throughput", "rate"),
     ("train_seconds", "seconds"),
+    ("renyi_efficiency", "float"),
+    ("shannon_efficiency", "float"),
+    ("vocab_utilization", "pct"),
+    ("unreachable_tokens", "int"),
+    ("parity", "float"),
 ]
 
-#: Metrics shown per language.
+#: Metrics shown per language (``parity`` only with a reference language).
 _LANGUAGE_METRICS: list[tuple[str, str]] = [
     ("fertility", "float"),
     ("bytes_per_token", "float"),
     ("unk_word_share", "pct"),
+    ("renyi_efficiency", "float"),
+    ("vocab_utilization", "pct"),
+    ("parity", "float"),
 ]
 
-
-@dataclass
-class _Table:
-    """A table of already formatted cells; rendered as text, Markdown or HTML."""
-
-    title: str
-    header: list[str]
-    rows: list[list[str]]
-    align: list[str]  # "l" or "r" per column
-    best: list[set[int]] = field(default_factory=list)  # per row: indexes of cells to emphasise (HTML)
-    note: str = ""
-
-    def text(self) -> str:
-        widths = [max(len(h), *(len(r[i]) for r in self.rows)) for i, h in enumerate(self.header)]
-
-        def line(cells: Sequence[str]) -> str:
-            out = [c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(cells, widths, self.align)]
-            return "  ".join(out).rstrip()
-
-        rule = "  ".join("-" * w for w in widths)
-        parts = [self.title, line(self.header), rule, *(line(r) for r in self.rows)]
-        if self.note:
-            parts.append(self.note)
-        return "\n".join(parts)
-
-    def markdown(self) -> str:
-        def esc(cell: str) -> str:
-            return cell.replace("|", "\\|")
-
-        head = "| " + " | ".join(esc(h) for h in self.header) + " |"
-        rule = "|" + "|".join("---:" if a == "r" else "---" for a in self.align) + "|"
-        body = ["| " + " | ".join(esc(c) for c in r) + " |" for r in self.rows]
-        parts = [f"### {self.title}", "", head, rule, *body]
-        if self.note:
-            parts += ["", self.note]
-        return "\n".join(parts)
-
-    def html(self) -> str:
-        th = "".join(f'<th class="{"num" if a == "r" else ""}">{html.escape(h)}</th>' for h, a in zip(self.header, self.align))
-        body = []
-        for r, row in enumerate(self.rows):
-            best = self.best[r] if r < len(self.best) else set()
-            cells = []
-            for i, (cell, a) in enumerate(zip(row, self.align)):
-                cls = " ".join(c for c in ("num" if a == "r" else "", "best" if i in best else "") if c)
-                cells.append(f'<td class="{cls}">{html.escape(cell)}</td>')
-            body.append("<tr>" + "".join(cells) + "</tr>")
-        note = f'<div class="tkc-note">{html.escape(self.note)}</div>' if self.note else ""
-        return (f'<div class="tkc-title">{html.escape(self.title)}</div>'
-                f'<table class="tkc"><thead><tr>{th}</tr></thead><tbody>{"".join(body)}</tbody></table>{note}')
+#: Tokens listed per tokenizer in the never-used and unreachable tables (every one is in ``to_dict()``).
+EXAMPLES = 8
 
 
-_HTML_STYLE = """<style>
-.tkc-report{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;font-size:13px;color:#1f2937;margin:4px 0}
-.tkc-report .tkc-title{font-weight:600;margin:12px 0 4px}
-.tkc-report .tkc-sub{color:#6b7280;margin-bottom:4px}
-.tkc-report table.tkc{border-collapse:collapse;margin:0}
-.tkc-report table.tkc th,.tkc-report table.tkc td{padding:3px 10px;border-bottom:1px solid #e5e7eb;
-  text-align:left;white-space:nowrap}
-.tkc-report table.tkc th{background:#f3f4f6;font-weight:600}
-.tkc-report table.tkc .num{text-align:right;font-variant-numeric:tabular-nums}
-.tkc-report table.tkc td.best{font-weight:700;color:#065f46}
-.tkc-report .tkc-note{color:#6b7280;font-size:12px;margin-top:3px}
-</style>"""
+def _best_of(values: Sequence[float | int | None], direction: str) -> set[int]:
+    """Indexes of the best values (``direction`` of :data:`METRICS`); none when fewer than 2 differ."""
+    present = [v for v in values if v is not None]
+    if not direction or len(present) < 2 or len(set(present)) < 2:
+        return set()
+    if direction == "closer to 1":
+        target = min(abs(math.log(v)) if v > 0 else math.inf for v in present)
+        return {i for i, v in enumerate(values) if v is not None and v > 0 and abs(math.log(v)) == target}
+    goal = max(present) if direction == "higher" else min(present)
+    return {i for i, v in enumerate(values) if v == goal}
 
 
 def _best_cells(rows: Sequence[TokenizerMetrics], metrics: Sequence[str], offset: int) -> list[set[int]]:
     """Per row, the columns holding the best value of a metric that has a "better" direction."""
     best: list[set[int]] = [set() for _ in rows]
-    if len(rows) < 2:
-        return best
     for col, name in enumerate(metrics):
-        direction = METRICS[name][2]
-        values = [r.metric(name) for r in rows]
-        present = [v for v in values if v is not None]
-        if not direction or len(present) < 2 or len(set(present)) < 2:
-            continue
-        target = max(present) if direction == "higher" else min(present)
-        for i, v in enumerate(values):
-            if v == target:
-                best[i].add(col + offset)
+        for i in _best_of([r.metric(name) for r in rows], METRICS[name][2]):
+            best[i].add(col + offset)
     return best
 
 
@@ -325,7 +296,10 @@ class ComparisonReport:
     - ``overlap[a][b]``: Jaccard similarity of the two vocabularies' decoded token strings;
     - ``identical_words[a][b]``: share of word occurrences both tokenizers cut at the same places;
     - ``text``: what was measured (:class:`TextStats`);
-    - ``languages``: ``{language: ComparisonReport}`` when the texts were grouped by language.
+    - ``languages``: ``{language: ComparisonReport}`` when the texts were grouped by language;
+    - ``never_used[name]``: the tokens (id order) that never occur in the texts;
+    - ``unreachable[name]``: the :class:`~toolkit.analysis.vocabulary.UnreachableReport` of each tokenizer;
+    - ``reference``: the reference language of ``parity``, if any.
 
     Renderings: ``str(report)`` / :meth:`to_text` (plain text), :meth:`to_markdown`, :meth:`to_dict` /
     :meth:`to_json` (no pandas needed), and ``_repr_html_`` for notebooks.
@@ -342,6 +316,9 @@ class ComparisonReport:
     identical_words: dict[str, dict[str, float | None]]
     text: TextStats
     languages: dict[str, ComparisonReport] = field(default_factory=dict)
+    never_used: dict[str, list[str]] = field(default_factory=dict)
+    unreachable: dict[str, UnreachableReport] = field(default_factory=dict)
+    reference: str | None = None
 
     @property
     def names(self) -> list[str]:
@@ -373,6 +350,9 @@ class ComparisonReport:
             "tokenizers": [r.to_dict() for r in self.rows],
             "vocab_overlap": self.overlap,
             "identical_words": self.identical_words,
+            "never_used": self.never_used,
+            "unreachable": {name: u.to_dict() for name, u in self.unreachable.items()},
+            "reference": self.reference,
             "languages": {lang: sub._language_dict() for lang, sub in self.languages.items()},
         }
 
@@ -395,14 +375,11 @@ class ComparisonReport:
         out = [_metrics_table("Tokenizers", self.rows, _COLUMNS,
                               "Special tokens added by post-processors are not counted; see docs/compare.md.")]
         if self.languages:
-            for metric, kind in _LANGUAGE_METRICS:
-                langs = list(self.languages)
-                header = ["tokenizer", *langs]
-                body = [[name, *(_fmt_number(self.languages[lang][name].metric(metric), kind) for lang in langs)]
-                        for name in self.names]
-                label, description, _ = METRICS[metric]
-                title = f"{label[0].upper()}{label[1:]} by language"
-                out.append(_Table(title, header, body, ["l", *("r" for _ in langs)], note=description))
+            out += [self._language_table(metric, kind) for metric, kind in _LANGUAGE_METRICS
+                    if metric != "parity" or self.reference is not None]
+        out.append(self._never_used_table())
+        if self.unreachable:
+            out.append(self._unreachable_table())
         if len(self.rows) > 1:
             out.append(_matrix_table("Vocabulary overlap (Jaccard)", self.overlap,
                                      "Jaccard similarity |A ∩ B| / |A ∪ B| of the decoded token strings "
@@ -410,6 +387,43 @@ class ComparisonReport:
             out.append(_matrix_table("Words tokenized identically", self.identical_words,
                                      "Share of whitespace words both tokenizers cut at the same character positions."))
         return out
+
+    def _language_table(self, metric: str, kind: str) -> _Table:
+        """``metric`` for each tokenizer (rows) and language (columns); the best per language marked."""
+        langs = list(self.languages)
+        values = [[self.languages[lang][name].metric(metric) for lang in langs] for name in self.names]
+        body = [[name, *(_fmt_number(v, kind) for v in row)] for name, row in zip(self.names, values)]
+        best: list[set[int]] = [set() for _ in self.names]
+        for j in range(len(langs)):
+            for i in _best_of([row[j] for row in values], METRICS[metric][2]):
+                best[i].add(j + 1)
+        label, description, _ = METRICS[metric]
+        if metric == "parity":
+            description = f"tokens / tokens of the same texts in {self.reference} (Petrov et al. 2023); closer to 1 is better"
+        title = f"{label[0].upper()}{label[1:]} by language"
+        return _Table(title, ["tokenizer", *langs], body, ["l", *("r" for _ in langs)], best, description)
+
+    def _never_used_table(self) -> _Table:
+        body = []
+        for row in self.rows:
+            tokens = self.never_used.get(row.name, [])
+            shown = " ".join(repr(t) for t in tokens[:EXAMPLES]) + (" …" if len(tokens) > EXAMPLES else "")
+            body.append([row.name, f"{len(tokens):,}", _fmt_number(_ratio(len(tokens), row.vocab_size), "pct"), shown])
+        return _Table("Never-used tokens", ["tokenizer", "never used", "share", "first by id"], body,
+                      ["l", "r", "r", "l"], note="Vocabulary tokens that occur nowhere in the texts "
+                      "(special tokens included); every one is in to_dict()['never_used'].")
+
+    def _unreachable_table(self) -> _Table:
+        body = []
+        for row in self.rows:
+            u = self.unreachable.get(row.name)
+            if u is None:
+                continue
+            shown = "; ".join(str(x) for x in u.unreachable[:EXAMPLES]) + (" …" if u.count > EXAMPLES else "")
+            body.append([row.name, f"{u.checked:,}", f"{u.count:,}", f"{u.partial:,}", shown])
+        return _Table("Unreachable tokens", ["tokenizer", "checked", "unreachable", "partial UTF-8", "examples"], body,
+                      ["l", "r", "r", "r", "l"], note="token → decoded text → what that text encodes to "
+                      "(Land & Bartolo 2024); partial UTF-8 byte tokens and special tokens are not checked.")
 
     def to_text(self) -> str:
         """Plain-text tables (what the CLI prints)."""

@@ -17,8 +17,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolkit.analysis.metrics import METRICS, Texts, TokenizerMetrics, _grouped_texts
-from toolkit.analysis.report import _HTML_STYLE, _fmt_number, _Table, compare
+from toolkit.analysis.metrics import DEFAULT_RENYI_ALPHA, METRICS, Texts, TokenizerMetrics, _grouped_texts, check_alpha
+from toolkit.analysis.report import compare
+from toolkit.analysis.tables import _HTML_STYLE, _fmt_number, _Table
 from toolkit.errors import ConfigError, TrainingError
 
 if TYPE_CHECKING:
@@ -88,7 +89,8 @@ class SweepResult:
     def _table(self) -> _Table:
         columns = [("vocab_size", "int"), ("bytes_per_token", "float"), ("fertility", "float"),
                    ("split_word_share", "pct"), ("unk_word_share", "pct"), ("mean_token_length", "float"),
-                   ("train_seconds", "seconds")]
+                   ("renyi_efficiency", "float"), ("shannon_efficiency", "float"), ("vocab_utilization", "pct"),
+                   ("unreachable_tokens", "int"), ("train_seconds", "seconds")]
         header = ["pipeline", "requested", *(METRICS[n][0] for n, _ in columns)]
         body = [[p.name, f"{p.requested_vocab_size:,}", *(_fmt_number(p.metrics.metric(n), k) for n, k in columns)]
                 for p in self.points]
@@ -145,6 +147,8 @@ def sweep(
     num_workers: int | None = 1,
     keep_tokenizers: bool = False,
     progress: Callable[[str, int, int], None] | None = None,
+    renyi_alpha: float = DEFAULT_RENYI_ALPHA,
+    check_unreachable: bool = True,
 ) -> SweepResult:
     """Train each pipeline at every size in ``vocab_sizes`` on ``corpus`` and measure each result.
 
@@ -155,7 +159,9 @@ def sweep(
     like :func:`compare` on ``texts`` (default: the training corpus itself) without timing encoding;
     ``train_seconds`` is the trainer's time. ``keep_tokenizers`` keeps the trained tokenizers in
     :attr:`SweepResult.tokenizers` keyed by ``(name, requested size)``. ``progress(stage, done, total)``
-    hears ``"sweep"`` with the number of tokenizers trained so far.
+    hears ``"sweep"`` with the number of tokenizers trained so far. ``renyi_alpha`` and
+    ``check_unreachable`` are :func:`compare`'s: plot ``"renyi_efficiency"`` against vocabulary size
+    to see where a larger vocabulary stops using its tokens evenly.
 
     >>> from toolkit.training.presets import gpt2_style
     >>> result = sweep({"byte-level": gpt2_style()}, ["low lower lowest newer wider"] * 20, vocab_sizes=[260, 270])
@@ -165,6 +171,7 @@ def sweep(
     from toolkit.training.corpus import count_words, iter_texts
 
     sizes = _checked_sizes(pipelines, vocab_sizes)
+    alpha = check_alpha(renyi_alpha, "sweep: renyi_alpha")
     corpus = _reusable(corpus)
     groups = _grouped_texts(texts if texts is not None else list(iter_texts(corpus)))
     eval_texts: Texts = groups[None] if list(groups) == [None] else {str(k): v for k, v in groups.items()}
@@ -182,7 +189,9 @@ def sweep(
         counting[name] = time.perf_counter() - t0
         for size in sizes:
             tok = _train_at(name, template, trainer, size, counts_by_split[key])
-            result.points.append(SweepPoint(name, size, compare({name: tok}, eval_texts, measure_speed=False).rows[0]))
+            measured = compare({name: tok}, eval_texts, measure_speed=False, renyi_alpha=alpha,
+                               check_unreachable=check_unreachable)
+            result.points.append(SweepPoint(name, size, measured.rows[0]))
             if keep_tokenizers:
                 result.tokenizers[(name, size)] = tok
             if progress is not None:

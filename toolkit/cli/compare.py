@@ -10,6 +10,7 @@ exit 2 for usage and configuration errors, 1 for runtime errors).
     tokenizer-toolkit compare -t out/bpe.json -t wp=out/wordpiece.json --texts held_out.txt -o out/compare
     tokenizer-toolkit compare -c examples/configs/bpe.toml -c examples/configs/wordpiece.toml \\
         --lang en=english.txt --lang fr=french.txt --sweep 500,1000,2000
+    tokenizer-toolkit compare -t gpt4o=tokenizer.json -t ours=out/bpe.json --parallel-sample
 
 It prints the tables and writes ``report.md``, ``report.json`` and PNG plots (``token_lengths.png``,
 ``fertility_by_language.png``, ``sweep_bytes_per_token.png``...) to the output folder. A config file
@@ -86,7 +87,8 @@ class SweepSpec(_Strict):
 
     vocab_sizes: list[int] = Field(min_length=1, description="Vocabulary sizes to train at.")
     corpus: list[str] | None = Field(None, description="Training files for every pipeline (default: each config's corpus).")
-    metrics: list[str] = Field(default_factory=lambda: ["bytes_per_token"], description="One plot per metric.")
+    metrics: list[str] = Field(default_factory=lambda: ["bytes_per_token", "renyi_efficiency"],
+                               description="One plot per metric.")
 
     @model_validator(mode="after")
     def _check(self) -> SweepSpec:
@@ -113,6 +115,18 @@ class CompareConfig(_Strict):
     sweep: SweepSpec | None = Field(None, description="Optional vocabulary-size sweep of the config tokenizers.")
     plots: bool = Field(True, description="Write PNG plots (needs matplotlib).")
     timing_repeats: int = Field(1, ge=1, description="Encode-throughput passes (the best counts).")
+    renyi_alpha: float = Field(2.5, gt=0, description="Order α of the Rényi efficiency (1 is Shannon's).")
+    reference: str | None = Field(None, description="Reference language of parity (texts must be parallel).")
+    parallel_sample: bool = Field(False, description="Use the shipped parallel sample as texts (reference: en).")
+    unreachable: bool = Field(True, description="Check every token for reachability (one encode per token).")
+
+    @model_validator(mode="after")
+    def _texts_or_sample(self) -> CompareConfig:
+        if self.parallel_sample and self.texts:
+            raise ValueError("give either texts or parallel_sample = true, not both")
+        if self.reference is not None and not (isinstance(self.texts, dict) or self.parallel_sample):
+            raise ValueError("reference needs texts per language ([texts] en = ..., or parallel_sample = true)")
+        return self
 
     @model_validator(mode="before")
     @classmethod
@@ -183,6 +197,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"where report.md, report.json and plots go (default {DEFAULT_OUTPUT_DIR})")
     parser.add_argument("--no-plots", action="store_true", help="do not write PNG plots")
     parser.add_argument("--json", action="store_true", help="print the report as JSON instead of tables")
+    parser.add_argument("--reference", metavar="LANG",
+                        help="reference language of parity: the --lang texts must be parallel (line i translates i)")
+    parser.add_argument("--parallel-sample", action="store_true",
+                        help="evaluate on the parallel sample shipped with the toolkit (6 languages; reference en)")
+    parser.add_argument("--renyi-alpha", type=float, metavar="A", help="order of the Rényi efficiency (default 2.5)")
+    parser.add_argument("--no-unreachable", action="store_true", help="skip the unreachable-token check")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -229,6 +249,13 @@ def _effective_config(args: argparse.Namespace) -> CompareConfig:
         data["output_dir"] = args.output_dir
     if args.no_plots:
         data["plots"] = False
+    for key in ("reference", "renyi_alpha"):
+        if getattr(args, key, None) is not None:
+            data[key] = getattr(args, key)
+    if getattr(args, "parallel_sample", False):
+        data["parallel_sample"] = True
+    if getattr(args, "no_unreachable", False):
+        data["unreachable"] = False
     return CompareConfig.from_dict(data, source=str(args.config) if args.config else source)
 
 
@@ -259,6 +286,20 @@ def _load(name: str, spec: TokenizerSpec, progress: Any) -> tuple[Tokenizer, flo
     return result.tokenizer, result.training_seconds
 
 
+def _evaluation_texts(config: CompareConfig) -> tuple[Any, dict[str, list[str]], str | None]:
+    """The texts to measure (a list, or ``{language: texts}``), where they came from, and the reference."""
+    if config.parallel_sample:
+        from toolkit.analysis.parallel import parallel_sample
+
+        sample = parallel_sample()
+        return sample, {lang: ["the parallel sample"] for lang in sample}, config.reference or "en"
+    sources: dict[str, list[str]] = config.texts if isinstance(config.texts, dict) else {"": config.texts}
+    texts: Any = {lang: read_texts(paths, max_bytes=config.max_bytes) for lang, paths in sources.items()}
+    if not isinstance(config.texts, dict):
+        texts = texts[""]
+    return texts, sources, config.reference
+
+
 def _run_sweep(config: CompareConfig, texts: Any, progress: Any) -> SweepResult | None:
     from toolkit.analysis.sweep import SweepResult, sweep
     from toolkit.training.config import load_config
@@ -278,7 +319,7 @@ def _run_sweep(config: CompareConfig, texts: Any, progress: Any) -> SweepResult 
     points, counting = [], {}
     for corpus, pipelines in groups.values():
         part = sweep(pipelines, corpus, vocab_sizes=config.sweep.vocab_sizes, texts=texts, num_workers=None,
-                     progress=progress)
+                     progress=progress, renyi_alpha=config.renyi_alpha, check_unreachable=config.unreachable)
         points += part.points
         counting.update(part.counting_seconds)
     order = list(config.tokenizers)
@@ -298,9 +339,13 @@ def _markdown(config: CompareConfig, report: ComparisonReport, result: SweepResu
             where = f"trained from `{spec.config}`" + (f" with {', '.join(spec.set)}" if spec.set else "")
         lines.append(f"| {name} | {where} |")
     lines.append("")
-    for lang, paths in sources.items():
+    if config.parallel_sample:
+        lines.append(f"- Texts: the parallel sample of tokenizer-toolkit ({', '.join(sources)}; 20 aligned sentences each)")
+    for lang, paths in sources.items() if not config.parallel_sample else ():
         label = f"{lang}: " if lang else "Texts: "
         lines.append(f"- {label}{', '.join(f'`{p}`' for p in paths)} (at most {config.max_bytes:,} bytes)")
+    if report.reference is not None:
+        lines.append(f"- Parity reference: {report.reference}")
     lines.append("")
     out = "\n".join(lines) + "\n" + report.to_markdown(title=None)
     if result is not None:
@@ -321,14 +366,12 @@ def run(args: argparse.Namespace) -> int:
     config = _effective_config(args)
     if not config.tokenizers:
         raise ConfigError("compare: no tokenizers; give -t FILE / -c CONFIG, or a [tokenizers] table in the config")
-    if not config.texts:
-        raise ConfigError("compare: no evaluation texts; give --texts FILE, --lang LANG=FILE, or texts in the config")
+    if not config.texts and not config.parallel_sample:
+        raise ConfigError("compare: no evaluation texts; give --texts FILE, --lang LANG=FILE, --parallel-sample, "
+                          "or texts in the config")
     quiet = bool(getattr(args, "quiet", False))
     bar = progress_bar(quiet=quiet, force=bool(getattr(args, "progress", False)))
-    sources: dict[str, list[str]] = config.texts if isinstance(config.texts, dict) else {"": config.texts}
-    texts: Any = {lang: read_texts(paths, max_bytes=config.max_bytes) for lang, paths in sources.items()}
-    if not isinstance(config.texts, dict):
-        texts = texts[""]
+    texts, sources, reference = _evaluation_texts(config)
     tokenizers: dict[str, Tokenizer] = {}
     seconds: dict[str, float] = {}
     try:
@@ -337,7 +380,8 @@ def run(args: argparse.Namespace) -> int:
             tokenizers[name] = tok
             if trained is not None:
                 seconds[name] = trained
-        report = compare(tokenizers, texts, training_seconds=seconds, timing_repeats=config.timing_repeats)
+        report = compare(tokenizers, texts, training_seconds=seconds, timing_repeats=config.timing_repeats,
+                         renyi_alpha=config.renyi_alpha, reference=reference, check_unreachable=config.unreachable)
         result = _run_sweep(config, texts, bar)
     finally:
         bar.close()

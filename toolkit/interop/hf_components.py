@@ -173,6 +173,13 @@ def imp_pre_tokenizer(d: Any, where: str) -> Json:
         return {"type": "Digits", "individual_digits": _field(d, "individual_digits", where, False)}
     if t == "Metaspace":
         return {"type": "Metaspace", **_metaspace_fields(d, where)}
+    # Issue 17 (pre-tokenizers of issue 14): UnicodeScripts, CharDelimiterSplit, FixedLength.
+    if t == "UnicodeScripts":
+        return {"type": t}
+    if t == "CharDelimiterSplit":
+        return {"type": t, "delimiter": _field(d, "delimiter", where)}
+    if t == "FixedLength":
+        return {"type": t, "length": _field(d, "length", where, 5)}
     if t == "Sequence":
         items = _children(d, "pretokenizers", where)
         return {
@@ -416,6 +423,9 @@ def exp_pre_tokenizer(p: Any) -> Json:
         return {"type": "Digits", "individual_digits": d["individual_digits"]}
     if t == "Metaspace":
         return {k: d[k] for k in ("type", "replacement", "prepend_scheme", "split")}
+    # Issue 17 (pre-tokenizers of issue 14): the same fields on both sides.
+    if t in ("UnicodeScripts", "CharDelimiterSplit", "FixedLength"):
+        return dict(d)
     if t == "Sequence":
         return {"type": "Sequence", "pretokenizers": [exp_pre_tokenizer(c) for c in p.pretokenizers]}
     raise _unsupported_export("pre-tokenizer", p)

@@ -1,0 +1,128 @@
+"""Rendering of comparison tables: number formats, and one table as plain text, Markdown or HTML.
+
+This module owns :class:`_Table` (cells already formatted, the best cells marked: ``*`` in plain text,
+bold in Markdown and HTML), the number formats and the HTML style the reports and sweeps share.
+
+>>> print(_Table("T", ["name", "x"], [["a", "1.00"], ["b", "2.00"]], ["l", "r"], [set(), {1}]).text())
+T
+name      x
+----  -----
+a      1.00
+b     2.00*
+* best value of a column
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__: list[str] = []
+
+BEST_NOTE = "* best value of a column"
+
+def _fmt_number(value: Any, kind: str) -> str:
+    if value is None:
+        return "–"
+    if kind == "int":
+        return f"{value:,}"
+    if kind == "pct":
+        if value == 0:
+            return "0%"
+        if value < 0.0005:
+            return "<0.1%"
+        return f"{value:.1%}"
+    if kind == "rate":
+        return _fmt_rate(value)
+    if kind == "seconds":
+        return f"{value:.2f} s" if value < 10 else f"{value:.1f} s"
+    return f"{value:.2f}"
+
+
+def _fmt_rate(bytes_per_second: float) -> str:
+    for unit, size in (("MB/s", 1e6), ("KB/s", 1e3)):
+        if bytes_per_second >= size:
+            return f"{bytes_per_second / size:.2f} {unit}"
+    return f"{bytes_per_second:.0f} B/s"
+
+
+@dataclass
+class _Table:
+    """A table of already formatted cells; rendered as text, Markdown or HTML."""
+
+    title: str
+    header: list[str]
+    rows: list[list[str]]
+    align: list[str]  # "l" or "r" per column
+    best: list[set[int]] = field(default_factory=list)  # per row: indexes of cells to emphasise (HTML)
+    note: str = ""
+
+    def _best(self, r: int) -> set[int]:
+        return self.best[r] if r < len(self.best) else set()
+
+    def _marked(self) -> bool:
+        return any(self.best)
+
+    def text(self) -> str:
+        mark = self._marked()
+        rows = [[c + ("*" if i in self._best(r) else " " if mark and a == "r" else "") for i, (c, a)
+                 in enumerate(zip(row, self.align))] for r, row in enumerate(self.rows)]
+        header = [h + (" " if mark and a == "r" else "") for h, a in zip(self.header, self.align)]
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+
+        def line(cells: Sequence[str]) -> str:
+            out = [c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(cells, widths, self.align)]
+            return "  ".join(out).rstrip()
+
+        rule = "  ".join("-" * w for w in widths)
+        parts = [self.title, line(header), rule, *(line(r) for r in rows)]
+        if self.note:
+            parts.append(self.note)
+        if mark:
+            parts.append(BEST_NOTE)
+        return "\n".join(parts)
+
+    def markdown(self) -> str:
+        def esc(cell: str) -> str:
+            return cell.replace("|", "\\|")
+
+        head = "| " + " | ".join(esc(h) for h in self.header) + " |"
+        rule = "|" + "|".join("---:" if a == "r" else "---" for a in self.align) + "|"
+        body = ["| " + " | ".join(f"**{esc(c)}**" if i in self._best(r) else esc(c) for i, c in enumerate(row)) + " |"
+                for r, row in enumerate(self.rows)]
+        parts = [f"### {self.title}", "", head, rule, *body]
+        bold = "Bold: the best value of a column" if self._marked() else ""
+        notes = [n if n.endswith(".") else n + "." for n in (self.note, bold) if n]
+        if notes:
+            parts += ["", " ".join(notes)]
+        return "\n".join(parts)
+
+    def html(self) -> str:
+        th = "".join(f'<th class="{"num" if a == "r" else ""}">{html.escape(h)}</th>' for h, a in zip(self.header, self.align))
+        body = []
+        for r, row in enumerate(self.rows):
+            best = self._best(r)
+            cells = []
+            for i, (cell, a) in enumerate(zip(row, self.align)):
+                cls = " ".join(c for c in ("num" if a == "r" else "", "best" if i in best else "") if c)
+                cells.append(f'<td class="{cls}">{html.escape(cell)}</td>')
+            body.append("<tr>" + "".join(cells) + "</tr>")
+        note = f'<div class="tkc-note">{html.escape(self.note)}</div>' if self.note else ""
+        return (f'<div class="tkc-title">{html.escape(self.title)}</div>'
+                f'<table class="tkc"><thead><tr>{th}</tr></thead><tbody>{"".join(body)}</tbody></table>{note}')
+
+
+_HTML_STYLE = """<style>
+.tkc-report{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;font-size:13px;color:#1f2937;margin:4px 0}
+.tkc-report .tkc-title{font-weight:600;margin:12px 0 4px}
+.tkc-report .tkc-sub{color:#6b7280;margin-bottom:4px}
+.tkc-report table.tkc{border-collapse:collapse;margin:0}
+.tkc-report table.tkc th,.tkc-report table.tkc td{padding:3px 10px;border-bottom:1px solid #e5e7eb;
+  text-align:left;white-space:nowrap}
+.tkc-report table.tkc th{background:#f3f4f6;font-weight:600}
+.tkc-report table.tkc .num{text-align:right;font-variant-numeric:tabular-nums}
+.tkc-report table.tkc td.best{font-weight:700;color:#065f46}
+.tkc-report .tkc-note{color:#6b7280;font-size:12px;margin-top:3px}
+</style>"""
