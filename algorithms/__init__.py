@@ -3,6 +3,7 @@
 - :mod:`algorithms.bpe` — character-level BPE (:class:`BPE`, :class:`BPETrainer`);
 - :mod:`algorithms.byte_level_bpe` — byte-level BPE (:class:`ByteLevelBPE`, :class:`ByteLevelBPETrainer`),
   with merges mode (Hugging Face / GPT-2 files) and rank mode (tiktoken files);
+- :mod:`algorithms.sentencepiece_bpe` — SentencePiece's score-based BPE encoder (:class:`SentencePieceBPE`);
 - :mod:`algorithms.wordpiece` — the :class:`WordPiece` model; :mod:`algorithms.wordpiece_trainer` —
   :class:`WordPieceTrainer`.
 
@@ -20,7 +21,9 @@ __tokenizer_toolkit__ = True  # this distribution's package (checked by toolkit.
 
 from algorithms.bpe import BPE, BPETrainer
 from algorithms.byte_level_bpe import ByteLevelBPE, ByteLevelBPETrainer
+from algorithms.sentencepiece_bpe import SentencePieceBPE
 from algorithms.wordpiece import WordPiece
 from algorithms.wordpiece_trainer import WordPieceTrainer
 
-__all__ = ["BPE", "BPETrainer", "ByteLevelBPE", "ByteLevelBPETrainer", "WordPiece", "WordPieceTrainer"]
+__all__ = ["BPE", "BPETrainer", "ByteLevelBPE", "ByteLevelBPETrainer", "WordPiece", "WordPieceTrainer",
+           "SentencePieceBPE"]
