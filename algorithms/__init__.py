@@ -4,7 +4,9 @@
 - :mod:`algorithms.byte_level_bpe` — byte-level BPE (:class:`ByteLevelBPE`, :class:`ByteLevelBPETrainer`),
   with merges mode (Hugging Face / GPT-2 files) and rank mode (tiktoken files);
 - :mod:`algorithms.wordpiece` — the :class:`WordPiece` model; :mod:`algorithms.wordpiece_trainer` —
-  :class:`WordPieceTrainer`.
+  :class:`WordPieceTrainer`;
+- :mod:`algorithms.unigram` — the :class:`Unigram` model (SentencePiece), its lattice in
+  :mod:`algorithms._lattice`.
 
 Shared internals: :mod:`algorithms._vocab` (vocabulary checks, alphabet, pair table),
 :mod:`algorithms._bpe_encode` (the merge-application core) and :mod:`algorithms._merges` (the
@@ -22,5 +24,6 @@ from algorithms.bpe import BPE, BPETrainer
 from algorithms.byte_level_bpe import ByteLevelBPE, ByteLevelBPETrainer
 from algorithms.wordpiece import WordPiece
 from algorithms.wordpiece_trainer import WordPieceTrainer
+from algorithms.unigram import Unigram
 
-__all__ = ["BPE", "BPETrainer", "ByteLevelBPE", "ByteLevelBPETrainer", "WordPiece", "WordPieceTrainer"]
+__all__ = ["BPE", "BPETrainer", "ByteLevelBPE", "ByteLevelBPETrainer", "WordPiece", "WordPieceTrainer", "Unigram"]
