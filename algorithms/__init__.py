@@ -5,7 +5,9 @@
   with merges mode (Hugging Face / GPT-2 files) and rank mode (tiktoken files);
 - :mod:`algorithms.sentencepiece_bpe` — SentencePiece's score-based BPE encoder (:class:`SentencePieceBPE`);
 - :mod:`algorithms.wordpiece` — the :class:`WordPiece` model; :mod:`algorithms.wordpiece_trainer` —
-  :class:`WordPieceTrainer`.
+  :class:`WordPieceTrainer`;
+- :mod:`algorithms.unigram` — the :class:`Unigram` model (SentencePiece), its lattice in
+  :mod:`algorithms._lattice`.
 
 Shared internals: :mod:`algorithms._vocab` (vocabulary checks, alphabet, pair table),
 :mod:`algorithms._bpe_encode` (the merge-application core) and :mod:`algorithms._merges` (the
@@ -24,6 +26,7 @@ from algorithms.byte_level_bpe import ByteLevelBPE, ByteLevelBPETrainer
 from algorithms.sentencepiece_bpe import SentencePieceBPE
 from algorithms.wordpiece import WordPiece
 from algorithms.wordpiece_trainer import WordPieceTrainer
+from algorithms.unigram import Unigram
 
-__all__ = ["BPE", "BPETrainer", "ByteLevelBPE", "ByteLevelBPETrainer", "WordPiece", "WordPieceTrainer",
+__all__ = ["BPE", "BPETrainer", "ByteLevelBPE", "ByteLevelBPETrainer", "WordPiece", "WordPieceTrainer", "Unigram",
            "SentencePieceBPE"]

@@ -119,6 +119,14 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("trainer", "WordPieceTrainer", "initial_alphabet"): (["z"], 5),
     ("trainer", "WordPieceTrainer", "tie_break"): ("first_occurrence", "x"),
     ("trainer", "WordPieceTrainer", "criterion"): ("likelihood", "x"),
+    # unigram helper (issue 14)
+    ("model", "Unigram", "unk_id"): (1, -1),
+    ("model", "Unigram", "byte_fallback"): (True, "x"),
+    ("model", "Unigram", "special_tokens"): (["<unk>"], 5),
+    ("model", "Unigram", "enable_sampling"): (True, "x"),
+    ("model", "Unigram", "alpha"): (0.5, -1.0),
+    ("model", "Unigram", "nbest_size"): (1, -2),
+    ("model", "Unigram", "seed"): (7, "x"),
 }
 
 # Options a case needs set beforehand, on the component and on the fresh one (a rank-mode
@@ -143,6 +151,11 @@ BASE_OPTIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("pre_tokenizer", "Sequence"): {"pretokenizers": [{"type": "Digits"}]},
     ("pre_tokenizer", "Split"): {"pattern": r"\s+"},
     ("model", "WordPiece"): {"vocab": {"[UNK]": 0, "hel": 1, "##lo": 2, "a": 3, "##b": 4}},
+    ("model", "Unigram"): {
+        "vocab": [["<unk>", 0.0], ["h", -3.0], ["e", -3.0], ["l", -2.5], ["o", -3.0], ["hel", -4.0], ["lo", -3.5],
+                  ["a", -2.0], ["b", -2.0], ["ab", -3.0], ["<0x78>", -6.0]],
+        "unk_id": 0, "seed": 1,
+    },
 }
 
 _BPE_VOCAB = {"[UNK]": 0, "a": 1, "b": 2, "c": 3, "ab": 4, "##b": 5, "b</w>": 6}
