@@ -23,6 +23,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
+import struct
 from collections.abc import Iterable
 
 __all__ = ["Edge", "build_table", "edges", "marginals", "nbest", "sample", "viterbi"]
@@ -67,9 +68,25 @@ def edges(table: Table, text: str, unk_score: float) -> list[list[tuple[int, int
     return out
 
 
-def viterbi(table: Table, text: str, unk_score: float) -> list[Edge]:
-    """The best segmentation of ``text`` as ``(start, end, id)``; unknown characters have id ``None``."""
+_F32 = struct.Struct("<f")
+
+
+def _to_float32(x: float) -> float:
+    """``x`` rounded to the nearest float32 (a float64 sum of two float32 values rounded once is the
+    float32 sum: double rounding is harmless at 53 >= 2 * 24 + 2 bits)."""
+    return _F32.unpack(_F32.pack(x))[0]  # type: ignore[no-any-return]
+
+
+def viterbi(table: Table, text: str, unk_score: float, *, float32: bool = False) -> list[Edge]:
+    """The best segmentation of ``text`` as ``(start, end, id)``; unknown characters have id ``None``.
+
+    ``float32``: path scores are summed in float32, as ``sentencepiece`` does, so that its ties (which
+    depend on the rounding of the sums over the whole sentence) come out the same.
+    """
     n = len(text)
+    round_ = _to_float32 if float32 else float
+    if float32:
+        unk_score = round_(unk_score)
     get = table.get
     best = [0.0] * (n + 1)
     start_of = [-1] * (n + 1)
@@ -83,14 +100,14 @@ def viterbi(table: Table, text: str, unk_score: float) -> list[Edge]:
             if hit is None:
                 break
             if hit is not False:
-                cand = hit[1] + base  # type: ignore[index]
+                cand = round_(hit[1] + base)  # type: ignore[index]
                 if start_of[e] < 0 or cand > best[e]:
                     best[e], start_of[e], id_of[e] = cand, s, hit[0]  # type: ignore[index]
                 if e == s + 1:
                     single = True
             e += 1
         if not single:
-            cand = unk_score + base
+            cand = round_(unk_score + base)
             if start_of[s + 1] < 0 or cand > best[s + 1]:
                 best[s + 1], start_of[s + 1], id_of[s + 1] = cand, s, None
     out: list[Edge] = []

@@ -28,7 +28,7 @@ from pydantic import Field, StrictBool, StrictStr
 from algorithms._vocab import check_special_tokens
 from toolkit import limits
 from toolkit.cache import BoundedCache
-from toolkit.errors import VocabularyError
+from toolkit.errors import InputError, VocabularyError
 from toolkit.interfaces import Model, Params
 from toolkit.registry import register
 
@@ -204,23 +204,33 @@ class SentencePieceBPE(Model):
         if cached is not None:
             return list(cached)
         out: list[tuple[int, int, int]] = []
-        vocab = self._vocab
-        for s, e in self._merge(piece):
-            token_id = vocab.get(piece[s:e])
-            if token_id is not None and piece[s:e] in self._scores:
-                out.append((token_id, s, e))
-            elif self.byte_fallback:
-                for k in range(s, e):
-                    out.extend((self._bytes[b], k, k + 1) for b in piece[k].encode("utf-8", "surrogatepass"))  # type: ignore[misc]
-            elif self.unk_id is not None:
-                out.append((self.unk_id, s, e))
-            else:
-                raise VocabularyError(
-                    f"SentencePieceBPE: {piece[s:e]!r} is not in the vocabulary and the model has no unk_id "
-                    "(set unk_id or byte_fallback=True)"
-                )
+        vocab, scores = self._vocab, self._scores
+        unknown_from = -1  # start of the current run of unknown symbols (one token, as sentencepiece)
+        spans = self._merge(piece)
+        for k, (s, e) in enumerate(spans):
+            text = piece[s:e]
+            if text in scores:
+                out.append((vocab[text], s, e))
+                continue
+            if unknown_from < 0:
+                unknown_from = s
+            if k + 1 < len(spans) and piece[spans[k + 1][0] : spans[k + 1][1]] not in scores:
+                continue
+            out.extend(self._unknown(piece, unknown_from, e))
+            unknown_from = -1
         self._tok_cache.put(piece, tuple(out))
         return out
+
+    def _unknown(self, piece: str, s: int, e: int) -> list[tuple[int, int, int]]:
+        if self.byte_fallback:
+            return [(self._bytes[b], k, k + 1) for k in range(s, e)  # type: ignore[misc]
+                    for b in piece[k].encode("utf-8", "surrogatepass")]
+        if self.unk_id is None:
+            raise InputError(
+                f"SentencePieceBPE: {piece[s:e]!r:.40} is not in the vocabulary and the model has no unk_id "
+                "(set unk_id, or byte_fallback=True with <0x00>..<0xFF> pieces)"
+            )
+        return [(self.unk_id, s, e)]
 
     def _encode_piece(self, piece: str) -> tuple[int, ...]:
         return tuple(t for t, _, _ in self.tokenize(piece))

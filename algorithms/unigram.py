@@ -89,6 +89,8 @@ class Unigram(Model):
       SentencePiece's ``EncodeAsPieces(enable_sampling=True, alpha=..., nbest_size=...)``:
       ``nbest_size`` -1 samples from every segmentation, ``n > 1`` from the ``n`` best, 0 and 1 do not
       sample; ``seed`` makes the draws reproducible.
+    - ``float32`` (``False``): sum path scores in float32 as ``sentencepiece`` does (its ties, exactly;
+      ``.model`` files load with it); ``False`` sums in float64 as Hugging Face does.
 
     >>> Unigram([("<unk>", 0.0), ("x", -1.0)], 0).params()["vocab"]
     [['<unk>', 0.0], ['x', -1.0]]
@@ -102,6 +104,8 @@ class Unigram(Model):
         alpha: float = Field(0.1, ge=0.0, allow_inf_nan=False)
         nbest_size: StrictInt = Field(-1, ge=-1, le=10_000)
         seed: StrictInt | None = None
+        # SentencePiece sums path scores in float32; its ties depend on that rounding (spm helper).
+        float32: StrictBool = False
 
     positional = ("unk_id", "byte_fallback")
 
@@ -156,6 +160,7 @@ class Unigram(Model):
             "alpha": self.alpha,
             "nbest_size": self.nbest_size,
             "seed": self.seed,
+            "float32": self.float32,
         }
 
     @classmethod
@@ -231,7 +236,7 @@ class Unigram(Model):
                 top = max(weights)
                 return self._rng.choices([p for p, _ in found], [math.exp(w - top) for w in weights])[0]
             return sample(self._table, piece, self._unk_score, self.alpha, self._rng)
-        return viterbi(self._table, piece, self._unk_score)
+        return viterbi(self._table, piece, self._unk_score, float32=self.float32)
 
     def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
         """``[(id, start, end), ...]`` of ``piece`` (the best segmentation, or a sampled one)."""

@@ -24,9 +24,13 @@ from toolkit.alignment import NormalizedString
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError
 from toolkit.normalizers import NFC, Lowercase, Regex
+from toolkit.normalizers.precompiled import build_charsmap
 from toolkit.registry import lookup, registered
 
 # --------------------------------------------------------------------------- the table
+
+_CHARSMAP_A = build_charsmap({"ﬁ": "fi", "①": "1", "Ｗ": "W"})
+_CHARSMAP_B = build_charsmap({"ｌ": "l", "Ǆ": "DŽ"})
 
 Key = tuple[str, str, str]  # (kind, type name, option)
 
@@ -127,6 +131,14 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("model", "Unigram", "alpha"): (0.5, -1.0),
     ("model", "Unigram", "nbest_size"): (1, -2),
     ("model", "Unigram", "seed"): (7, "x"),
+    # spm helper (issue 14)
+    ("model", "Unigram", "float32"): (True, "x"),
+    ("normalizer", "Precompiled", "precompiled_charsmap"): (_CHARSMAP_B, "not base64!"),
+    ("normalizer", "Precompiled", "matching"): ("sentencepiece", "x"),
+    ("model", "SentencePieceBPE", "unk_id"): (1, -1),
+    ("model", "SentencePieceBPE", "byte_fallback"): (False, "x"),
+    ("model", "SentencePieceBPE", "special_tokens"): (["<s>"], 5),
+    ("model", "SentencePieceBPE", "unused"): (["ab"], 5),
 }
 
 # Options a case needs set beforehand, on the component and on the fresh one (a rank-mode
@@ -151,6 +163,13 @@ BASE_OPTIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("pre_tokenizer", "Sequence"): {"pretokenizers": [{"type": "Digits"}]},
     ("pre_tokenizer", "Split"): {"pattern": r"\s+"},
     ("model", "WordPiece"): {"vocab": {"[UNK]": 0, "hel": 1, "##lo": 2, "a": 3, "##b": 4}},
+    ("normalizer", "Precompiled"): {"precompiled_charsmap": _CHARSMAP_A},
+    ("model", "SentencePieceBPE"): {
+        "vocab": [["<unk>", 0.0], ["<s>", 0.0], ["h", -1.0], ["e", -1.0], ["l", -1.0], ["o", -1.0], ["a", -1.0],
+                  ["b", -1.0], ["ab", -2.0], ["he", -3.0], ["ll", -4.0], ["hell", -5.0], ["lo", -6.0],
+                  *([f"<0x{b:02X}>", 0.0] for b in range(256))],
+        "unk_id": 0, "byte_fallback": True,
+    },
     ("model", "Unigram"): {
         "vocab": [["<unk>", 0.0], ["h", -3.0], ["e", -3.0], ["l", -2.5], ["o", -3.0], ["hel", -4.0], ["lo", -3.5],
                   ["a", -2.0], ["b", -2.0], ["ab", -3.0], ["<0x78>", -6.0]],
