@@ -139,6 +139,9 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("model", "SentencePieceBPE", "byte_fallback"): (False, "x"),
     ("model", "SentencePieceBPE", "special_tokens"): (["<s>"], 5),
     ("model", "SentencePieceBPE", "unused"): (["ab"], 5),
+    ("decoder", "CTC", "pad_token"): ("[PAD]", 5),
+    ("decoder", "CTC", "word_delimiter_token"): ("_", None),
+    ("decoder", "CTC", "cleanup"): (False, "x"),
 }
 
 # Options a case needs set beforehand, on the component and on the fresh one (a rank-mode

@@ -3,6 +3,7 @@
 One module per family: :mod:`.unicode` (``NFC``, ``NFD``, ``NFKC``, ``NFKD``, ``StripAccents``),
 :mod:`.case` (``Lowercase``), :mod:`.edits` (``Strip``, ``Replace``, ``Prepend``), :mod:`.bert`
 (``BertNormalizer``), :mod:`.precompiled` (``Precompiled``, SentencePiece's character maps),
+:mod:`.nmt` (``Nmt``), :mod:`.bytelevel` (``ByteLevel``),
 :mod:`.sequence` (``Sequence``), and :mod:`.patterns` (``Regex`` and the
 Oniguruma matching rules, shared with the ``Replace`` decoder and the ``Split`` pre-tokenizer).
 
@@ -18,6 +19,8 @@ path with no alignment, used by ``encode_ids`` and training.
 from toolkit.normalizers.bert import BertNormalizer
 from toolkit.normalizers.case import Lowercase
 from toolkit.normalizers.edits import PatternReplacement, Prepend, Replace, Strip
+from toolkit.normalizers.bytelevel import ByteLevel
+from toolkit.normalizers.nmt import Nmt
 from toolkit.normalizers.precompiled import Precompiled
 from toolkit.normalizers.patterns import Regex, compile_pattern, parse_pattern, pattern_to_json, replace_all
 from toolkit.normalizers.sequence import Sequence
@@ -36,6 +39,8 @@ __all__ = [
     "BertNormalizer",
     "Sequence",
     "Precompiled",
+    "Nmt",
+    "ByteLevel",
     "Regex",
     "PatternReplacement",
     "WHITESPACE",
