@@ -100,8 +100,10 @@ def _pattern_from_hf(value: Any, where: str) -> tuple[str, bool]:
 # ============================================================================ import: HF dict → our dict
 def imp_normalizer(d: Any, where: str) -> Json:
     t = _type(d, where)
-    if t in ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents"):
+    if t in ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents", "Nmt", "ByteLevel"):
         return {"type": t}
+    if t == "Precompiled":
+        return {"type": "Precompiled", "precompiled_charsmap": _field(d, "precompiled_charsmap", where)}
     if t == "Strip":
         return {
             "type": "Strip",
@@ -198,6 +200,13 @@ def imp_decoder(d: Any, where: str) -> Json:
         return {"type": "BPEDecoder", "suffix": _field(d, "suffix", where, "</w>")}
     if t in ("ByteFallback", "Fuse"):
         return {"type": t}
+    if t == "CTC":
+        return {
+            "type": "CTC",
+            "pad_token": _field(d, "pad_token", where, "<pad>"),
+            "word_delimiter_token": _field(d, "word_delimiter_token", where, "|"),
+            "cleanup": _field(d, "cleanup", where, True),
+        }
     if t == "Strip":
         return {
             "type": "Strip",
@@ -299,6 +308,8 @@ def contains_byte_level(pre: Any) -> bool:
 def imp_model(d: Any, where: str, *, byte_level: bool, specials: dict[str, int]) -> Json:
     """HF model → our model dict. ``specials`` (content → id) come from ``added_tokens``."""
     t = _type(d, where)
+    if t == "Unigram":
+        return _imp_unigram(d, where, specials)
     if t not in ("BPE", "WordPiece"):
         raise Unsupported(
             f"{where}: the HF model {t!r} has no equivalent in tokenizer-toolkit (BPE and WordPiece are supported)"
@@ -323,6 +334,41 @@ def imp_model(d: Any, where: str, *, byte_level: bool, specials: dict[str, int])
             "special_tokens": list(specials),
         }
     return _imp_bpe(d, where, vocab, byte_level=byte_level, specials=specials)
+
+
+# ---- Unigram (written by the spm helper for the SentencePiece round trips; the unigram helper owns the model)
+def _imp_unigram(d: Any, where: str, specials: dict[str, int]) -> Json:
+    vocab = _field(d, "vocab", where)
+    if not isinstance(vocab, list):
+        raise SerializationError(f"{where}.vocab: must be a list of [piece, score] pairs")
+    for token, token_id in specials.items():
+        item = vocab[token_id] if isinstance(token_id, int) and 0 <= token_id < len(vocab) else None
+        if not (isinstance(item, list) and item and item[0] == token):
+            raise SerializationError(f"added_tokens: {token!r} has id {token_id} but the Unigram vocabulary has "
+                                     f"{item!r:.60} there")
+    return {
+        "type": "Unigram",
+        "vocab": vocab,
+        "unk_id": _field(d, "unk_id", where, None),
+        "byte_fallback": _field(d, "byte_fallback", where, False),
+        "special_tokens": list(specials),
+    }
+
+
+def _spm_bpe_merges(pieces: list[tuple[str, float]], closed: set[str]) -> list[tuple[str, str]]:
+    """The merges of a SentencePiece BPE model for a rank-based BPE: every split of every piece into two
+    pieces, ordered by the score of the piece they make (as HF's ``SentencePieceExtractor``)."""
+    ids = {p: i for i, (p, _) in enumerate(pieces) if p not in closed}
+    found: list[tuple[float, int, int, int, str, str]] = []
+    for piece, score in pieces:
+        if piece not in ids:
+            continue
+        for k in range(1, len(piece)):
+            left, right = piece[:k], piece[k:]
+            if left in ids and right in ids:
+                found.append((-score, ids[piece], ids[left], ids[right], left, right))
+    found.sort()
+    return [(left, right) for *_, left, right in found]
 
 
 def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, specials: dict[str, int]) -> Json:
@@ -375,8 +421,12 @@ def _unsupported_export(kind: str, component: Any) -> SerializationError:
 def exp_normalizer(n: Any) -> Json:
     d = n.to_dict()
     t = d["type"]
-    if t in ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents"):
+    if t in ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents", "Nmt", "ByteLevel"):
         return {"type": t}
+    if t == "Precompiled":
+        # HF has one matching rule (grapheme clusters); "sentencepiece" matching differs from it only where
+        # a cluster starts with a character that has a rule of its own (docs/interop.md).
+        return {"type": "Precompiled", "precompiled_charsmap": d["precompiled_charsmap"]}
     if t == "Strip":
         return {"type": "Strip", "strip_left": d["left"], "strip_right": d["right"]}
     if t == "Replace":
@@ -434,6 +484,8 @@ def exp_decoder(dec: Any) -> Json:
         return {"type": "BPEDecoder", "suffix": d["suffix"]}
     if t in ("ByteFallback", "Fuse"):
         return {"type": t}
+    if t == "CTC":
+        return {k: d[k] for k in ("type", "pad_token", "word_delimiter_token", "cleanup")}
     if t == "Strip":
         return {"type": "Strip", "content": d["content"], "start": d["left"], "stop": d["right"]}
     if t == "Replace":
@@ -505,6 +557,29 @@ def exp_model(model: Any) -> Json:
             "vocab": vocab,
             "merges": _merges_to_hf(list(model.merges)),
         }
+    if t == "Unigram":
+        # float32 (sentencepiece's path sums) has no HF option: HF sums in float64 (docs/interop.md).
+        return {"type": "Unigram", "unk_id": model.unk_id, "vocab": [list(v) for v in model.vocab],
+                "byte_fallback": model.byte_fallback}
+    if t == "SentencePieceBPE":
+        # HF's converter's form: a rank-based BPE with merges ordered by the score of the merged piece.
+        pieces = model.get_scores()
+        closed = set(model.special_tokens) | ({pieces[model.unk_id][0]} if model.unk_id is not None else set())
+        if model.byte_fallback:
+            closed |= {f"<0x{b:02X}>" for b in range(256)}
+        return {
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": pieces[model.unk_id][0] if model.unk_id is not None else None,
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": None,
+            "fuse_unk": True,
+            "byte_fallback": model.byte_fallback,
+            "ignore_merges": False,
+            "vocab": vocab,
+            "merges": _merges_to_hf(_spm_bpe_merges(pieces, closed)),
+        }
     raise SerializationError(
-        f"to_hf_json: the model {t} has no Hugging Face equivalent (BPE, ByteLevelBPE, WordPiece)"
+        f"to_hf_json: the model {t} has no Hugging Face equivalent (BPE, ByteLevelBPE, WordPiece, Unigram, "
+        "SentencePieceBPE)"
     )
