@@ -204,6 +204,7 @@ def build_charsmap(rules: Mapping[str, str]) -> str:
             else:
                 units[child] = lab
                 queue.append((child, node[lab]))
+    units.extend([0] * (-len(units) % 256))  # sentencepiece wants whole blocks of 256 units
     blob = struct.pack(f"<I{len(units)}I", 4 * len(units), *units) + bytes(table)
     return base64.b64encode(blob).decode()
 
