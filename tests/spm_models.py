@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import CORPORA, require
-
 import pytest
+from conftest import CORPORA, require
 
 #: Shared corpus files by language.
 LANGS = {

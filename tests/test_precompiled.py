@@ -8,9 +8,9 @@ import struct
 from pathlib import Path
 
 import pytest
-
 from conftest import require
 from spm_models import ModelFactory, corpus_lines
+
 from toolkit import Tokenizer
 from toolkit.decoders import CTC
 from toolkit.errors import ConfigError

@@ -14,15 +14,19 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import require
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from conftest import require
 from spm_models import LANGS, ModelFactory, corpus_lines
+
 from toolkit import Tokenizer, limits
 from toolkit.errors import SerializationError, VocabularyError
 from toolkit.interop.files import detect_format, load_tokenizer, save_tokenizer
-from toolkit.interop.sentencepiece import from_sentencepiece, read_sentencepiece, save_sentencepiece
+from toolkit.interop.sentencepiece import (
+    from_sentencepiece,
+    read_sentencepiece,
+    save_sentencepiece,
+)
 from toolkit.interop.spm_proto import ModelProto, Piece, parse_model, serialize_model
 
 KINDS = [(t, bf) for t in ("unigram", "bpe") for bf in (False, True)]
@@ -148,7 +152,7 @@ def test_cli_converts_to_and_from_model(models: ModelFactory, tmp_path: Path) ->
     assert json.loads((tmp_path / "tok.json").read_text())["model"]["type"] == "Unigram"
     subprocess.run([*run, str(tmp_path / "tok.json"), str(tmp_path / "back.model")], check=True, capture_output=True)
     assert from_sentencepiece(tmp_path / "back.model").encode_ids("Hi, 你好") == from_sentencepiece(path).encode_ids("Hi, 你好")
-    bad = subprocess.run([*run, str(tmp_path / "tok.json"), str(tmp_path / "x.model"), "--from", "sentencepiece"],
+    bad = subprocess.run([*run, str(tmp_path / "tok.json"), str(tmp_path / "x.model"), "--from", "sentencepiece"], check=False,
                          capture_output=True, text=True)
     assert bad.returncode != 0 and len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
 

@@ -28,16 +28,35 @@ from typing import TYPE_CHECKING, Any
 from toolkit.errors import SerializationError, ToolkitError
 from toolkit.interop._io import PathLike, read_bytes
 from toolkit.interop.spm_proto import (
-    BPE, BYTE, CHAR, CONTROL, NORMAL, UNIGRAM, UNKNOWN, UNUSED, USER_DEFINED, WORD, Message, ModelProto, Piece,
-    parse_model, serialize_model,
+    BPE,
+    BYTE,
+    CHAR,
+    CONTROL,
+    NORMAL,
+    UNIGRAM,
+    UNKNOWN,
+    UNUSED,
+    USER_DEFINED,
+    WORD,
+    Message,
+    ModelProto,
+    Piece,
+    parse_model,
+    serialize_model,
 )
 from toolkit.serialization import atomic_write_bytes
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
 
-__all__ = ["read_sentencepiece", "from_sentencepiece", "from_model_proto", "to_model_proto", "save_sentencepiece",
-           "is_sentencepiece_model"]
+__all__ = [
+    "from_model_proto",
+    "from_sentencepiece",
+    "is_sentencepiece_model",
+    "read_sentencepiece",
+    "save_sentencepiece",
+    "to_model_proto",
+]
 
 SPACE = "\u2581"
 _BYTE_PIECES = {f"<0x{b:02X}>" for b in range(256)}

@@ -23,8 +23,23 @@ from typing import Any
 from toolkit import limits
 from toolkit.errors import SerializationError
 
-__all__ = ["Piece", "Message", "ModelProto", "parse_model", "serialize_model", "NORMAL", "UNKNOWN", "CONTROL",
-           "USER_DEFINED", "UNUSED", "BYTE", "UNIGRAM", "BPE", "WORD", "CHAR"]
+__all__ = [
+    "BPE",
+    "BYTE",
+    "CHAR",
+    "CONTROL",
+    "NORMAL",
+    "UNIGRAM",
+    "UNKNOWN",
+    "UNUSED",
+    "USER_DEFINED",
+    "WORD",
+    "Message",
+    "ModelProto",
+    "Piece",
+    "parse_model",
+    "serialize_model",
+]
 
 # SentencePiece.Type and TrainerSpec.ModelType
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6

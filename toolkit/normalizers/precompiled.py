@@ -2,8 +2,8 @@
 
 The map is a Darts double-array trie over UTF-8 keys plus a table of NUL-terminated replacements
 (SentencePiece's ``precompiled_charsmap`` bytes, base64 in a ``tokenizer.json``). :class:`CharsMap`
-reads it; the trie is walked in Python, and the characters that start a rule and the one-character
-rules are enumerated once per map (cached by content), so text without a rule costs one regex scan.
+reads it (the whole trie, once per map, cached by content); text where no rule applies costs one
+regex scan.
 
 Two ways of matching, chosen by ``matching``:
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 import struct
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -36,19 +37,21 @@ from toolkit.errors import ConfigError
 from toolkit.interfaces import Normalizer, Params
 from toolkit.registry import register
 
-__all__ = ["Precompiled", "CharsMap", "build_charsmap"]
+__all__ = ["CharsMap", "Precompiled", "build_charsmap"]
 
 _GRAPHEME = regex.compile(r"\X")
-_CONT = range(0x80, 0xC0)
-_LEAD = [*range(0x01, 0x80), *range(0xC2, 0xF5)]
 
 
 class CharsMap:
     """A parsed ``precompiled_charsmap``: ``uint32`` trie size, the trie units, the replacement table.
 
-    >>> cm = CharsMap(base64.b64decode(Precompiled.EMPTY))
-    >>> cm.rules, cm.longest("abc", 0)
-    ({}, None)
+    The first level of the trie is read once (the one-character rules, the characters that start a
+    longer rule); ``interesting`` finds, at C speed, the only positions where a rule can apply, and
+    longer rules are matched by walking the trie from there.
+
+    >>> cm = CharsMap(base64.b64decode(build_charsmap({"a": "A", "ae": "æ"})))
+    >>> cm.rules, cm.longest("aeb", 0), cm.shortest("aeb", 0, 2)
+    ({'a': 'A'}, (2, 'æ'), (1, 'A'))
     """
 
     def __init__(self, blob: bytes, where: str = "precompiled_charsmap") -> None:
@@ -65,9 +68,21 @@ class CharsMap:
         self.table = blob[4 + size :]
         self.rules: dict[str, str] = {}  # one-character keys -> replacement
         self.starters: set[str] = set()  # characters some key begins with
+        self._multi: set[str] = set()  # ... some longer key begins with
+        self._second: set[str] = set()  # the second characters of the longer keys
         self._enumerate()
-        chars = "".join(regex.escape(c) for c in sorted(self.starters))
-        self.starter_re = regex.compile(f"[{chars}]") if chars else None
+        parts = []
+        if self.rules:
+            parts.append(f"[{_charset(self.rules)}]")
+        if self._multi:
+            parts.append(f"[{_charset(self._multi)}](?=[{_charset(self._second)}])")
+        # stdlib re: its big character sets are bitmaps, far faster than regex's for this scan
+        self.interesting = re.compile("|".join(parts)) if parts else None
+        # ASCII text can only meet the ASCII rules (and ASCII pairs, if some longer key is all ASCII).
+        ascii_chars = {c for c in self.rules if c.isascii()}
+        if any(c.isascii() for c in self._second):
+            ascii_chars |= {c for c in self._multi if c.isascii()}
+        self.ascii_interesting = re.compile(f"[{_charset(ascii_chars)}]") if ascii_chars else None
 
     # -------------------------------------------------------------- trie primitives (Darts-clone)
     def _step(self, pos: int, byte: int) -> tuple[int, bool] | None:
@@ -100,33 +115,50 @@ class CharsMap:
         except UnicodeDecodeError:
             raise ConfigError(f"{self.where}: a replacement is not UTF-8; the character map is corrupt") from None
 
+    def _children(self, pos: int, xl: bytes) -> list[tuple[int, int, bool]]:
+        """``(label, next position, a key ends there)`` of the node at ``pos`` (xor-ed with its offset):
+        the units ``p`` of its 256-unit block whose label is ``p ^ pos``, i.e. ``xl[p] == pos & 0xFF``."""
+        units, n = self.units, len(self.units)
+        block, target = pos & ~0xFF, pos & 0xFF
+        out = []
+        found = xl.find(target, block, min(block + 256, n))
+        while found >= 0:
+            unit = units[found]
+            label = found ^ pos
+            if not unit >> 31 and 0 < label < 256:
+                out.append((label, found ^ _offset(unit), bool(unit >> 8 & 1)))
+            found = xl.find(target, found + 1, min(block + 256, n))
+        return out
+
     def _enumerate(self) -> None:
-        """Find every character that starts a key, and the one-character rules (a walk over the UTF-8
-        first characters of the trie only)."""
+        """The one-character rules, the characters that start a longer key and the characters that can
+        come second in one: a walk of the trie's first two UTF-8 characters only."""
         root = self._root()
         if root < 0:
             return
-        stack: list[tuple[int, bytes, bool]] = []
-        for b in _LEAD:
-            step = self._step(root, b)
-            if step is not None:
-                stack.append((step[0], bytes([b]), step[1]))
-        while stack:
-            pos, key, leaf = stack.pop()
-            try:
-                char = key.decode("utf-8")
-            except UnicodeDecodeError:  # an incomplete character: go one continuation byte deeper
-                if len(key) < 4:
-                    for b in _CONT:
-                        step = self._step(pos, b)
-                        if step is not None:
-                            stack.append((step[0], key + bytes([b]), step[1]))
-                continue
+        xl = bytes((u ^ p) & 0xFF for p, u in enumerate(self.units))
+        for pos, char, leaf in self._next_chars(root, xl):
             self.starters.add(char)
             if leaf:
                 self.rules[char] = self._value(pos)
+            second = self._next_chars(pos, xl)
+            if second:
+                self._multi.add(char)
+                self._second.update(c for _, c, _ in second)
 
-    # -------------------------------------------------------------- matching
+    def _next_chars(self, pos: int, xl: bytes) -> list[tuple[int, str, bool]]:
+        """``(position, character, a key ends there)`` one whole UTF-8 character below ``pos``."""
+        out = []
+        stack = [(p, bytes([lab]), lf) for lab, p, lf in self._children(pos, xl)]
+        while stack:
+            p, key, leaf = stack.pop()
+            try:
+                out.append((p, key.decode("utf-8"), leaf))
+            except UnicodeDecodeError:  # an incomplete character: one continuation byte deeper
+                if len(key) < 4:
+                    stack.extend((q, key + bytes([lab]), lf) for lab, q, lf in self._children(p, xl) if lab >= 0x80)
+        return out
+
     def _walk(self, text: str, i: int, shortest: bool, end: int | None = None) -> tuple[int, str] | None:
         """The (longest or shortest) rule matching ``text[i:end]`` at ``i``: (characters, replacement)."""
         pos = self._root()
@@ -146,15 +178,39 @@ class CharsMap:
 
     def longest(self, text: str, i: int) -> tuple[int, str] | None:
         """SentencePiece's match at ``text[i]``: the longest rule, as (characters matched, replacement)."""
-        if self.starter_re is None or text[i] not in self.starters:
-            return None
-        return self._walk(text, i, shortest=False)
+        if text[i] in self._multi:
+            return self._walk(text, i, shortest=False)
+        rep = self.rules.get(text[i])
+        return None if rep is None else (1, rep)
 
     def shortest(self, text: str, i: int, end: int) -> tuple[int, str] | None:
         """Hugging Face's match of the cluster ``text[i:end]``: the shortest rule at ``i``."""
-        if text[i] not in self.starters:
-            return None
-        return self._walk(text, i, shortest=True, end=end)
+        rep = self.rules.get(text[i])
+        if rep is not None:
+            return 1, rep
+        if text[i] in self._multi:
+            return self._walk(text, i, shortest=True, end=end)
+        return None
+
+
+def _offset(unit: int) -> int:
+    return (unit >> 10) << ((unit & 0x200) >> 6)
+
+
+def _charset(chars: Any) -> str:
+    """A character-class body with runs of consecutive code points as ranges (``re`` scans a long
+    list of single characters outside the BMP one by one)."""
+    cps = sorted(map(ord, chars))
+    out = []
+    i = 0
+    while i < len(cps):
+        j = i
+        while j + 1 < len(cps) and cps[j + 1] == cps[j] + 1:
+            j += 1
+        first, last = re.escape(chr(cps[i])), re.escape(chr(cps[j]))
+        out.append(first if i == j else f"{first}-{last}")
+        i = j + 1
+    return "".join(out)
 
 
 def build_charsmap(rules: Mapping[str, str]) -> str:
@@ -255,9 +311,14 @@ class Precompiled(Normalizer):
         self._map = _charsmap(self.precompiled_charsmap)
 
     # -------------------------------------------------------------- fast path
-    def normalize_str(self, text: str) -> str:
+    def _untouched(self, text: str) -> bool:
         cm = self._map
-        if cm.starter_re is None or cm.starter_re.search(text) is None:
+        if text.isascii():
+            return cm.ascii_interesting is None or cm.ascii_interesting.search(text) is None
+        return cm.interesting is None or cm.interesting.search(text) is None
+
+    def normalize_str(self, text: str) -> str:
+        if self._untouched(text):
             return text
         parts = [rep for _, _, rep in self._edits(text)]
         out = "".join(parts)
@@ -272,7 +333,7 @@ class Precompiled(Normalizer):
         n = len(text)
         sentencepiece = self.matching == "sentencepiece"
         while pos < n:
-            m = cm.starter_re.search(text, pos)
+            m = cm.interesting.search(text, pos)
             if m is None:
                 out.append((pos, n, text[pos:]))
                 break
@@ -312,8 +373,7 @@ class Precompiled(Normalizer):
     # -------------------------------------------------------------- aligned path
     def normalize(self, text: NormalizedString) -> NormalizedString:
         s = text.normalized
-        cm = self._map
-        if cm.starter_re is None or cm.starter_re.search(s) is None:
+        if self._untouched(s):
             return text
         edits = self._edits(s)
         limits.check_normalized_size(sum(len(rep) for _, _, rep in edits), where="Precompiled")
