@@ -127,6 +127,16 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("model", "Unigram", "alpha"): (0.5, -1.0),
     ("model", "Unigram", "nbest_size"): (1, -2),
     ("model", "Unigram", "seed"): (7, "x"),
+    ("trainer", "UnigramTrainer", "vocab_size"): (40, 0),
+    ("trainer", "UnigramTrainer", "show_progress"): (False, "x"),
+    ("trainer", "UnigramTrainer", "special_tokens"): (["<s>"], 5),
+    ("trainer", "UnigramTrainer", "shrinking_factor"): (0.5, 1.5),
+    ("trainer", "UnigramTrainer", "unk_token"): ("<unk>", 5),
+    ("trainer", "UnigramTrainer", "max_piece_length"): (3, 0),
+    ("trainer", "UnigramTrainer", "n_sub_iterations"): (1, 0),
+    ("trainer", "UnigramTrainer", "initial_alphabet"): (["z"], 5),
+    ("trainer", "UnigramTrainer", "seed_size"): (10, 0),
+    ("trainer", "UnigramTrainer", "character_coverage"): (0.9, 0.0),
 }
 
 # Options a case needs set beforehand, on the component and on the fresh one (a rank-mode
@@ -151,6 +161,7 @@ BASE_OPTIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("pre_tokenizer", "Sequence"): {"pretokenizers": [{"type": "Digits"}]},
     ("pre_tokenizer", "Split"): {"pattern": r"\s+"},
     ("model", "WordPiece"): {"vocab": {"[UNK]": 0, "hel": 1, "##lo": 2, "a": 3, "##b": 4}},
+    ("trainer", "UnigramTrainer"): {"vocab_size": 30},
     ("model", "Unigram"): {
         "vocab": [["<unk>", 0.0], ["h", -3.0], ["e", -3.0], ["l", -2.5], ["o", -3.0], ["hel", -4.0], ["lo", -3.5],
                   ["a", -2.0], ["b", -2.0], ["ab", -3.0], ["<0x78>", -6.0]],
