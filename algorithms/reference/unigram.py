@@ -14,7 +14,12 @@ from collections.abc import Mapping
 
 from algorithms._lattice import build_table, marginals, nbest, viterbi
 from algorithms.unigram import UNK_PENALTY
-from algorithms.unigram_trainer import EXPECTED_FREQUENCY_THRESHOLD, digamma, finalize, required_characters
+from algorithms.unigram_trainer import (
+    EXPECTED_FREQUENCY_THRESHOLD,
+    digamma,
+    finalize,
+    required_characters,
+)
 
 __all__ = ["encode", "seed", "train"]
 
