@@ -7,7 +7,7 @@
 - :mod:`algorithms.wordpiece` — the :class:`WordPiece` model; :mod:`algorithms.wordpiece_trainer` —
   :class:`WordPieceTrainer`;
 - :mod:`algorithms.unigram` — the :class:`Unigram` model (SentencePiece), its lattice in
-  :mod:`algorithms._lattice`.
+  :mod:`algorithms._lattice`; :mod:`algorithms.unigram_trainer` — :class:`UnigramTrainer`.
 
 Shared internals: :mod:`algorithms._vocab` (vocabulary checks, alphabet, pair table),
 :mod:`algorithms._bpe_encode` (the merge-application core) and :mod:`algorithms._merges` (the
@@ -27,6 +27,7 @@ from algorithms.sentencepiece_bpe import SentencePieceBPE
 from algorithms.wordpiece import WordPiece
 from algorithms.wordpiece_trainer import WordPieceTrainer
 from algorithms.unigram import Unigram
+from algorithms.unigram_trainer import UnigramTrainer
 
 __all__ = ["BPE", "BPETrainer", "ByteLevelBPE", "ByteLevelBPETrainer", "WordPiece", "WordPieceTrainer", "Unigram",
-           "SentencePieceBPE"]
+           "UnigramTrainer", "SentencePieceBPE"]

@@ -32,7 +32,7 @@ from toolkit.errors import InputError, VocabularyError
 from toolkit.interfaces import Model, Params
 from toolkit.registry import register
 
-__all__ = ["SentencePieceBPE", "check_scored_vocab", "byte_piece"]
+__all__ = ["SentencePieceBPE", "byte_piece", "check_scored_vocab"]
 
 
 def byte_piece(b: int) -> str:
