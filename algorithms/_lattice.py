@@ -23,7 +23,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
-import struct
+from array import array
 from collections.abc import Iterable
 
 __all__ = ["Edge", "build_table", "edges", "marginals", "nbest", "sample", "viterbi"]
@@ -68,25 +68,18 @@ def edges(table: Table, text: str, unk_score: float) -> list[list[tuple[int, int
     return out
 
 
-_F32 = struct.Struct("<f")
-
-
-def _to_float32(x: float) -> float:
-    """``x`` rounded to the nearest float32 (a float64 sum of two float32 values rounded once is the
-    float32 sum: double rounding is harmless at 53 >= 2 * 24 + 2 bits)."""
-    return _F32.unpack(_F32.pack(x))[0]  # type: ignore[no-any-return]
-
-
 def viterbi(table: Table, text: str, unk_score: float, *, float32: bool = False) -> list[Edge]:
     """The best segmentation of ``text`` as ``(start, end, id)``; unknown characters have id ``None``.
 
     ``float32``: path scores are summed in float32, as ``sentencepiece`` does, so that its ties (which
-    depend on the rounding of the sums over the whole sentence) come out the same.
+    depend on the rounding of the sums over the whole sentence) come out the same. A float64 sum of
+    two float32 values rounded once (through a one-element ``array("f")``) is the float32 sum: double
+    rounding is harmless at 53 >= 2 * 24 + 2 bits.
     """
     n = len(text)
-    round_ = _to_float32 if float32 else float
+    f32 = array("f", [unk_score])
     if float32:
-        unk_score = round_(unk_score)
+        unk_score = f32[0]
     get = table.get
     best = [0.0] * (n + 1)
     start_of = [-1] * (n + 1)
@@ -100,14 +93,20 @@ def viterbi(table: Table, text: str, unk_score: float, *, float32: bool = False)
             if hit is None:
                 break
             if hit is not False:
-                cand = round_(hit[1] + base)  # type: ignore[index]
+                cand = hit[1] + base  # type: ignore[index]
+                if float32:
+                    f32[0] = cand
+                    cand = f32[0]
                 if start_of[e] < 0 or cand > best[e]:
                     best[e], start_of[e], id_of[e] = cand, s, hit[0]  # type: ignore[index]
                 if e == s + 1:
                     single = True
             e += 1
         if not single:
-            cand = round_(unk_score + base)
+            cand = unk_score + base
+            if float32:
+                f32[0] = cand
+                cand = f32[0]
             if start_of[s + 1] < 0 or cand > best[s + 1]:
                 best[s + 1], start_of[s + 1], id_of[s + 1] = cand, s, None
     out: list[Edge] = []
