@@ -164,7 +164,8 @@ def from_model_proto(proto: ModelProto, *, source: str = "<model>") -> Tokenizer
     try:
         return Tokenizer.from_dict(_document(data), source=source)
     except ToolkitError as exc:
-        raise SerializationError(f"{source}: {exc}") from None
+        message = str(exc)
+        raise SerializationError(message if message.startswith(source) else f"{source}: {message}") from None
 
 
 def _document(parts: dict[str, Any]) -> dict[str, Any]:
