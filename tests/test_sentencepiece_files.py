@@ -262,3 +262,32 @@ def test_export_errors_and_atomic_write(tmp_path: Path) -> None:
     with pytest.raises(SerializationError, match="needs an unknown piece"):
         save_sentencepiece(no_unk, target)
     assert target.read_bytes() == b"old" and list(tmp_path.glob(".keep.model*")) == []
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("lang", ["en", "th"])
+def test_hf_built_unigram_tokenizer_json_loads_with_hf_ids(models: ModelFactory, tmp_path: Path, lang: str) -> None:
+    """A T5-style tokenizer.json as HF's converter builds it (Precompiled, Replace, Metaspace, Unigram)."""
+    tokenizers = require("tokenizers")
+    from tokenizers import Regex, decoders, normalizers, pre_tokenizers
+
+    proto = read_sentencepiece(models(lang, "unigram", True))
+    unk = next(i for i, p in enumerate(proto.pieces) if p.type == 2)
+    hf = tokenizers.Tokenizer(tokenizers.models.Unigram([(p.piece, p.score) for p in proto.pieces], unk, True))
+    hf.normalizer = normalizers.Sequence([
+        normalizers.Precompiled(proto.normalizer_spec.get("precompiled_charsmap")),
+        normalizers.Replace(Regex(" {2,}"), " "),
+    ])
+    hf.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always")
+    hf.decoder = decoders.Metaspace(replacement="▁", prepend_scheme="always")
+    hf.add_special_tokens(["<unk>", "<s>", "</s>"])
+    hf.save(str(tmp_path / "tokenizer.json"))
+    ours = Tokenizer.from_hf_json(tmp_path / "tokenizer.json")
+    assert ours.model.float32 is False
+    for line in corpus_lines(lang)[:3000:20]:
+        expected = hf.encode(line, add_special_tokens=False)
+        got = ours.encode(line)
+        assert (got.ids, got.tokens) == (expected.ids, expected.tokens), line
+        assert ours.decode(got.ids) == hf.decode(expected.ids), line
+    ours.save_sentencepiece(tmp_path / "from_hf.model")  # HF's converter shape exports too
+    assert read_sentencepiece(tmp_path / "from_hf.model").normalizer_spec.get("add_dummy_prefix") is True
