@@ -7,6 +7,7 @@ byte fallback) on the shared English, French, Thai and Chinese text; the default
 
 from __future__ import annotations
 
+import base64
 import json
 import struct
 import subprocess
@@ -28,6 +29,7 @@ from toolkit.interop.sentencepiece import (
     save_sentencepiece,
 )
 from toolkit.interop.spm_proto import ModelProto, Piece, parse_model, serialize_model
+from toolkit.normalizers.precompiled import build_charsmap
 
 KINDS = [(t, bf) for t in ("unigram", "bpe") for bf in (False, True)]
 CASES = [(lang, t, bf) for lang in LANGS for t, bf in KINDS]
@@ -291,3 +293,32 @@ def test_hf_built_unigram_tokenizer_json_loads_with_hf_ids(models: ModelFactory,
         assert ours.decode(got.ids) == hf.decode(expected.ids), line
     ours.save_sentencepiece(tmp_path / "from_hf.model")  # HF's converter shape exports too
     assert read_sentencepiece(tmp_path / "from_hf.model").normalizer_spec.get("add_dummy_prefix") is True
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_mutated_files_load_or_raise_a_typed_error(data: st.DataObject) -> None:
+    """Random cuts, byte flips and insertions of a valid file: a tokenizer or a ToolkitError, nothing else."""
+    from toolkit.errors import ToolkitError
+    from toolkit.interop.sentencepiece import from_model_proto
+
+    proto = _minimal()
+    proto.normalizer_spec.set("precompiled_charsmap", base64.b64decode(build_charsmap({"ﬁ": "fi", "①": "1"})))
+    blob = bytearray(serialize_model(proto))
+    for _ in range(data.draw(st.integers(1, 4))):
+        op = data.draw(st.sampled_from(["cut", "flip", "insert"]))
+        at = data.draw(st.integers(0, len(blob)))
+        if op == "cut":
+            del blob[at:]
+        elif op == "flip" and at < len(blob):
+            blob[at] = data.draw(st.integers(0, 255))
+        else:
+            blob[at:at] = data.draw(st.binary(min_size=1, max_size=6))
+    try:
+        tok = from_model_proto(parse_model(bytes(blob), source="fuzz.model"), source="fuzz.model")
+    except ToolkitError:
+        return
+    try:
+        tok.encode_ids("a ﬁ ① b")
+    except ToolkitError:
+        pass
