@@ -193,3 +193,23 @@ def test_json_round_trips(nmt_nfkc: str) -> None:
     p = Precompiled(nmt_nfkc)
     p.matching = "sentencepiece"
     assert p == Precompiled(nmt_nfkc, matching="sentencepiece")
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("lang", ["en", "fr", "th", "zh"])
+def test_corpus_lines_and_offsets_match_hf(nmt_nfkc: str, tmp_path: Path, lang: str) -> None:
+    """Every line of each corpus normalizes as in HF; offsets of every 20th line too."""
+    import json
+
+    tokenizers = require("tokenizers")
+    hf_norm = tokenizers.normalizers.Precompiled(base64.b64decode(nmt_nfkc))
+    ours = Precompiled(nmt_nfkc)
+    lines = corpus_lines(lang)
+    for line in lines:
+        assert ours.normalize_str(line) == hf_norm.normalize_str(line), line
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(_offsets_pipeline({"type": "Precompiled", "precompiled_charsmap": nmt_nfkc})))
+    hf, tok = tokenizers.Tokenizer.from_file(str(path)), Tokenizer.from_hf_json(path)
+    for line in lines[::20]:
+        if line:
+            assert tok.encode(line).offsets == hf.encode(line).offsets, line
