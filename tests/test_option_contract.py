@@ -137,6 +137,16 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("trainer", "UnigramTrainer", "initial_alphabet"): (["z"], 5),
     ("trainer", "UnigramTrainer", "seed_size"): (10, 0),
     ("trainer", "UnigramTrainer", "character_coverage"): (0.9, 0.0),
+    ("model", "WordLevel", "unk_token"): ("hello", ""),
+    ("model", "WordLevel", "special_tokens"): (["<unk>"], 5),
+    ("trainer", "WordLevelTrainer", "vocab_size"): (3, -1),
+    ("trainer", "WordLevelTrainer", "min_frequency"): (3, -1),
+    ("trainer", "WordLevelTrainer", "show_progress"): (False, "x"),
+    ("trainer", "WordLevelTrainer", "special_tokens"): (["<unk>"], 5),
+    ("model", "BPE", "dropout"): (1.0, 1.5),
+    ("model", "BPE", "seed"): (3, "x"),
+    ("model", "ByteLevelBPE", "dropout"): (1.0, -0.1),
+    ("model", "ByteLevelBPE", "seed"): (3, "x"),
 }
 
 # Options a case needs set beforehand, on the component and on the fresh one (a rank-mode
@@ -162,6 +172,7 @@ BASE_OPTIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("pre_tokenizer", "Split"): {"pattern": r"\s+"},
     ("model", "WordPiece"): {"vocab": {"[UNK]": 0, "hel": 1, "##lo": 2, "a": 3, "##b": 4}},
     ("trainer", "UnigramTrainer"): {"vocab_size": 30},
+    ("model", "WordLevel"): {"vocab": {"<unk>": 0, "hello": 1, "ab": 2, "world": 3}},
     ("model", "Unigram"): {
         "vocab": [["<unk>", 0.0], ["h", -3.0], ["e", -3.0], ["l", -2.5], ["o", -3.0], ["hel", -4.0], ["lo", -3.5],
                   ["a", -2.0], ["b", -2.0], ["ab", -3.0], ["<0x78>", -6.0]],

@@ -236,3 +236,23 @@ def test_viterbi_is_linear_in_the_input() -> None:
         lookups = 0
         assert len(viterbi(table, "a" * size, -20.0)) == size // 8
         assert lookups <= 9 * size
+
+
+def test_tokenizer_json_both_ways(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    lines = shared_path("english/tinyshakespeare_input.txt").read_text(encoding="utf-8").splitlines()[:3000]
+    hf = tokenizers.Tokenizer(tokenizers.models.Unigram())
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Metaspace()
+    hf.decoder = tokenizers.decoders.Metaspace()
+    trainer = tokenizers.trainers.UnigramTrainer(vocab_size=600, unk_token="<unk>", special_tokens=["<unk>", "</s>"],
+                                                 show_progress=False)
+    hf.train_from_iterator(lines, trainer)
+    path = tmp_path / "tokenizer.json"
+    hf.save(str(path))
+    ours = Tokenizer.from_hf_json(path)
+    assert isinstance(ours.model, Unigram) and ours.model.special_tokens == {"<unk>": 0, "</s>": 1}
+    for line in lines[:300] + ["Zebras qu¡xotic 42"]:
+        assert ours.encode_ids(line) == hf.encode(line).ids, line
+    out = tmp_path / "ours.json"
+    ours.to_hf_json(out)
+    again = tokenizers.Tokenizer.from_file(str(out))
+    assert [again.encode(line).ids for line in lines[:100]] == [hf.encode(line).ids for line in lines[:100]]

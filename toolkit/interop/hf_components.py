@@ -18,16 +18,16 @@ __all__ = [
     "Json",
     "Unsupported",
     "contains_byte_level",
-    "imp_normalizer",
-    "imp_pre_tokenizer",
-    "imp_model",
-    "imp_post_processor",
-    "imp_decoder",
-    "exp_normalizer",
-    "exp_pre_tokenizer",
-    "exp_model",
-    "exp_post_processor",
     "exp_decoder",
+    "exp_model",
+    "exp_normalizer",
+    "exp_post_processor",
+    "exp_pre_tokenizer",
+    "imp_decoder",
+    "imp_model",
+    "imp_normalizer",
+    "imp_post_processor",
+    "imp_pre_tokenizer",
 ]
 
 # HF's spelling of Split/Punctuation behaviours ↔ ours.
@@ -299,10 +299,13 @@ def contains_byte_level(pre: Any) -> bool:
 def imp_model(d: Any, where: str, *, byte_level: bool, specials: dict[str, int]) -> Json:
     """HF model → our model dict. ``specials`` (content → id) come from ``added_tokens``."""
     t = _type(d, where)
-    if t not in ("BPE", "WordPiece"):
+    if t not in ("BPE", "WordPiece", "Unigram", "WordLevel"):
         raise Unsupported(
-            f"{where}: the HF model {t!r} has no equivalent in tokenizer-toolkit (BPE and WordPiece are supported)"
+            f"{where}: the HF model {t!r} has no equivalent in tokenizer-toolkit "
+            "(BPE, WordPiece, Unigram and WordLevel are supported)"
         )
+    if t == "Unigram":
+        return _imp_unigram(d, where, specials)
     vocab = _field(d, "vocab", where)
     if not isinstance(vocab, Mapping):
         raise SerializationError(f"{where}.vocab: must be an object {{token: id}}")
@@ -312,6 +315,10 @@ def imp_model(d: Any, where: str, *, byte_level: bool, specials: dict[str, int])
             raise SerializationError(
                 f"added_tokens: {token!r} has id {token_id} but the model vocabulary gives it {vocab[token]}"
             )
+    if t == "WordLevel":
+        vocab.update(specials)
+        return {"type": "WordLevel", "vocab": vocab, "unk_token": _field(d, "unk_token", where, "<unk>"),
+                "special_tokens": list(specials)}
     if t == "WordPiece":
         vocab.update(specials)
         return {
@@ -325,14 +332,33 @@ def imp_model(d: Any, where: str, *, byte_level: bool, specials: dict[str, int])
     return _imp_bpe(d, where, vocab, byte_level=byte_level, specials=specials)
 
 
+def _imp_unigram(d: Any, where: str, specials: dict[str, int]) -> Json:
+    """HF Unigram → our Unigram; the added tokens must sit at their positions in the piece list."""
+    vocab = _field(d, "vocab", where)
+    if not isinstance(vocab, list):
+        raise SerializationError(f"{where}.vocab: must be a list of [piece, score] pairs")
+    for token, token_id in specials.items():
+        entry = vocab[token_id] if 0 <= token_id < len(vocab) else None
+        if not isinstance(entry, (list, tuple)) or not entry or entry[0] != token:
+            raise SerializationError(
+                f"added_tokens: {token!r} has id {token_id} but the Unigram piece at that position is "
+                f"{(entry or [None])[0]!r}; added tokens outside the piece list are not supported"
+            )
+    return {
+        "type": "Unigram",
+        "vocab": vocab,
+        "unk_id": _field(d, "unk_id", where, None),
+        "byte_fallback": _field(d, "byte_fallback", where, False),
+        "special_tokens": list(specials),
+    }
+
+
 def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, specials: dict[str, int]) -> Json:
     """HF BPE → our ``ByteLevelBPE`` (a plain BPE over the 256 byte characters of a byte-level pipeline) or ``BPE``."""
     dropout = _field(d, "dropout", where, None)
-    if dropout not in (None, 0, 0.0):
-        raise Unsupported(
-            f"{where}.dropout: BPE dropout ({dropout}) is not supported "
-            "(tokenizer-toolkit encodes deterministically)"
-        )
+    if dropout is not None and (isinstance(dropout, bool) or not isinstance(dropout, (int, float))):
+        raise SerializationError(f"{where}.dropout: must be a number between 0 and 1 or null, got {dropout!r}")
+    dropout = None if dropout is None else float(dropout)
     merges = _merges_from_hf(_field(d, "merges", where, []), f"{where}.merges")
     options = {
         "unk_token": _field(d, "unk_token", where, None),
@@ -354,6 +380,7 @@ def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, spe
             "special_tokens": dict(specials),
             "ignore_merges": options["ignore_merges"],
             "mode": "merges",
+            "dropout": dropout,
         }
     vocab.update(specials)
     return {
@@ -362,6 +389,7 @@ def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, spe
         "merges": [list(m) for m in merges],
         **options,
         "special_tokens": list(specials),
+        "dropout": dropout,
     }
 
 
@@ -477,10 +505,15 @@ def exp_model(model: Any) -> Json:
             "max_input_chars_per_word": model.max_input_chars_per_word,
             "vocab": vocab,
         }
+    if t == "Unigram":
+        return {"type": "Unigram", "unk_id": model.unk_id, "vocab": [[p, sc] for p, sc in model.vocab],
+                "byte_fallback": model.byte_fallback}
+    if t == "WordLevel":
+        return {"type": "WordLevel", "vocab": vocab, "unk_token": model.unk_token}
     if t == "BPE":
         return {
             "type": "BPE",
-            "dropout": None,
+            "dropout": model.dropout,
             "unk_token": model.unk_token,
             "continuing_subword_prefix": model.continuing_subword_prefix,
             "end_of_word_suffix": model.end_of_word_suffix,
@@ -495,7 +528,7 @@ def exp_model(model: Any) -> Json:
         # ignore_merges=True: a piece that is a token stays whole, as tiktoken does.
         return {
             "type": "BPE",
-            "dropout": None,
+            "dropout": model.dropout,
             "unk_token": None,
             "continuing_subword_prefix": None,
             "end_of_word_suffix": None,
@@ -506,5 +539,5 @@ def exp_model(model: Any) -> Json:
             "merges": _merges_to_hf(list(model.merges)),
         }
     raise SerializationError(
-        f"to_hf_json: the model {t} has no Hugging Face equivalent (BPE, ByteLevelBPE, WordPiece)"
+        f"to_hf_json: the model {t} has no Hugging Face equivalent (BPE, ByteLevelBPE, WordPiece, Unigram, WordLevel)"
     )
