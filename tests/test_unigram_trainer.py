@@ -161,3 +161,16 @@ def test_config_files_and_the_cli_train_unigram_and_word_level(tmp_path) -> None
     tok = Tokenizer.load(out)
     assert tok.encode("the lowest").tokens[-1] == "</s>" and tok.model.vocab[:3] == [("<pad>", 0.0), ("</s>", 0.0),
                                                                                       ("<unk>", 0.0)]
+
+
+def test_the_worked_example_of_docs_algorithms() -> None:
+    from algorithms.unigram_trainer import Lattices, m_step
+
+    pieces = [(p, math.log(q)) for p, q in [("h", 0.1), ("u", 0.2), ("g", 0.1), ("hu", 0.15), ("ug", 0.25)]]
+    lattices = Lattices(pieces, [("hug", 10)])
+    expected, likelihood = lattices.e_step()
+    assert likelihood == pytest.approx(10 * math.log(0.042))
+    assert [round(x, 4) for x in expected] == [6.4286, 0.4762, 4.0476, 3.5714, 5.9524]
+    new = m_step(pieces, expected)
+    assert [(p, round(s, 4)) for p, s in new] == [("h", -1.1896), ("g", -1.701), ("hu", -1.844), ("ug", -1.2731)]
+    assert round(digamma(20.0), 4) == 2.9705
