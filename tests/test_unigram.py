@@ -256,3 +256,20 @@ def test_tokenizer_json_both_ways(tmp_path) -> None:  # type: ignore[no-untyped-
     ours.to_hf_json(out)
     again = tokenizers.Tokenizer.from_file(str(out))
     assert [again.encode(line).ids for line in lines[:100]] == [hf.encode(line).ids for line in lines[:100]]
+
+
+_BF_VOCAB = [("<unk>", 0.0), ("▁", -2.0), ("▁the", -3.0), ("e", -3.5), ("h", -4.0), ("t", -4.0), ("he", -3.8)] + [
+    (f"<0x{b:02X}>", -9.0) for b in range(256)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=30))
+def test_decode_encode_round_trip_with_byte_fallback(text: str) -> None:
+    from pretokenizers import Metaspace
+    from toolkit import decoders
+
+    tok = Tokenizer(Unigram(_BF_VOCAB, 0, True), pre_tokenizer=Metaspace(prepend_scheme="never"),
+                    decoder=decoders.Sequence([decoders.ByteFallback(), decoders.Metaspace(prepend_scheme="never")]))
+    ids = tok.encode_ids(text)
+    assert 0 not in ids  # nothing is unknown: every byte has its piece
+    assert tok.decode(ids) == text
