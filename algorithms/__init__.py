@@ -7,7 +7,8 @@
 - :mod:`algorithms.wordpiece` — the :class:`WordPiece` model; :mod:`algorithms.wordpiece_trainer` —
   :class:`WordPieceTrainer`;
 - :mod:`algorithms.unigram` — the :class:`Unigram` model (SentencePiece), its lattice in
-  :mod:`algorithms._lattice`; :mod:`algorithms.unigram_trainer` — :class:`UnigramTrainer`.
+  :mod:`algorithms._lattice`; :mod:`algorithms.unigram_trainer` — :class:`UnigramTrainer`;
+- :mod:`algorithms.word_level` — :class:`WordLevel` and :class:`WordLevelTrainer`.
 
 Shared internals: :mod:`algorithms._vocab` (vocabulary checks, alphabet, pair table),
 :mod:`algorithms._bpe_encode` (the merge-application core) and :mod:`algorithms._merges` (the
@@ -28,6 +29,7 @@ from algorithms.wordpiece import WordPiece
 from algorithms.wordpiece_trainer import WordPieceTrainer
 from algorithms.unigram import Unigram
 from algorithms.unigram_trainer import UnigramTrainer
+from algorithms.word_level import WordLevel, WordLevelTrainer
 
 __all__ = ["BPE", "BPETrainer", "ByteLevelBPE", "ByteLevelBPETrainer", "WordPiece", "WordPieceTrainer", "Unigram",
-           "UnigramTrainer", "SentencePieceBPE"]
+           "UnigramTrainer", "WordLevel", "WordLevelTrainer", "SentencePieceBPE"]

@@ -236,3 +236,40 @@ def test_viterbi_is_linear_in_the_input() -> None:
         lookups = 0
         assert len(viterbi(table, "a" * size, -20.0)) == size // 8
         assert lookups <= 9 * size
+
+
+def test_tokenizer_json_both_ways(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    lines = shared_path("english/tinyshakespeare_input.txt").read_text(encoding="utf-8").splitlines()[:3000]
+    hf = tokenizers.Tokenizer(tokenizers.models.Unigram())
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Metaspace()
+    hf.decoder = tokenizers.decoders.Metaspace()
+    trainer = tokenizers.trainers.UnigramTrainer(vocab_size=600, unk_token="<unk>", special_tokens=["<unk>", "</s>"],
+                                                 show_progress=False)
+    hf.train_from_iterator(lines, trainer)
+    path = tmp_path / "tokenizer.json"
+    hf.save(str(path))
+    ours = Tokenizer.from_hf_json(path)
+    assert isinstance(ours.model, Unigram) and ours.model.special_tokens == {"<unk>": 0, "</s>": 1}
+    for line in lines[:300] + ["Zebras qu¡xotic 42"]:
+        assert ours.encode_ids(line) == hf.encode(line).ids, line
+    out = tmp_path / "ours.json"
+    ours.to_hf_json(out)
+    again = tokenizers.Tokenizer.from_file(str(out))
+    assert [again.encode(line).ids for line in lines[:100]] == [hf.encode(line).ids for line in lines[:100]]
+
+
+_BF_VOCAB = [("<unk>", 0.0), ("▁", -2.0), ("▁the", -3.0), ("e", -3.5), ("h", -4.0), ("t", -4.0), ("he", -3.8)] + [
+    (f"<0x{b:02X}>", -9.0) for b in range(256)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=30))
+def test_decode_encode_round_trip_with_byte_fallback(text: str) -> None:
+    from pretokenizers import Metaspace
+    from toolkit import decoders
+
+    tok = Tokenizer(Unigram(_BF_VOCAB, 0, True), pre_tokenizer=Metaspace(prepend_scheme="never"),
+                    decoder=decoders.Sequence([decoders.ByteFallback(), decoders.Metaspace(prepend_scheme="never")]))
+    ids = tok.encode_ids(text)
+    assert 0 not in ids  # nothing is unknown: every byte has its piece
+    assert tok.decode(ids) == text

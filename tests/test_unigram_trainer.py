@@ -133,3 +133,44 @@ def test_viterbi_equals_the_exhaustive_reference(extra: list[tuple[str, float]],
     assert "".join(word[s:e] for s, e, _ in path) == word
     got_score = sum(unk if t is None else vocab[t][1] for _, _, t in path)
     assert got_score == pytest.approx(sum(scores.get(p, unk) for p in expected), abs=1e-9)
+
+
+def test_config_files_and_the_cli_train_unigram_and_word_level(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    from toolkit.training.config import TrainingConfig, train_from_config
+
+    texts = ["the lower the newest", "the widest lowest low"] * 5
+    for algorithm, trainer in (("unigram", {"vocab_size": 30, "unk_token": "<unk>"}),
+                               ("word_level", {"special_tokens": ["<unk>"]})):
+        cfg = TrainingConfig.from_dict({"algorithm": algorithm, "corpus": {"texts": texts},
+                                        "pre_tokenizer": "Metaspace", "trainer": trainer})
+        tok = train_from_config(cfg).tokenizer
+        assert type(tok.model).__name__ == {"unigram": "Unigram", "word_level": "WordLevel"}[algorithm]
+        assert tok.encode_ids("the lowest")
+    config = tmp_path / "train.toml"
+    (tmp_path / "corpus.txt").write_text("\n".join(texts) + "\n", encoding="utf-8")
+    config.write_text('preset = "t5_unigram"\n[corpus]\nfiles = ["corpus.txt"]\n[trainer]\nvocab_size = 40\n')
+    out = tmp_path / "tok.json"
+    proc = subprocess.run([sys.executable, "-m", "toolkit", "train", str(config), "--output", str(out), "-q"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    from toolkit import Tokenizer
+
+    tok = Tokenizer.load(out)
+    assert tok.encode("the lowest").tokens[-1] == "</s>" and tok.model.vocab[:3] == [("<pad>", 0.0), ("</s>", 0.0),
+                                                                                      ("<unk>", 0.0)]
+
+
+def test_the_worked_example_of_docs_algorithms() -> None:
+    from algorithms.unigram_trainer import Lattices, m_step
+
+    pieces = [(p, math.log(q)) for p, q in [("h", 0.1), ("u", 0.2), ("g", 0.1), ("hu", 0.15), ("ug", 0.25)]]
+    lattices = Lattices(pieces, [("hug", 10)])
+    expected, likelihood = lattices.e_step()
+    assert likelihood == pytest.approx(10 * math.log(0.042))
+    assert [round(x, 4) for x in expected] == [6.4286, 0.4762, 4.0476, 3.5714, 5.9524]
+    new = m_step(pieces, expected)
+    assert [(p, round(s, 4)) for p, s in new] == [("h", -1.1896), ("g", -1.701), ("hu", -1.844), ("ug", -1.2731)]
+    assert round(digamma(20.0), 4) == 2.9705

@@ -18,16 +18,16 @@ __all__ = [
     "Json",
     "Unsupported",
     "contains_byte_level",
-    "imp_normalizer",
-    "imp_pre_tokenizer",
-    "imp_model",
-    "imp_post_processor",
-    "imp_decoder",
-    "exp_normalizer",
-    "exp_pre_tokenizer",
-    "exp_model",
-    "exp_post_processor",
     "exp_decoder",
+    "exp_model",
+    "exp_normalizer",
+    "exp_post_processor",
+    "exp_pre_tokenizer",
+    "imp_decoder",
+    "imp_model",
+    "imp_normalizer",
+    "imp_post_processor",
+    "imp_pre_tokenizer",
 ]
 
 # HF's spelling of Split/Punctuation behaviours ↔ ours.
@@ -308,12 +308,13 @@ def contains_byte_level(pre: Any) -> bool:
 def imp_model(d: Any, where: str, *, byte_level: bool, specials: dict[str, int]) -> Json:
     """HF model → our model dict. ``specials`` (content → id) come from ``added_tokens``."""
     t = _type(d, where)
+    if t not in ("BPE", "WordPiece", "Unigram", "WordLevel"):
+        raise Unsupported(
+            f"{where}: the HF model {t!r} has no equivalent in tokenizer-toolkit "
+            "(BPE, WordPiece, Unigram and WordLevel are supported)"
+        )
     if t == "Unigram":
         return _imp_unigram(d, where, specials)
-    if t not in ("BPE", "WordPiece"):
-        raise Unsupported(
-            f"{where}: the HF model {t!r} has no equivalent in tokenizer-toolkit (BPE and WordPiece are supported)"
-        )
     vocab = _field(d, "vocab", where)
     if not isinstance(vocab, Mapping):
         raise SerializationError(f"{where}.vocab: must be an object {{token: id}}")
@@ -323,6 +324,10 @@ def imp_model(d: Any, where: str, *, byte_level: bool, specials: dict[str, int])
             raise SerializationError(
                 f"added_tokens: {token!r} has id {token_id} but the model vocabulary gives it {vocab[token]}"
             )
+    if t == "WordLevel":
+        vocab.update(specials)
+        return {"type": "WordLevel", "vocab": vocab, "unk_token": _field(d, "unk_token", where, "<unk>"),
+                "special_tokens": list(specials)}
     if t == "WordPiece":
         vocab.update(specials)
         return {
@@ -336,16 +341,18 @@ def imp_model(d: Any, where: str, *, byte_level: bool, specials: dict[str, int])
     return _imp_bpe(d, where, vocab, byte_level=byte_level, specials=specials)
 
 
-# ---- Unigram (written by the spm helper for the SentencePiece round trips; the unigram helper owns the model)
 def _imp_unigram(d: Any, where: str, specials: dict[str, int]) -> Json:
+    """HF Unigram → our Unigram; the added tokens must sit at their positions in the piece list."""
     vocab = _field(d, "vocab", where)
     if not isinstance(vocab, list):
         raise SerializationError(f"{where}.vocab: must be a list of [piece, score] pairs")
     for token, token_id in specials.items():
-        item = vocab[token_id] if isinstance(token_id, int) and 0 <= token_id < len(vocab) else None
-        if not (isinstance(item, list) and item and item[0] == token):
-            raise SerializationError(f"added_tokens: {token!r} has id {token_id} but the Unigram vocabulary has "
-                                     f"{item!r:.60} there")
+        entry = vocab[token_id] if 0 <= token_id < len(vocab) else None
+        if not isinstance(entry, (list, tuple)) or not entry or entry[0] != token:
+            raise SerializationError(
+                f"added_tokens: {token!r} has id {token_id} but the Unigram piece at that position is "
+                f"{(entry or [None])[0]!r}; added tokens outside the piece list are not supported"
+            )
     return {
         "type": "Unigram",
         "vocab": vocab,
@@ -374,11 +381,9 @@ def _spm_bpe_merges(pieces: list[tuple[str, float]], closed: set[str]) -> list[t
 def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, specials: dict[str, int]) -> Json:
     """HF BPE → our ``ByteLevelBPE`` (a plain BPE over the 256 byte characters of a byte-level pipeline) or ``BPE``."""
     dropout = _field(d, "dropout", where, None)
-    if dropout not in (None, 0, 0.0):
-        raise Unsupported(
-            f"{where}.dropout: BPE dropout ({dropout}) is not supported "
-            "(tokenizer-toolkit encodes deterministically)"
-        )
+    if dropout is not None and (isinstance(dropout, bool) or not isinstance(dropout, (int, float))):
+        raise SerializationError(f"{where}.dropout: must be a number between 0 and 1 or null, got {dropout!r}")
+    dropout = None if dropout is None else float(dropout)
     merges = _merges_from_hf(_field(d, "merges", where, []), f"{where}.merges")
     options = {
         "unk_token": _field(d, "unk_token", where, None),
@@ -400,6 +405,7 @@ def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, spe
             "special_tokens": dict(specials),
             "ignore_merges": options["ignore_merges"],
             "mode": "merges",
+            "dropout": dropout,
         }
     vocab.update(specials)
     return {
@@ -408,6 +414,7 @@ def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, spe
         "merges": [list(m) for m in merges],
         **options,
         "special_tokens": list(specials),
+        "dropout": dropout,
     }
 
 
@@ -529,10 +536,15 @@ def exp_model(model: Any) -> Json:
             "max_input_chars_per_word": model.max_input_chars_per_word,
             "vocab": vocab,
         }
+    if t == "Unigram":
+        return {"type": "Unigram", "unk_id": model.unk_id, "vocab": [[p, sc] for p, sc in model.vocab],
+                "byte_fallback": model.byte_fallback}
+    if t == "WordLevel":
+        return {"type": "WordLevel", "vocab": vocab, "unk_token": model.unk_token}
     if t == "BPE":
         return {
             "type": "BPE",
-            "dropout": None,
+            "dropout": model.dropout,
             "unk_token": model.unk_token,
             "continuing_subword_prefix": model.continuing_subword_prefix,
             "end_of_word_suffix": model.end_of_word_suffix,
@@ -547,7 +559,7 @@ def exp_model(model: Any) -> Json:
         # ignore_merges=True: a piece that is a token stays whole, as tiktoken does.
         return {
             "type": "BPE",
-            "dropout": None,
+            "dropout": model.dropout,
             "unk_token": None,
             "continuing_subword_prefix": None,
             "end_of_word_suffix": None,
@@ -557,10 +569,6 @@ def exp_model(model: Any) -> Json:
             "vocab": vocab,
             "merges": _merges_to_hf(list(model.merges)),
         }
-    if t == "Unigram":
-        # float32 (sentencepiece's path sums) has no HF option: HF sums in float64 (docs/interop.md).
-        return {"type": "Unigram", "unk_id": model.unk_id, "vocab": [list(v) for v in model.vocab],
-                "byte_fallback": model.byte_fallback}
     if t == "SentencePieceBPE":
         # HF's converter's form: a rank-based BPE with merges ordered by the score of the merged piece.
         pieces = model.get_scores()
@@ -580,6 +588,6 @@ def exp_model(model: Any) -> Json:
             "merges": _merges_to_hf(_spm_bpe_merges(pieces, closed)),
         }
     raise SerializationError(
-        f"to_hf_json: the model {t} has no Hugging Face equivalent (BPE, ByteLevelBPE, WordPiece, Unigram, "
+        f"to_hf_json: the model {t} has no Hugging Face equivalent (BPE, ByteLevelBPE, WordPiece, Unigram, WordLevel, "
         "SentencePieceBPE)"
     )
