@@ -31,14 +31,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from heapq import heapify, heappop, heappush
 from itertools import islice
+from random import Random
 
 __all__ = [
     "INF",
     "LONG_PIECE_THRESHOLD",
     "PairTable",
+    "merge_dropout",
     "merge_ids",
-    "merge_short",
     "merge_long",
+    "merge_short",
     "merge_with_positions",
     "pair_table_from_ranks",
 ]
@@ -175,8 +177,7 @@ def merge_long(syms: list[int], pair_rank: PairTable, rank_id: Sequence[int]) ->
                         heappush(rank_heap, r2)
                     else:
                         b.append(i)
-                    if r2 < lowest:
-                        lowest = r2
+                    lowest = min(lowest, r2)
             p = prv[i]
             if p >= 0:
                 r2 = get((sym[p], new))
@@ -187,8 +188,7 @@ def merge_long(syms: list[int], pair_rank: PairTable, rank_id: Sequence[int]) ->
                         heappush(rank_heap, r2)
                     else:
                         b.append(p)
-                    if r2 < lowest:
-                        lowest = r2
+                    lowest = min(lowest, r2)
             if lowest < r:
                 rest = positions[idx + 1 :]
                 if rest:
@@ -209,19 +209,79 @@ def merge_long(syms: list[int], pair_rank: PairTable, rank_id: Sequence[int]) ->
     return ids, out
 
 
+def merge_dropout(
+    syms: list[int], pair_rank: PairTable, rank_id: Sequence[int], dropout: float, rng: Random
+) -> tuple[list[int], list[int]]:
+    """BPE-dropout (Hugging Face's ``merge_all``): ``(ids, positions)`` as :func:`merge_with_positions`.
+
+    The candidate merges wait in a heap ordered by (rank, position); each one popped is skipped with
+    probability ``dropout`` and set aside, and the skipped ones return to the heap after the next
+    merge that happens. ``dropout=0`` gives the ordinary merge, 1 none at all.
+
+    >>> import random
+    >>> merge_dropout([0, 1, 0, 1, 0], {(0, 1): 0, (2, 2): 1}, [2, 3], 0.0, random.Random(0))
+    ([3, 0], [0, 4])
+    """
+    n = len(syms)
+    sym = list(syms)
+    nxt = [*range(1, n), -1]
+    prv = list(range(-1, n - 1))
+    alive = [True] * n
+    heap = [(r, i) for i in range(n - 1) if (r := pair_rank.get((sym[i], sym[i + 1]))) is not None]
+    heapify(heap)
+    skipped: list[tuple[int, int]] = []
+    draw = rng.random
+    while heap:
+        top = heappop(heap)
+        if draw() < dropout:
+            skipped.append(top)
+            continue
+        for item in skipped:
+            heappush(heap, item)
+        skipped.clear()
+        rank, i = top
+        j = nxt[i] if alive[i] else -1
+        if j < 0 or pair_rank.get((sym[i], sym[j])) != rank:  # merged away since it was queued
+            continue
+        sym[i] = rank_id[rank]
+        alive[j] = False
+        nxt[i] = k = nxt[j]
+        if k >= 0:
+            prv[k] = i
+            if (r := pair_rank.get((sym[i], sym[k]))) is not None:
+                heappush(heap, (r, i))
+        p = prv[i]
+        if p >= 0 and (r := pair_rank.get((sym[p], sym[i]))) is not None:
+            heappush(heap, (r, p))
+    ids: list[int] = []
+    out: list[int] = []
+    i = 0 if n else -1
+    while i >= 0:
+        ids.append(sym[i])
+        out.append(i)
+        i = nxt[i]
+    return ids, out
+
+
 def merge_ids(
-    syms: list[int], pair_rank: PairTable, rank_id: Sequence[int], *, threshold: int = LONG_PIECE_THRESHOLD
+    syms: list[int], pair_rank: PairTable, rank_id: Sequence[int], *, threshold: int = LONG_PIECE_THRESHOLD,
+    dropout: float | None = None, rng: Random | None = None,
 ) -> list[int]:
-    """The merged ids of ``syms`` (consumed), through the path that suits its length."""
+    """The merged ids of ``syms`` (consumed), through the path that suits its length (or BPE-dropout)."""
+    if dropout and rng is not None:
+        return merge_dropout(syms, pair_rank, rank_id, dropout, rng)[0]
     if len(syms) <= threshold:
         return merge_short(syms, pair_rank, rank_id)
     return merge_long(syms, pair_rank, rank_id)[0]
 
 
 def merge_with_positions(
-    syms: list[int], pair_rank: PairTable, rank_id: Sequence[int], *, threshold: int = LONG_PIECE_THRESHOLD
+    syms: list[int], pair_rank: PairTable, rank_id: Sequence[int], *, threshold: int = LONG_PIECE_THRESHOLD,
+    dropout: float | None = None, rng: Random | None = None,
 ) -> tuple[list[int], list[int]]:
     """``(ids, positions)``: merged ids and the index of the first initial symbol of each."""
+    if dropout and rng is not None:
+        return merge_dropout(syms, pair_rank, rank_id, dropout, rng)
     if len(syms) <= threshold:
         return _merge_short_positions(syms, list(range(len(syms))), pair_rank, rank_id)
     return merge_long(syms, pair_rank, rank_id)

@@ -26,24 +26,25 @@ alphabet and special tokens, its merges are identical to Hugging Face's.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from random import Random
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from algorithms._bpe_encode import LONG_PIECE_THRESHOLD, merge_ids, merge_with_positions
+from algorithms._merges import learn_merges
 from algorithms._vocab import (
     VocabLookup,
     build_pair_table,
+    check_initial_alphabet,
     check_special_tokens,
     check_vocab,
-    check_initial_alphabet,
     checked_word_counts,
     merges_to_json,
     ordered_vocab,
     parse_merges,
     select_alphabet,
 )
-from algorithms._merges import learn_merges
 from toolkit import limits
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
 from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
@@ -82,6 +83,8 @@ class BPE(VocabLookup, Model):
         fuse_unk: bool = False
         byte_fallback: bool = False
         ignore_merges: bool = False
+        dropout: float | None = Field(None, ge=0.0, le=1.0, allow_inf_nan=False)
+        seed: StrictInt | None = None
 
     #: Pieces longer than this (in characters) use the O(n log n) long-piece merge.
     long_piece_threshold: int = LONG_PIECE_THRESHOLD
@@ -136,6 +139,13 @@ class BPE(VocabLookup, Model):
             else {}
         )
         self._plain = prefix is None and self.end_of_word_suffix is None
+        # BPE-dropout: the merge skips each candidate with this probability; caches store nothing meanwhile.
+        self._drop: dict[str, Any] = {"dropout": self.dropout, "rng": Random(self.seed)} if self.stochastic else {}
+
+    @property
+    def stochastic(self) -> bool:  # type: ignore[override]
+        """True while ``dropout`` is above 0 (then every encoding draws anew and nothing is cached)."""
+        return bool(self.dropout)
 
     # ------------------------------------------------------------------ serialization
     def params(self) -> dict[str, Any]:
@@ -150,6 +160,8 @@ class BPE(VocabLookup, Model):
             "fuse_unk": self.fuse_unk,
             "byte_fallback": self.byte_fallback,
             "ignore_merges": self.ignore_merges,
+            "dropout": self.dropout,
+            "seed": self.seed,
         }
 
     @classmethod
@@ -253,7 +265,7 @@ class BPE(VocabLookup, Model):
         if None in syms:
             filled = self._fill_unknown(piece, syms)
             syms = filled if filled is not None else self._initial(piece)[0]  # type: ignore[assignment,index]
-        return tuple(merge_ids(syms, self._pair_rank, self._rank_id, threshold=self.long_piece_threshold))  # type: ignore[arg-type]
+        return tuple(merge_ids(syms, self._pair_rank, self._rank_id, threshold=self.long_piece_threshold, **self._drop))  # type: ignore[arg-type]
 
     def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
         """``[(id, start, end), ...]`` with character spans inside ``piece``.
@@ -272,12 +284,12 @@ class BPE(VocabLookup, Model):
             syms = self._fill_unknown(piece, syms)  # type: ignore[assignment]
         if syms is not None:
             # One symbol per character: symbol k covers character k.
-            ids, pos = merge_with_positions(syms, self._pair_rank, self._rank_id, threshold=self.long_piece_threshold)  # type: ignore[arg-type]
+            ids, pos = merge_with_positions(syms, self._pair_rank, self._rank_id, threshold=self.long_piece_threshold, **self._drop)  # type: ignore[arg-type]
             bounds = pos[1:] + [len(piece)]
             return list(zip(ids, pos, bounds))
         syms, starts, ends = self._initial(piece)  # type: ignore[misc]
         n = len(syms)  # the merge consumes syms
-        ids, pos = merge_with_positions(syms, self._pair_rank, self._rank_id, threshold=self.long_piece_threshold)
+        ids, pos = merge_with_positions(syms, self._pair_rank, self._rank_id, threshold=self.long_piece_threshold, **self._drop)
         last = [p - 1 for p in pos[1:]] + [n - 1]
         return [(t, starts[p], ends[q]) for t, p, q in zip(ids, pos, last)]
 

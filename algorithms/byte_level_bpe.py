@@ -28,16 +28,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import accumulate
+from random import Random
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from algorithms._bpe_encode import (
     LONG_PIECE_THRESHOLD,
+    merge_dropout,
     merge_ids,
     merge_short,
     pair_table_from_ranks,
 )
+from algorithms._merges import learn_merges
 from algorithms._vocab import (
     VocabLookup,
     build_pair_table,
@@ -49,9 +52,13 @@ from algorithms._vocab import (
     parse_merges,
     without_special_results,
 )
-from algorithms._merges import learn_merges
 from toolkit import limits
-from toolkit.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_byte_level, from_byte_level
+from toolkit.bytelevel import (
+    BYTE_TO_CHAR,
+    CHAR_TO_BYTE,
+    bytes_to_byte_level,
+    from_byte_level,
+)
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
 from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
 from toolkit.registry import register
@@ -85,6 +92,8 @@ class ByteLevelBPE(VocabLookup, Model):
         special_tokens: dict[str, int] | list[str] = {}
         ignore_merges: bool = False
         mode: Literal["merges", "ranks"] = "merges"
+        dropout: float | None = Field(None, ge=0.0, le=1.0, allow_inf_nan=False)
+        seed: StrictInt | None = None
 
     #: Pieces longer than this (in bytes) use the O(n log n) long-piece merge.
     long_piece_threshold: int = LONG_PIECE_THRESHOLD
@@ -138,6 +147,7 @@ class ByteLevelBPE(VocabLookup, Model):
     def _configure(self) -> None:
         """The tables of the mode: the pair table, byte ids, token lengths, the regular vocabulary."""
         super()._configure()
+        self._rng = Random(self.seed)  # BPE-dropout's draws
         where = self._origin
         vocab, id_to_token = self._base_vocab, self._base_ids
         if self.mode == "ranks" and not self.ignore_merges:
@@ -239,7 +249,14 @@ class ByteLevelBPE(VocabLookup, Model):
             "special_tokens": dict(self.special_tokens),
             "ignore_merges": self.ignore_merges,
             "mode": self.mode,
+            "dropout": self.dropout,
+            "seed": self.seed,
         }
+
+    @property
+    def stochastic(self) -> bool:  # type: ignore[override]
+        """True while ``dropout`` is above 0 (then every encoding draws anew and nothing is cached)."""
+        return bool(self.dropout)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> ByteLevelBPE:
@@ -270,6 +287,8 @@ class ByteLevelBPE(VocabLookup, Model):
             if whole is not None:
                 return (whole,)
         syms = self._symbols(piece)
+        if self.dropout:  # BPE-dropout (Hugging Face's): see algorithms._bpe_encode.merge_dropout
+            return tuple(merge_dropout(syms, self._pair_rank, self._rank_id, self.dropout, self._rng)[0])
         if len(syms) <= self.long_piece_threshold:
             return tuple(merge_short(syms, self._pair_rank, self._rank_id))
         return tuple(merge_ids(syms, self._pair_rank, self._rank_id, threshold=self.long_piece_threshold))

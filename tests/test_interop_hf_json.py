@@ -333,13 +333,14 @@ def test_minimal_document_loads(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "overrides, needle",
     [
-        ({"model": {"type": "Unigram", "unk_id": 0, "vocab": [["a", 0.0]]}}, "model: the HF model 'Unigram'"),
-        ({"model": {"type": "WordLevel", "vocab": {"a": 0}, "unk_token": "a"}}, "'WordLevel'"),
-        ({"normalizer": {"type": "Precompiled", "precompiled_charsmap": "AAAA"}}, "normalizer: the HF normalizer 'Precompiled'"),
-        ({"normalizer": {"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Nmt"}]}}, "normalizer.normalizers[1]"),
-        ({"pre_tokenizer": {"type": "NoSuchPreTokenizer"}}, "pre-tokenizer 'NoSuchPreTokenizer'"),  # issue 17: all HF ones import
-        ({"decoder": {"type": "CTC", "pad_token": "<pad>", "word_delimiter_token": "|", "cleanup": True}}, "decoder 'CTC'"),
-        ({"model": {"type": "BPE", "dropout": 0.1, "vocab": {"a": 0}, "merges": []}}, "model.dropout"),
+        ({"model": {"type": "WordLevelX", "vocab": {"a": 0}, "unk_token": "a"}}, "model: the HF model 'WordLevelX'"),
+        ({"model": {"type": "Unigram", "unk_id": 0, "vocab": {"a": 0}}}, "model.vocab: must be a list"),
+        ({"model": {"type": "Unigram", "unk_id": 3, "vocab": [["a", 0.0]]}}, "unk_id: 3 is not an id of the vocabulary"),
+        ({"normalizer": {"type": "Precompiled", "precompiled_charsmap": "AAAA"}}, "too short for a precompiled character map"),
+        ({"normalizer": {"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Precompiled", "precompiled_charsmap": "%%"}]}}, "must be base64"),
+        ({"pre_tokenizer": {"type": "NoSuchPreTokenizer"}}, "pre-tokenizer 'NoSuchPreTokenizer'"),  # every HF one imports
+        ({"decoder": {"type": "CTC", "pad_token": 5, "word_delimiter_token": "|", "cleanup": True}}, "pad_token"),
+        ({"model": {"type": "BPE", "dropout": "0.1", "vocab": {"a": 0}, "merges": []}}, "model.dropout"),
         ({"truncation": {"max_length": 5, "strategy": "LongestFirst", "stride": 0, "direction": "Right"}}, "truncation"),
         ({"version": "2.0"}, "version: expected '1.0'"),
         ({"extra_field": 1}, "unknown top-level field(s) extra_field"),

@@ -24,9 +24,13 @@ from toolkit.alignment import NormalizedString
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError
 from toolkit.normalizers import NFC, Lowercase, Regex
+from toolkit.normalizers.precompiled import build_charsmap
 from toolkit.registry import lookup, registered
 
 # --------------------------------------------------------------------------- the table
+
+_CHARSMAP_A = build_charsmap({"ﬁ": "fi", "①": "1", "Ｗ": "W"})
+_CHARSMAP_B = build_charsmap({"ｌ": "l", "Ǆ": "DŽ"})
 
 Key = tuple[str, str, str]  # (kind, type name, option)
 
@@ -122,6 +126,45 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("trainer", "WordPieceTrainer", "initial_alphabet"): (["z"], 5),
     ("trainer", "WordPieceTrainer", "tie_break"): ("first_occurrence", "x"),
     ("trainer", "WordPieceTrainer", "criterion"): ("likelihood", "x"),
+    # unigram helper (issue 14)
+    ("model", "Unigram", "unk_id"): (1, -1),
+    ("model", "Unigram", "byte_fallback"): (True, "x"),
+    ("model", "Unigram", "special_tokens"): (["<unk>"], 5),
+    ("model", "Unigram", "enable_sampling"): (True, "x"),
+    ("model", "Unigram", "alpha"): (0.5, -1.0),
+    ("model", "Unigram", "nbest_size"): (1, -2),
+    ("model", "Unigram", "seed"): (7, "x"),
+    ("trainer", "UnigramTrainer", "vocab_size"): (40, 0),
+    ("trainer", "UnigramTrainer", "show_progress"): (False, "x"),
+    ("trainer", "UnigramTrainer", "special_tokens"): (["<s>"], 5),
+    ("trainer", "UnigramTrainer", "shrinking_factor"): (0.5, 1.5),
+    ("trainer", "UnigramTrainer", "unk_token"): ("<unk>", 5),
+    ("trainer", "UnigramTrainer", "max_piece_length"): (3, 0),
+    ("trainer", "UnigramTrainer", "n_sub_iterations"): (1, 0),
+    ("trainer", "UnigramTrainer", "initial_alphabet"): (["z"], 5),
+    ("trainer", "UnigramTrainer", "seed_size"): (10, 0),
+    ("trainer", "UnigramTrainer", "character_coverage"): (0.9, 0.0),
+    ("model", "WordLevel", "unk_token"): ("hello", ""),
+    ("model", "WordLevel", "special_tokens"): (["<unk>"], 5),
+    ("trainer", "WordLevelTrainer", "vocab_size"): (3, -1),
+    ("trainer", "WordLevelTrainer", "min_frequency"): (3, -1),
+    ("trainer", "WordLevelTrainer", "show_progress"): (False, "x"),
+    ("trainer", "WordLevelTrainer", "special_tokens"): (["<unk>"], 5),
+    ("model", "BPE", "dropout"): (1.0, 1.5),
+    ("model", "BPE", "seed"): (3, "x"),
+    ("model", "ByteLevelBPE", "dropout"): (1.0, -0.1),
+    ("model", "ByteLevelBPE", "seed"): (3, "x"),
+    # spm helper (issue 14)
+    ("model", "Unigram", "float32"): (True, "x"),
+    ("normalizer", "Precompiled", "precompiled_charsmap"): (_CHARSMAP_B, "not base64!"),
+    ("normalizer", "Precompiled", "matching"): ("sentencepiece", "x"),
+    ("model", "SentencePieceBPE", "unk_id"): (1, -1),
+    ("model", "SentencePieceBPE", "byte_fallback"): (False, "x"),
+    ("model", "SentencePieceBPE", "special_tokens"): (["<s>"], 5),
+    ("model", "SentencePieceBPE", "unused"): (["ab"], 5),
+    ("decoder", "CTC", "pad_token"): ("[PAD]", 5),
+    ("decoder", "CTC", "word_delimiter_token"): ("_", None),
+    ("decoder", "CTC", "cleanup"): (False, "x"),
 }
 
 # Options a case needs set beforehand, on the component and on the fresh one (a rank-mode
@@ -147,6 +190,20 @@ BASE_OPTIONS: dict[tuple[str, str], dict[str, Any]] = {
     ("pre_tokenizer", "Split"): {"pattern": r"\s+"},
     ("pre_tokenizer", "CharDelimiterSplit"): {"delimiter": " "},  # issue 17
     ("model", "WordPiece"): {"vocab": {"[UNK]": 0, "hel": 1, "##lo": 2, "a": 3, "##b": 4}},
+    ("trainer", "UnigramTrainer"): {"vocab_size": 30},
+    ("model", "WordLevel"): {"vocab": {"<unk>": 0, "hello": 1, "ab": 2, "world": 3}},
+    ("normalizer", "Precompiled"): {"precompiled_charsmap": _CHARSMAP_A},
+    ("model", "SentencePieceBPE"): {
+        "vocab": [["<unk>", 0.0], ["<s>", 0.0], ["h", -1.0], ["e", -1.0], ["l", -1.0], ["o", -1.0], ["a", -1.0],
+                  ["b", -1.0], ["ab", -2.0], ["he", -3.0], ["ll", -4.0], ["hell", -5.0], ["lo", -6.0],
+                  *([f"<0x{b:02X}>", 0.0] for b in range(256))],
+        "unk_id": 0, "byte_fallback": True,
+    },
+    ("model", "Unigram"): {
+        "vocab": [["<unk>", 0.0], ["h", -3.0], ["e", -3.0], ["l", -2.5], ["o", -3.0], ["hel", -4.0], ["lo", -3.5],
+                  ["a", -2.0], ["b", -2.0], ["ab", -3.0], ["<0x78>", -6.0]],
+        "unk_id": 0, "seed": 1,
+    },
 }
 
 _BPE_VOCAB = {"[UNK]": 0, "a": 1, "b": 2, "c": 3, "ab": 4, "##b": 5, "b</w>": 6}

@@ -33,6 +33,7 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     },
     ("post_processor", "Sequence"): {"processors": []},
     ("model", "WordPiece"): {"vocab": {"[UNK]": 0, "a": 1, "##b": 2}},
+    ("normalizer", "Precompiled"): {"precompiled_charsmap": "BAAAAAAAAAA="},  # spm helper: an empty map
 }
 
 

@@ -105,7 +105,7 @@ CASES: list[tuple[str, str, type[Exception], str]] = [
      "unknown normalizer type 'Evil'"),
     ("unknown nested type", json.dumps(_set(BPE, "pre_tokenizer", {"type": "Sequence", "pretokenizers": [{"type": "X"}]})),
      SerializationError, "pre_tokenizer.pretokenizers[0]"),
-    ("unknown option", json.dumps(_set(BPE, "model.dropout", 0.1)), SerializationError, "model.dropout: unknown option"),
+    ("unknown option", json.dumps(_set(BPE, "model.dropoutt", 0.1)), SerializationError, "model.dropoutt: unknown option"),
     ("vocab is a list", json.dumps(_set(BPE, "model.vocab", [["a", 1]])), SerializationError, "model.vocab"),
     ("id is text", json.dumps(_set(BPE, "model.vocab.ab", "3")), SerializationError, "model.vocab['ab']: id must be an integer"),
     ("id is float", json.dumps(_set(BPE, "model.vocab.ab", 3.0)), SerializationError, "id must be an integer"),
@@ -300,7 +300,7 @@ def test_catastrophic_regexes_through_hf_import(tmp_path: Path, short_regex_time
 HF_CASES = [
     ("truncated", lambda p: p.write_text(json.dumps(_hf_doc())[:50]), "not valid JSON"),
     ("version", lambda p: p.write_text(json.dumps(_hf_doc(version="2.0"))), "version: expected '1.0'"),
-    ("Unigram", lambda p: p.write_text(json.dumps(_hf_doc(model={"type": "Unigram", "vocab": []}))), "'Unigram' has no equivalent"),
+    ("Unigram", lambda p: p.write_text(json.dumps(_hf_doc(model={"type": "Unigramm", "vocab": []}))), "'Unigramm' has no equivalent"),
     ("vocab list", lambda p: p.write_text(json.dumps(_hf_doc(model={"type": "WordPiece", "vocab": []}))), "model.vocab"),
     ("missing [UNK]", lambda p: p.write_text(json.dumps(_hf_doc(model={"type": "WordPiece", "vocab": {"a": 0}}))), "[UNK]"),
     ("added id negative", lambda p: p.write_text(json.dumps(_hf_doc(added_tokens=[{"id": -1, "content": "x", "special": True}]))),

@@ -35,8 +35,13 @@ class BoundedCache(dict):  # type: ignore[type-arg]
         self.capacity = capacity
 
     def put(self, key: Any, value: V) -> V:
-        """Store ``value`` under ``key`` (clearing a full cache first); return ``value``."""
+        """Store ``value`` under ``key`` (clearing a full cache first); return ``value``.
+
+        A cache of capacity 0 stores nothing (the caches of a model that samples its encodings).
+        """
         if len(self) >= self.capacity:
+            if self.capacity <= 0:
+                return value
             self.clear()
         self[key] = value
         return value

@@ -3,7 +3,7 @@
 This module owns the built-in decoders: ``ByteLevel`` (byte-level alphabet → UTF-8 text),
 ``WordPiece`` (``##`` continuations and punctuation cleanup), ``Metaspace`` (``▁`` → space),
 ``BPEDecoder`` (end-of-word suffix → space), ``ByteFallback`` (``<0x41>`` byte tokens), ``Fuse``,
-``Strip``, ``Replace`` and ``Sequence``.
+``Strip``, ``Replace``, ``CTC`` (speech models' output) and ``Sequence``.
 
 Every decoder implements :meth:`~toolkit.interfaces.Decoder.decode_chain` with Hugging Face's
 semantics: it receives the list of token strings and returns a list of strings, so decoders chain in a
@@ -34,6 +34,7 @@ __all__ = [
     "Fuse",
     "Strip",
     "Replace",
+    "CTC",
     "Sequence",
 ]
 
@@ -289,6 +290,41 @@ class Replace(PatternReplacement, Decoder):
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         return [replace_all(self.pattern, self.content, t) for t in tokens]
+
+
+@register("CTC", kind="decoder")
+class CTC(Decoder):
+    """Decodes the output of a CTC speech model (wav2vec2): repeated tokens collapse to one, then
+    ``pad_token`` is removed and, with ``cleanup``, ``word_delimiter_token`` becomes a space and the
+    WordPiece clean-up runs on each token; empty tokens are dropped (as Hugging Face).
+
+    >>> CTC().decode(["<pad>", "h", "h", "e", "l", "l", "<pad>", "l", "o", "|", "w", "o", "r", "l", "d"])
+    'hello world'
+    """
+
+    class Params(Params):
+        pad_token: StrictStr = "<pad>"
+        word_delimiter_token: StrictStr = "|"
+        cleanup: StrictBool = True
+
+    positional = ("pad_token", "word_delimiter_token", "cleanup")
+    pad_token: str
+    word_delimiter_token: str
+    cleanup: bool
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        out = []
+        for i, token in enumerate(tokens):
+            if i and token == tokens[i - 1]:
+                continue
+            text = token.replace(self.pad_token, "") if self.pad_token else token
+            if self.cleanup:
+                text = cleanup(text)
+                if self.word_delimiter_token:
+                    text = text.replace(self.word_delimiter_token, " ")
+            if text:
+                out.append(text)
+        return out
 
 
 @register("Sequence", kind="decoder")

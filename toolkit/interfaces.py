@@ -249,6 +249,8 @@ class _CacheCapacity:
     def __get__(self, obj: Any, owner: type | None = None) -> int:
         if obj is None:
             return self.default
+        if obj.stochastic:  # a sampled encoding must not be served again: its caches keep nothing
+            return 0
         return obj.__dict__.get("_cache_capacity", self.default)  # type: ignore[no-any-return]
 
     def __set__(self, obj: Any, value: int) -> None:
@@ -275,6 +277,9 @@ class Model(Component):
     #: Special tokens of this model and their ids; part of the vocabulary (models with the option
     #: ``special_tokens`` replace this empty default).
     special_tokens: Mapping[str, int] = MappingProxyType({})
+    #: True while encoding is random (BPE-dropout, Unigram sampling): then the model's caches and the
+    #: pipeline's store nothing (their capacity reads 0), so every call draws anew.
+    stochastic: bool = False
 
     def _configure(self) -> None:
         #: Ids of each piece seen; read directly by the pipeline's fast path (a hit is one ``dict.get``).

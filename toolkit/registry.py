@@ -188,6 +188,8 @@ TOOLS: dict[str, str] = {
     "from_bert_vocab": "toolkit.interop.bert_vocab:from_bert_vocab",
     "save_bert_vocab": "toolkit.interop.bert_vocab:save_bert_vocab",
     "load_any": "toolkit.interop.files:load_tokenizer",
+    "from_sentencepiece": "toolkit.interop.sentencepiece:from_sentencepiece",
+    "save_sentencepiece": "toolkit.interop.sentencepiece:save_sentencepiece",
     "visualize": "toolkit.analysis.visualize:visualize",
 }
 

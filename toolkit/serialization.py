@@ -47,6 +47,7 @@ __all__ = [
     "reading_untrusted",
     "untrusted_document",
     "atomic_write_text",
+    "atomic_write_bytes",
 ]
 
 FORMAT = "tokenizer-toolkit"
@@ -153,7 +154,12 @@ def build_components(data: dict[str, Any], *, validate: bool, source: str = "<st
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder and an atomic rename.
+    """Write ``text`` (UTF-8) to ``path`` atomically: see :func:`atomic_write_bytes`."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temporary file in the same folder and an atomic rename.
 
     If anything fails, the previous file (if any) is untouched, no temporary file is left, and a
     :class:`SerializationError` names ``path`` (disk full, read-only folder...). A symlink is
@@ -168,11 +174,11 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     except OSError as exc:
         raise _write_error(path, exc) from exc
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        with os.fdopen(fd, "wb") as fh:
             # mkstemp creates the file private (0600); give it the mode a plain open() would (or keep
             # the mode of the file it replaces), so saving never changes who can read the tokenizer.
             os.chmod(tmp, _mode_for(target))
-            fh.write(text)
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)

@@ -462,7 +462,7 @@ class Tokenizer:
     @classmethod
     def load_any(cls, path: str | os.PathLike[str], *, format: str = "auto", **options: Any) -> Tokenizer:
         """Load a tokenizer file of any supported format, detected from its content unless ``format``
-        names it (``"toolkit"``, ``"hf"``, ``"vocab-txt"``, ``"vocab-merges"``, ``"tiktoken"``).
+        names it (``"toolkit"``, ``"hf"``, ``"vocab-txt"``, ``"vocab-merges"``, ``"tiktoken"``, ``"sentencepiece"``).
 
         >>> tok = Tokenizer.load_any("tokenizer.json")   # doctest: +SKIP
         """
@@ -501,6 +501,19 @@ class Tokenizer:
         >>> tok = Tokenizer.from_bert_vocab("vocab.txt", lowercase=True)   # doctest: +SKIP
         """
         return tool("from_bert_vocab")(check_path(vocab_txt, "vocab_txt"), lowercase=lowercase, **options)
+
+    @classmethod
+    def from_sentencepiece(cls, path: str | os.PathLike[str]) -> Tokenizer:
+        """The pipeline of a SentencePiece ``.model`` file (Unigram or BPE): same ids as ``sentencepiece``.
+
+        >>> tok = Tokenizer.from_sentencepiece("spm.model")   # doctest: +SKIP
+        """
+        return tool("from_sentencepiece")(check_path(path, "path"))  # type: ignore[no-any-return]
+
+    def save_sentencepiece(self, path: str | os.PathLike[str]) -> None:
+        """Write a SentencePiece-shaped pipeline (Unigram or SentencePieceBPE) as a ``.model`` file."""
+        with writing(path):
+            tool("save_sentencepiece")(self, path)
 
     def save_vocab_merges(self, folder: str | os.PathLike[str], *, prefix: str | None = None) -> tuple[Any, Any]:
         """Write ``vocab.json`` + ``merges.txt`` (BPE models); returns the two paths."""

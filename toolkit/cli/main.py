@@ -10,7 +10,7 @@ This module owns the argument parser of every command and the error policy; the 
 - ``decode TOKENIZER [IDS ...] [--file PATH] [--lines] [--skip-special-tokens]``;
 - ``inspect TOKENIZER [--top N] [--json]``: vocabulary size, special tokens, pipeline, first and longest tokens;
 - ``convert INPUT OUTPUT [--from FMT] [--to FMT]``: between our JSON, Hugging Face ``tokenizer.json``,
-  BERT ``vocab.txt``, GPT-2 ``vocab.json`` + ``merges.txt`` and ``.tiktoken`` files;
+  BERT ``vocab.txt``, GPT-2 ``vocab.json`` + ``merges.txt``, ``.tiktoken`` and SentencePiece ``.model`` files;
 - ``compare``: tokenizers side by side (docs/compare.md).
 
 Global options (before or after the command): ``--quiet`` (no progress, no summary), ``--progress``
@@ -79,7 +79,7 @@ def _global_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
 
 
 def _tokenizer_argument(p: argparse.ArgumentParser) -> None:
-    p.add_argument("tokenizer", help="tokenizer file: ours, HF tokenizer.json, vocab.txt, vocab.json, .tiktoken")
+    p.add_argument("tokenizer", help="tokenizer file: ours, HF tokenizer.json, vocab.txt, vocab.json, .tiktoken, .model")
     p.add_argument("--from", dest="from_format", choices=TOKENIZER_FORMATS, default="auto",
                    help="format of the tokenizer file (default: from its name and content)")
     p.add_argument("--pattern", help=".tiktoken files: split pattern (GPT2_PATTERN, CL100K_PATTERN, O200K_PATTERN or a regex)")
@@ -126,7 +126,7 @@ def _add_inspect(p: argparse.ArgumentParser) -> None:
 
 def _add_convert(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", help="tokenizer file (or folder holding vocab.json + merges.txt)")
-    p.add_argument("output", help="file to write (.json, .txt, .tiktoken) or folder for vocab.json + merges.txt")
+    p.add_argument("output", help="file to write (.json, .txt, .tiktoken, .model) or folder for vocab.json + merges.txt")
     p.add_argument("--from", dest="from_format", choices=TOKENIZER_FORMATS, default="auto", help="input format")
     p.add_argument("--to", dest="to_format", choices=TOKENIZER_FORMATS, default="auto",
                    help="output format (default: from the name; our .json to .json means Hugging Face)")

@@ -9,6 +9,8 @@ This package owns every foreign file format the toolkit understands, in both dir
 - tiktoken ``.tiktoken`` rank files: :func:`from_tiktoken` / :func:`save_tiktoken`, plus
   :func:`tiktoken_pattern` (:mod:`.tiktoken_files`);
 - BERT ``vocab.txt``: :func:`from_bert_vocab` / :func:`save_bert_vocab` (:mod:`.bert_vocab`);
+- SentencePiece ``.model``: :func:`from_sentencepiece` / :func:`save_sentencepiece` (:mod:`.sentencepiece`,
+  the protobuf wire format in :mod:`.spm_proto`);
 - the standard pipelines these files describe (GPT-2, tiktoken, chat, BERT), which the presets of
   :mod:`toolkit.training.presets` build too: :mod:`.pipelines`;
 - any of these formats at once (detect, load, save; the CLI and ``Tokenizer.load_any``): :mod:`.files`.
@@ -37,6 +39,7 @@ from toolkit.interop.gpt2 import (
     write_vocab_json,
 )
 from toolkit.interop.hf_json import from_hf_dict, load_hf_json, save_hf_json, to_hf_dict
+from toolkit.interop.sentencepiece import from_sentencepiece, read_sentencepiece, save_sentencepiece
 from toolkit.interop.tiktoken_files import (
     from_tiktoken,
     read_tiktoken,
@@ -66,4 +69,7 @@ __all__ = [
     "read_bert_vocab",
     "write_bert_vocab",
     "save_bert_vocab",
+    "from_sentencepiece",
+    "read_sentencepiece",
+    "save_sentencepiece",
 ]

@@ -1,7 +1,7 @@
 """Tokenizer files of any supported format: detect the format, load, save.
 
 This module owns the table of formats (our JSON, Hugging Face ``tokenizer.json``, BERT ``vocab.txt``,
-GPT-2 ``vocab.json`` + ``merges.txt`` and ``.tiktoken``), how a format is told from a file's name and
+GPT-2 ``vocab.json`` + ``merges.txt``, ``.tiktoken`` and SentencePiece ``.model``), how a format is told from a file's name and
 first bytes, and which reader or writer of this package handles each one. The command line and
 ``Tokenizer.load_any`` both go through :func:`load_tokenizer`.
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import ConfigError, SerializationError
-from toolkit.interop import bert_vocab, gpt2, hf_json, tiktoken_files
+from toolkit.interop import bert_vocab, gpt2, hf_json, sentencepiece, tiktoken_files
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 #: Formats ``load_tokenizer(format=...)`` and ``save_tokenizer(format=...)`` accept (``--from`` / ``--to``).
-TOKENIZER_FORMATS = ("auto", "toolkit", "hf", "vocab-txt", "vocab-merges", "tiktoken")
+TOKENIZER_FORMATS = ("auto", "toolkit", "hf", "vocab-txt", "vocab-merges", "tiktoken", "sentencepiece")
 
 _CHOICES = ",".join(TOKENIZER_FORMATS[1:])
 
@@ -59,14 +59,26 @@ def _detect_json(path: Path) -> str:
     return "vocab-merges"
 
 
+def _head(path: Path) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(16)
+    except OSError as exc:
+        raise SerializationError(f"{path}: cannot read: {exc.strerror}") from None
+
+
 def detect_format(path: str | os.PathLike[str]) -> str:
     """Guess a tokenizer file's format from its name and first bytes.
 
+    ``.model``, or any other file whose first bytes are a SentencePiece ``ModelProto`` → ``sentencepiece``;
     ``.tiktoken`` → ``tiktoken``; ``.txt`` → ``vocab-txt``; a folder or ``.bpe`` → ``vocab-merges``;
     ``.json`` → ``toolkit`` (our format), ``hf`` (``tokenizer.json``) or ``vocab-merges`` (``vocab.json``).
     """
     p = Path(path)
     name = p.name.lower()
+    if name.endswith(".model") or (p.is_file() and not name.endswith((".json", ".txt", ".tiktoken", ".bpe"))
+                                   and sentencepiece.is_sentencepiece_model(_head(p))):
+        return "sentencepiece"
     if p.is_dir() or name.endswith(".bpe"):
         return "vocab-merges"
     if name.endswith(".tiktoken"):
@@ -88,6 +100,8 @@ def output_format(output: Path, source_format: str) -> str:
     name = output.name.lower()
     if name.endswith(".tiktoken"):
         return "tiktoken"
+    if name.endswith(".model"):
+        return "sentencepiece"
     if name.endswith(".txt"):
         return "vocab-txt"
     if name.endswith(".json"):
@@ -134,6 +148,7 @@ _READERS: dict[str, Callable[..., Tokenizer]] = {
     "vocab-txt": bert_vocab.from_bert_vocab,
     "vocab-merges": _load_vocab_merges,
     "tiktoken": tiktoken_files.from_tiktoken,
+    "sentencepiece": sentencepiece.from_sentencepiece,
 }
 
 
@@ -190,6 +205,8 @@ def save_tokenizer(tok: Tokenizer, path: str | os.PathLike[str], *, format: str,
         bert_vocab.save_bert_vocab(tok, output)
     elif format == "tiktoken":
         tiktoken_files.save_tiktoken(tok, output)
+    elif format == "sentencepiece":
+        sentencepiece.save_sentencepiece(tok, output)
     elif format == "vocab-merges":
         output.mkdir(parents=True, exist_ok=True)
         return list(gpt2.save_vocab_merges(tok, output))

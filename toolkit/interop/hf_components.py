@@ -18,16 +18,16 @@ __all__ = [
     "Json",
     "Unsupported",
     "contains_byte_level",
-    "imp_normalizer",
-    "imp_pre_tokenizer",
-    "imp_model",
-    "imp_post_processor",
-    "imp_decoder",
-    "exp_normalizer",
-    "exp_pre_tokenizer",
-    "exp_model",
-    "exp_post_processor",
     "exp_decoder",
+    "exp_model",
+    "exp_normalizer",
+    "exp_post_processor",
+    "exp_pre_tokenizer",
+    "imp_decoder",
+    "imp_model",
+    "imp_normalizer",
+    "imp_post_processor",
+    "imp_pre_tokenizer",
 ]
 
 # HF's spelling of Split/Punctuation behaviours ↔ ours.
@@ -100,8 +100,10 @@ def _pattern_from_hf(value: Any, where: str) -> tuple[str, bool]:
 # ============================================================================ import: HF dict → our dict
 def imp_normalizer(d: Any, where: str) -> Json:
     t = _type(d, where)
-    if t in ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents"):
+    if t in ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents", "Nmt", "ByteLevel"):
         return {"type": t}
+    if t == "Precompiled":
+        return {"type": "Precompiled", "precompiled_charsmap": _field(d, "precompiled_charsmap", where)}
     if t == "Strip":
         return {
             "type": "Strip",
@@ -205,6 +207,13 @@ def imp_decoder(d: Any, where: str) -> Json:
         return {"type": "BPEDecoder", "suffix": _field(d, "suffix", where, "</w>")}
     if t in ("ByteFallback", "Fuse"):
         return {"type": t}
+    if t == "CTC":
+        return {
+            "type": "CTC",
+            "pad_token": _field(d, "pad_token", where, "<pad>"),
+            "word_delimiter_token": _field(d, "word_delimiter_token", where, "|"),
+            "cleanup": _field(d, "cleanup", where, True),
+        }
     if t == "Strip":
         return {
             "type": "Strip",
@@ -306,10 +315,13 @@ def contains_byte_level(pre: Any) -> bool:
 def imp_model(d: Any, where: str, *, byte_level: bool, specials: dict[str, int]) -> Json:
     """HF model → our model dict. ``specials`` (content → id) come from ``added_tokens``."""
     t = _type(d, where)
-    if t not in ("BPE", "WordPiece"):
+    if t not in ("BPE", "WordPiece", "Unigram", "WordLevel"):
         raise Unsupported(
-            f"{where}: the HF model {t!r} has no equivalent in tokenizer-toolkit (BPE and WordPiece are supported)"
+            f"{where}: the HF model {t!r} has no equivalent in tokenizer-toolkit "
+            "(BPE, WordPiece, Unigram and WordLevel are supported)"
         )
+    if t == "Unigram":
+        return _imp_unigram(d, where, specials)
     vocab = _field(d, "vocab", where)
     if not isinstance(vocab, Mapping):
         raise SerializationError(f"{where}.vocab: must be an object {{token: id}}")
@@ -319,6 +331,10 @@ def imp_model(d: Any, where: str, *, byte_level: bool, specials: dict[str, int])
             raise SerializationError(
                 f"added_tokens: {token!r} has id {token_id} but the model vocabulary gives it {vocab[token]}"
             )
+    if t == "WordLevel":
+        vocab.update(specials)
+        return {"type": "WordLevel", "vocab": vocab, "unk_token": _field(d, "unk_token", where, "<unk>"),
+                "special_tokens": list(specials)}
     if t == "WordPiece":
         vocab.update(specials)
         return {
@@ -332,14 +348,49 @@ def imp_model(d: Any, where: str, *, byte_level: bool, specials: dict[str, int])
     return _imp_bpe(d, where, vocab, byte_level=byte_level, specials=specials)
 
 
+def _imp_unigram(d: Any, where: str, specials: dict[str, int]) -> Json:
+    """HF Unigram → our Unigram; the added tokens must sit at their positions in the piece list."""
+    vocab = _field(d, "vocab", where)
+    if not isinstance(vocab, list):
+        raise SerializationError(f"{where}.vocab: must be a list of [piece, score] pairs")
+    for token, token_id in specials.items():
+        entry = vocab[token_id] if 0 <= token_id < len(vocab) else None
+        if not isinstance(entry, (list, tuple)) or not entry or entry[0] != token:
+            raise SerializationError(
+                f"added_tokens: {token!r} has id {token_id} but the Unigram piece at that position is "
+                f"{(entry or [None])[0]!r}; added tokens outside the piece list are not supported"
+            )
+    return {
+        "type": "Unigram",
+        "vocab": vocab,
+        "unk_id": _field(d, "unk_id", where, None),
+        "byte_fallback": _field(d, "byte_fallback", where, False),
+        "special_tokens": list(specials),
+    }
+
+
+def _spm_bpe_merges(pieces: list[tuple[str, float]], closed: set[str]) -> list[tuple[str, str]]:
+    """The merges of a SentencePiece BPE model for a rank-based BPE: every split of every piece into two
+    pieces, ordered by the score of the piece they make (as HF's ``SentencePieceExtractor``)."""
+    ids = {p: i for i, (p, _) in enumerate(pieces) if p not in closed}
+    found: list[tuple[float, int, int, int, str, str]] = []
+    for piece, score in pieces:
+        if piece not in ids:
+            continue
+        for k in range(1, len(piece)):
+            left, right = piece[:k], piece[k:]
+            if left in ids and right in ids:
+                found.append((-score, ids[piece], ids[left], ids[right], left, right))
+    found.sort()
+    return [(left, right) for *_, left, right in found]
+
+
 def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, specials: dict[str, int]) -> Json:
     """HF BPE → our ``ByteLevelBPE`` (a plain BPE over the 256 byte characters of a byte-level pipeline) or ``BPE``."""
     dropout = _field(d, "dropout", where, None)
-    if dropout not in (None, 0, 0.0):
-        raise Unsupported(
-            f"{where}.dropout: BPE dropout ({dropout}) is not supported "
-            "(tokenizer-toolkit encodes deterministically)"
-        )
+    if dropout is not None and (isinstance(dropout, bool) or not isinstance(dropout, (int, float))):
+        raise SerializationError(f"{where}.dropout: must be a number between 0 and 1 or null, got {dropout!r}")
+    dropout = None if dropout is None else float(dropout)
     merges = _merges_from_hf(_field(d, "merges", where, []), f"{where}.merges")
     options = {
         "unk_token": _field(d, "unk_token", where, None),
@@ -361,6 +412,7 @@ def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, spe
             "special_tokens": dict(specials),
             "ignore_merges": options["ignore_merges"],
             "mode": "merges",
+            "dropout": dropout,
         }
     vocab.update(specials)
     return {
@@ -369,6 +421,7 @@ def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, spe
         "merges": [list(m) for m in merges],
         **options,
         "special_tokens": list(specials),
+        "dropout": dropout,
     }
 
 
@@ -382,8 +435,12 @@ def _unsupported_export(kind: str, component: Any) -> SerializationError:
 def exp_normalizer(n: Any) -> Json:
     d = n.to_dict()
     t = d["type"]
-    if t in ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents"):
+    if t in ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents", "Nmt", "ByteLevel"):
         return {"type": t}
+    if t == "Precompiled":
+        # HF has one matching rule (grapheme clusters); "sentencepiece" matching differs from it only where
+        # a cluster starts with a character that has a rule of its own (docs/interop.md).
+        return {"type": "Precompiled", "precompiled_charsmap": d["precompiled_charsmap"]}
     if t == "Strip":
         return {"type": "Strip", "strip_left": d["left"], "strip_right": d["right"]}
     if t == "Replace":
@@ -444,6 +501,8 @@ def exp_decoder(dec: Any) -> Json:
         return {"type": "BPEDecoder", "suffix": d["suffix"]}
     if t in ("ByteFallback", "Fuse"):
         return {"type": t}
+    if t == "CTC":
+        return {k: d[k] for k in ("type", "pad_token", "word_delimiter_token", "cleanup")}
     if t == "Strip":
         return {"type": "Strip", "content": d["content"], "start": d["left"], "stop": d["right"]}
     if t == "Replace":
@@ -487,10 +546,15 @@ def exp_model(model: Any) -> Json:
             "max_input_chars_per_word": model.max_input_chars_per_word,
             "vocab": vocab,
         }
+    if t == "Unigram":
+        return {"type": "Unigram", "unk_id": model.unk_id, "vocab": [[p, sc] for p, sc in model.vocab],
+                "byte_fallback": model.byte_fallback}
+    if t == "WordLevel":
+        return {"type": "WordLevel", "vocab": vocab, "unk_token": model.unk_token}
     if t == "BPE":
         return {
             "type": "BPE",
-            "dropout": None,
+            "dropout": model.dropout,
             "unk_token": model.unk_token,
             "continuing_subword_prefix": model.continuing_subword_prefix,
             "end_of_word_suffix": model.end_of_word_suffix,
@@ -505,7 +569,7 @@ def exp_model(model: Any) -> Json:
         # ignore_merges=True: a piece that is a token stays whole, as tiktoken does.
         return {
             "type": "BPE",
-            "dropout": None,
+            "dropout": model.dropout,
             "unk_token": None,
             "continuing_subword_prefix": None,
             "end_of_word_suffix": None,
@@ -515,6 +579,25 @@ def exp_model(model: Any) -> Json:
             "vocab": vocab,
             "merges": _merges_to_hf(list(model.merges)),
         }
+    if t == "SentencePieceBPE":
+        # HF's converter's form: a rank-based BPE with merges ordered by the score of the merged piece.
+        pieces = model.get_scores()
+        closed = set(model.special_tokens) | ({pieces[model.unk_id][0]} if model.unk_id is not None else set())
+        if model.byte_fallback:
+            closed |= {f"<0x{b:02X}>" for b in range(256)}
+        return {
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": pieces[model.unk_id][0] if model.unk_id is not None else None,
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": None,
+            "fuse_unk": True,
+            "byte_fallback": model.byte_fallback,
+            "ignore_merges": False,
+            "vocab": vocab,
+            "merges": _merges_to_hf(_spm_bpe_merges(pieces, closed)),
+        }
     raise SerializationError(
-        f"to_hf_json: the model {t} has no Hugging Face equivalent (BPE, ByteLevelBPE, WordPiece)"
+        f"to_hf_json: the model {t} has no Hugging Face equivalent (BPE, ByteLevelBPE, WordPiece, Unigram, WordLevel, "
+        "SentencePieceBPE)"
     )

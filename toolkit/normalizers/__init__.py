@@ -2,7 +2,9 @@
 
 One module per family: :mod:`.unicode` (``NFC``, ``NFD``, ``NFKC``, ``NFKD``, ``StripAccents``),
 :mod:`.case` (``Lowercase``), :mod:`.edits` (``Strip``, ``Replace``, ``Prepend``), :mod:`.bert`
-(``BertNormalizer``), :mod:`.sequence` (``Sequence``), and :mod:`.patterns` (``Regex`` and the
+(``BertNormalizer``), :mod:`.precompiled` (``Precompiled``, SentencePiece's character maps),
+:mod:`.nmt` (``Nmt``), :mod:`.bytelevel` (``ByteLevel``),
+:mod:`.sequence` (``Sequence``), and :mod:`.patterns` (``Regex`` and the
 Oniguruma matching rules, shared with the ``Replace`` decoder and the ``Split`` pre-tokenizer).
 
 Each normalizer has two paths that produce the same text: :meth:`~toolkit.interfaces.Normalizer.normalize`
@@ -17,6 +19,9 @@ path with no alignment, used by ``encode_ids`` and training.
 from toolkit.normalizers.bert import BertNormalizer
 from toolkit.normalizers.case import Lowercase
 from toolkit.normalizers.edits import PatternReplacement, Prepend, Replace, Strip
+from toolkit.normalizers.bytelevel import ByteLevel
+from toolkit.normalizers.nmt import Nmt
+from toolkit.normalizers.precompiled import Precompiled
 from toolkit.normalizers.patterns import Regex, compile_pattern, parse_pattern, pattern_to_json, replace_all
 from toolkit.normalizers.sequence import Sequence
 from toolkit.normalizers.unicode import NFC, NFD, NFKC, NFKD, WHITESPACE, StripAccents
@@ -33,6 +38,9 @@ __all__ = [
     "Prepend",
     "BertNormalizer",
     "Sequence",
+    "Precompiled",
+    "Nmt",
+    "ByteLevel",
     "Regex",
     "PatternReplacement",
     "WHITESPACE",

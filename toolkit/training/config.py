@@ -120,11 +120,12 @@ class TrainingConfig(_Strict):
 
     algorithm: str | None = Field(
         None, description="Shorthand for model.type / trainer.type: `bpe`, `byte_level_bpe`, `wordpiece`, "
+        "`unigram`, `word_level`, "
         "or any registered model type (case, `_` and `-` ignored); the trainer is `<Model>Trainer`."
     )
     preset: str | None = Field(
         None, description="Start from a preset of toolkit.training.presets.PRESETS (`chat`, `gpt2_style`, `bert`, "
-        "`bert_pipeline`); sections override it."
+        "`bert_pipeline`, `t5_unigram`); sections override it."
     )
     corpus: CorpusConfig = Field(description="The training text.")
     output: str | None = Field(None, description="Where to write the tokenizer JSON (overridden by --output).")
@@ -391,7 +392,10 @@ def _resolve_algorithm(data: dict[str, Any], problems: list[str]) -> None:
             return
         model["type"] = model_type
     if "type" not in model:
-        problems.append("model.type: required field is missing (or set algorithm = \"bpe\" | \"byte_level_bpe\" | \"wordpiece\")")
+        problems.append(
+            "model.type: required field is missing "
+            "(or set algorithm = \"bpe\" | \"byte_level_bpe\" | \"wordpiece\" | \"unigram\" | \"word_level\")"
+        )
         return
     if "type" not in trainer:
         candidate = f"{model['type']}Trainer"

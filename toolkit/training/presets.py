@@ -13,6 +13,8 @@ a byte-level one encodes every byte as its own token.
   punctuation runs and spaces (:data:`CHAT_PATTERN`), 1024 tokens, ``<|im_start|>`` and ``<|im_end|>``
   after the merges, ``tie_break="ids"``.
 * :func:`bert` — BERT: the :func:`bert_pipeline` (as HF's ``BertWordPieceTokenizer``) and a WordPiece trainer.
+* :func:`t5_unigram` — T5/ALBERT-style SentencePiece Unigram: ``NFKC``, ``Metaspace`` pre-tokenizer and
+  decoder, :class:`~algorithms.Unigram`, ``</s>`` appended, and a :class:`~algorithms.UnigramTrainer`.
 
 >>> tok, trainer = PRESETS["chat"]()
 >>> tok = tok.train(["Phileas Fogg parie vingt mille livres.", "snake_case_name 12345"] * 3, trainer)
@@ -28,7 +30,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 
-from algorithms import ByteLevelBPETrainer, WordPieceTrainer
+from algorithms import ByteLevelBPETrainer, Unigram, UnigramTrainer, WordPieceTrainer
 from pretokenizers import CHAT_PATTERN
 from toolkit.errors import ConfigError
 from toolkit.interfaces import ProgressCallback, Trainer
@@ -36,7 +38,8 @@ from toolkit.interop.bert_vocab import read_bert_vocab
 from toolkit.interop.pipelines import BERT_SPECIAL_TOKENS, bert_tokenizer, byte_level_tokenizer, chat_tokenizer
 from toolkit.tokenizer import Tokenizer
 
-__all__ = ["PRESETS", "CHAT_PATTERN", "CHAT_SPECIAL_TOKENS", "gpt2_style", "chat", "bert_pipeline", "bert"]
+__all__ = ["PRESETS", "CHAT_PATTERN", "CHAT_SPECIAL_TOKENS", "gpt2_style", "chat", "bert_pipeline", "bert",
+           "t5_unigram"]
 
 #: The chat preset's special tokens, appended after the merges (ids 1022 and 1023 at 1024 tokens).
 CHAT_SPECIAL_TOKENS = ("<|im_start|>", "<|im_end|>")
@@ -188,6 +191,45 @@ def bert(
     return tokenizer, trainer
 
 
+# ---------------------------------------------------------------------------------- T5 / ALBERT Unigram
+def t5_unigram(
+    *,
+    vocab_size: int = 32000,
+    special_tokens: Sequence[str] = ("<pad>", "</s>", "<unk>"),
+    unk_token: str = "<unk>",
+    eos_token: str | None = "</s>",
+    character_coverage: float = 1.0,
+    progress: ProgressCallback | None = None,
+) -> tuple[Tokenizer, UnigramTrainer]:
+    """An untrained SentencePiece-style Unigram pipeline (T5's layout: ``<pad>`` 0, ``</s>`` 1, ``<unk>`` 2)
+    and its trainer: ``NFKC``, ``Metaspace`` (``▁`` before every word) and its decoder, ``eos_token``
+    appended to every sequence (``None``: nothing; ALBERT: pass its special tokens and ``eos_token=None``).
+
+    >>> tok, trainer = t5_unigram(vocab_size=40)
+    >>> tok = tok.train(["the lower the newest", "the widest lowest"] * 5, trainer)
+    >>> tok.encode("the lowest").tokens[-1], tok.decode(tok.encode_ids("the lowest"), skip_special_tokens=True)
+    ('</s>', 'the lowest')
+    """
+    from pretokenizers import Metaspace
+    from toolkit.decoders import Metaspace as MetaspaceDecoder
+    from toolkit.normalizers import NFKC
+    from toolkit.processors import TemplateProcessing
+
+    specials = list(dict.fromkeys(special_tokens))
+    post = None
+    if eos_token is not None:
+        if eos_token not in specials:
+            raise ConfigError(f"t5_unigram: eos_token {eos_token!r} must be one of special_tokens {specials}")
+        eos = (eos_token, specials.index(eos_token) + (unk_token not in specials))
+        post = TemplateProcessing(single=f"$A {eos_token}", pair=f"$A {eos_token} $B {eos_token}", special_tokens=[eos])
+    tokenizer = Tokenizer(Unigram(), NFKC(), Metaspace(), post, MetaspaceDecoder())
+    trainer = UnigramTrainer(
+        vocab_size=vocab_size, special_tokens=specials, unk_token=unk_token,
+        character_coverage=character_coverage, progress=progress,
+    )
+    return tokenizer, trainer
+
+
 #: Preset name → constructor of the untrained pipeline: ``preset = "<name>"`` in a training config
 #: (the config's sections then override the preset's). Each returns ``(tokenizer, trainer)``, except
 #: :func:`bert_pipeline`, which returns the tokenizer only: the config's trainer (by default the
@@ -197,4 +239,5 @@ PRESETS: dict[str, Callable[..., tuple[Tokenizer, Trainer] | Tokenizer]] = {
     "chat": chat,
     "bert": bert,
     "bert_pipeline": bert_pipeline,
+    "t5_unigram": t5_unigram,
 }

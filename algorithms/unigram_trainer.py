@@ -1,0 +1,495 @@
+"""UnigramTrainer: SentencePiece's Unigram training as a pure function of word counts.
+
+1. **Required characters**: the characters of the words, most frequent first, until their share of
+   all character occurrences reaches ``character_coverage`` (1.0: all), plus ``initial_alphabet``.
+2. **Seed**: the required characters (score: their count) and the substrings of 2 to
+   ``max_piece_length`` characters seen at least twice (score: occurrences x length, occurrences
+   counted once per distinct word), the best ``seed_size``; scores become log-probabilities.
+3. **EM**, ``n_sub_iterations`` times per round: the E-step adds every piece's expected count over
+   the lattice of each word (forward-backward); the M-step drops pieces expected fewer than 0.5 times
+   and sets ``score = digamma(count) - digamma(total)`` (SentencePiece's Bayesian update).
+4. **Pruning**, while more than ``1.1 x vocab_size`` pieces remain: a piece whose best segmentation
+   without it scores higher is dropped; the others are ranked by the likelihood lost when their
+   Viterbi uses go to that alternative, and the best ``shrinking_factor`` share (at least
+   ``1.1 x vocab_size``) is kept.
+5. **Final vocabulary**: ``unk_token`` (id 0 unless it is a special token), ``special_tokens``, the
+   required characters, then the highest-scored pieces up to ``vocab_size``, sorted by score.
+
+The slow, readable twin is :mod:`algorithms.reference.unigram` (the test oracle).
+
+>>> model = UnigramTrainer(vocab_size=20, unk_token="<unk>", show_progress=False).train(
+...     {"▁low": 5, "▁lower": 2, "▁newest": 6, "▁widest": 3})
+>>> model.vocab[0], [model.id_to_token(i) for i in model.encode_piece("▁lowest")]
+(('<unk>', 0.0), ['▁low', 'est'])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from itertools import compress
+from typing import Any
+
+from pydantic import Field, StrictBool, StrictInt
+
+from algorithms._lattice import Table, build_table, edges, viterbi
+from algorithms._vocab import check_initial_alphabet, checked_word_counts
+from algorithms.unigram import UNK_PENALTY, Unigram
+from toolkit import limits
+from toolkit.errors import ConfigError, TrainingError
+from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
+from toolkit.registry import register
+
+__all__ = ["UnigramTrainer", "digamma", "required_characters", "seed_pieces"]
+
+Pieces = list[tuple[str, float]]
+#: Pieces expected fewer times than this are dropped by the M-step (SentencePiece's threshold).
+EXPECTED_FREQUENCY_THRESHOLD = 0.5
+#: Words longer than this (characters) take the log-space forward-backward (no underflow).
+_PROB_SPACE_MAX = 48
+
+
+def digamma(x: float) -> float:
+    """SentencePiece's digamma: recurrence up to 7, then the asymptotic series.
+
+    >>> round(digamma(1.0), 6)   # -Euler's gamma
+    -0.577216
+    """
+    result = 0.0
+    while x < 7:
+        result -= 1 / x
+        x += 1
+    x -= 0.5
+    xx = 1.0 / x
+    xx2 = xx * xx
+    xx4 = xx2 * xx2
+    return result + math.log(x) + xx2 / 24.0 - 7.0 / 960.0 * xx4 + 31.0 / 8064.0 * xx4 * xx2 - 127.0 / 30720.0 * xx4 * xx4
+
+
+def required_characters(items: list[tuple[str, int]], coverage: float, initial: list[str]) -> dict[str, int]:
+    """Character -> count of the characters every vocabulary keeps (most frequent first, ties by code point)."""
+    counts: dict[str, int] = {}
+    get = counts.get
+    for word, count in items:
+        for c in word:
+            counts[c] = get(c, 0) + count
+    total = sum(counts.values())
+    required: dict[str, int] = {}
+    accumulated = 0
+    for c, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        if accumulated >= coverage * total:
+            break
+        accumulated += n
+        required[c] = n
+    for c in initial:
+        required.setdefault(c, counts.get(c, 0))
+    return required
+
+
+def seed_pieces(items: list[tuple[str, int]], required: Mapping[str, int], max_len: int, seed_size: int) -> Pieces:
+    """The seed vocabulary: required characters by count, then substrings by occurrences x length.
+
+    Occurrences are counted once per distinct word, as in the suffix array over the word list that
+    Hugging Face builds (weighting them by word count favours whole frequent words and trains a
+    model 7% less likely on English); substrings must occur twice and branch on the right.
+    """
+    subs: dict[str, int] = {}
+    get = subs.get
+    for word, _ in items:
+        n = len(word)
+        ok = [c in required for c in word]
+        for s in range(n - 1):
+            if not ok[s]:
+                continue
+            for e in range(s + 2, min(n, s + max_len) + 1):
+                if not ok[e - 1]:
+                    break
+                sub = word[s:e]
+                subs[sub] = get(sub, 0) + 1
+    # As the suffix tree's internal nodes SentencePiece seeds from: a substring that is always followed
+    # by the same character (within words) is left out, its longer form holds the same occurrences.
+    for sub, n in list(subs.items()):
+        if len(sub) > 2 and subs.get(sub[:-1]) == n:
+            subs[sub[:-1]] = 0
+    chars = sorted(((c, n) for c, n in required.items() if n > 0), key=lambda kv: (-kv[1], kv[0]))
+    ranked = sorted(((s, n * len(s)) for s, n in subs.items() if n >= 2), key=lambda kv: (-kv[1], kv[0]))
+    seeds = chars + ranked[: max(0, seed_size - len(chars))]
+    log_total = math.log(sum(score for _, score in seeds))
+    return [(piece, math.log(score) - log_total) for piece, score in seeds]
+
+
+class Lattices:
+    """The lattice of every word over the seed vocabulary, built once; a piece is removed by zeroing
+    it (pieces are only ever removed), so each EM step and pruning round only walks the edges.
+
+    The edges of all words are flat parallel lists (``starts``, ``ends``, ``index``: global positions
+    and seed index, ``-1`` for a character outside the seed), sorted by start within each word and
+    words one after another, so a forward pass is one loop over the corpus and a backward pass the same
+    loop reversed. A dead one-character piece scores as the unknown character it has become; dead
+    longer pieces are dropped from the lists after each change (:meth:`set_pieces`).
+    Words longer than ``_PROB_SPACE_MAX`` characters keep their rows apart and take log space.
+    """
+
+    def __init__(self, seeds: Pieces, items: list[tuple[str, int]]) -> None:
+        self.seeds = seeds
+        self.alive = [True] * len(seeds)
+        self.scores = [s for _, s in seeds]
+        self.single = [len(p) == 1 for p, _ in seeds]
+        table = build_table([(p, 0.0) for p, _ in seeds])
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.index: list[int] = []
+        self.bounds: list[tuple[int, int, int]] = []  # per short word: (first position, last position, count)
+        self.long: list[tuple[int, list[list[tuple[int, int]]], int]] = []
+        pos = 0
+        for word, count in items:
+            n = len(word)
+            rows = edges(table, word, 0.0)
+            if n > _PROB_SPACE_MAX:
+                self.long.append((n, [[(e, -1 if i is None else i) for e, i, _ in row] for row in rows], count))
+                continue
+            for s, row in enumerate(rows):
+                for e, i, _ in row:
+                    self.starts.append(pos + s)
+                    self.ends.append(pos + e)
+                    self.index.append(-1 if i is None else i)
+            self.bounds.append((pos, pos + n, count))
+            pos += n + 1
+        self.size = pos
+
+    @property
+    def pieces(self) -> Pieces:
+        return [(p, s) for (p, _), s, ok in zip(self.seeds, self.scores, self.alive) if ok]
+
+    def set_pieces(self, pieces: Pieces) -> None:
+        """Make ``pieces`` (a subsequence of the live pieces, in order) the live vocabulary."""
+        new = dict(pieces)
+        for i, (p, _) in enumerate(self.seeds):
+            if self.alive[i]:
+                if p in new:
+                    self.scores[i] = new[p]
+                else:
+                    self.alive[i] = False
+        keep = [ok or one for ok, one in zip(self.alive, self.single)]
+        keep.append(True)  # index -1
+        flags = list(map(keep.__getitem__, self.index))
+        if not all(flags):
+            self.starts = list(compress(self.starts, flags))
+            self.ends = list(compress(self.ends, flags))
+            self.index = list(compress(self.index, flags))
+
+    def _unk_score(self) -> float:
+        return min(s for s, ok in zip(self.scores, self.alive) if ok) - UNK_PENALTY
+
+    def _weights(self, *, log: bool) -> list[float]:
+        """Per seed index (and -1 last): the edge weight; dead pieces weigh nothing (or as unknown)."""
+        unk = self._unk_score()
+        off = -math.inf if log else 0.0
+        out = [
+            (s if log else math.exp(s)) if ok else ((unk if log else math.exp(unk)) if one else off)
+            for s, ok, one in zip(self.scores, self.alive, self.single)
+        ]
+        out.append(unk if log else math.exp(unk))
+        return out
+
+    def e_step(self) -> tuple[list[float], float]:
+        """Expected count of every live piece (in :attr:`pieces` order) and the corpus log-likelihood."""
+        weight = self._weights(log=False)
+        expected = [0.0] * (len(self.seeds) + 1)
+        starts, ends, index = self.starts, self.ends, self.index
+        ws = list(map(weight.__getitem__, index))
+        fwd = [0.0] * self.size
+        for first, _, _ in self.bounds:
+            fwd[first] = 1.0
+        for s, e, w in zip(starts, ends, ws):
+            fwd[e] += fwd[s] * w
+        bwd = [0.0] * self.size
+        likelihood = 0.0
+        log_words = []
+        for first, last, count in self.bounds:
+            z = fwd[last]
+            bwd[last] = 1.0
+            if z < 1e-250:  # underflow: this word in log space, its edges here weigh nothing
+                log_words.append((first, last, count))
+                scale = 0.0
+            else:
+                likelihood += count * math.log(z)
+                scale = count / z
+            for k in range(first, last):
+                fwd[k] *= scale
+        # Backwards, bwd[e] is complete when an edge ending at e is met: the backward pass and the
+        # expected counts share one loop.
+        for s, e, w, i in zip(reversed(starts), reversed(ends), reversed(ws), reversed(index)):
+            we = w * bwd[e]
+            bwd[s] += we
+            expected[i] += fwd[s] * we
+        log_weight = self._weights(log=True)
+        for n, rows, count in self.long + [self._rows(*b) for b in log_words]:
+            likelihood += count * _log_marginals(n, rows, count, log_weight, expected)
+        return [x for x, ok in zip(expected, self.alive) if ok], likelihood
+
+    def _rows(self, first: int, last: int, count: int) -> tuple[int, list[list[tuple[int, int]]], int]:
+        rows: list[list[tuple[int, int]]] = [[] for _ in range(last - first)]
+        for s, e, i in zip(self.starts, self.ends, self.index):
+            if first <= s < last:
+                rows[s - first].append((e - first, i))
+        return last - first, rows, count
+
+    def viterbi_counts(self) -> tuple[list[float], float]:
+        """Per seed index, the count of words' Viterbi uses; and the total word count."""
+        weight = self._weights(log=True)
+        best = [0.0] * self.size
+        back = [-1] * self.size
+        back_id = [0] * self.size
+        for s, e, i in zip(self.starts, self.ends, self.index):
+            cand = weight[i] + best[s]
+            if back[e] < 0 or cand > best[e]:
+                best[e] = cand
+                back[e] = s
+                back_id[e] = i
+        freq = [0.0] * (len(self.seeds) + 1)
+        total_words = 0.0
+        alive = self.alive
+        for first, last, count in self.bounds:
+            total_words += count
+            e = last
+            while e > first:
+                i = back_id[e]
+                if i >= 0 and alive[i]:
+                    freq[i] += count
+                e = back[e]
+        for n, rows, count in self.long:
+            total_words += count
+            for i in _viterbi_rows(n, rows, weight):
+                if i >= 0 and alive[i]:
+                    freq[i] += count
+        return freq, total_words
+
+
+def _viterbi_rows(n: int, rows: list[list[tuple[int, int]]], weight: list[float]) -> list[int]:
+    best = [0.0] * (n + 1)
+    back = [-1] * (n + 1)
+    back_id = [0] * (n + 1)
+    for s in range(n):
+        for e, i in rows[s]:
+            cand = weight[i] + best[s]
+            if back[e] < 0 or cand > best[e]:
+                best[e], back[e], back_id[e] = cand, s, i
+    out = []
+    e = n
+    while e > 0:
+        out.append(back_id[e])
+        e = back[e]
+    return out
+
+
+def _log_marginals(
+    n: int, rows: list[list[tuple[int, int]]], count: int, weight: list[float], expected: list[float]
+) -> float:
+    """Forward-backward of one word in log space; adds to ``expected``, returns ``log Z``."""
+    fwd = [-math.inf] * (n + 1)
+    fwd[0] = 0.0
+    for s in range(n):
+        for e, i in rows[s]:
+            fwd[e] = _logaddexp(fwd[e], fwd[s] + weight[i])
+    bwd = [-math.inf] * (n + 1)
+    bwd[n] = 0.0
+    for s in range(n - 1, -1, -1):
+        for e, i in rows[s]:
+            bwd[s] = _logaddexp(bwd[s], weight[i] + bwd[e])
+    z = fwd[n]
+    for s in range(n):
+        for e, i in rows[s]:
+            if weight[i] > -math.inf:
+                expected[i] += count * math.exp(fwd[s] + weight[i] + bwd[e] - z)
+    return z
+
+
+def _logaddexp(a: float, b: float) -> float:
+    if a == -math.inf:
+        return b
+    if b == -math.inf:
+        return a
+    if a < b:
+        a, b = b, a
+    return a + math.log1p(math.exp(b - a))
+
+
+def m_step(pieces: Pieces, expected: list[float]) -> Pieces:
+    """Drop pieces expected fewer than 0.5 times; ``score = digamma(count) - digamma(total)``."""
+    kept = [(p, x) for (p, _), x in zip(pieces, expected) if x >= EXPECTED_FREQUENCY_THRESHOLD]
+    if not kept:
+        raise TrainingError("UnigramTrainer: every piece fell below the expected-frequency threshold (corpus too small)")
+    log_total = digamma(sum(x for _, x in kept))
+    return [(p, digamma(x) - log_total) for p, x in kept]
+
+
+def _alternatives(pieces: Pieces, table: Table, unk_score: float) -> list[list[str] | None]:
+    """Per piece: ``None`` to keep it always, ``[]`` when it is never its own best segmentation
+    (removable), else the pieces of its best segmentation without it."""
+    out: list[list[str] | None] = []
+    for i, (piece, score) in enumerate(pieces):
+        if len(piece) == 1:
+            out.append(None)
+            continue
+        table[piece] = False  # the lattice of the piece without the piece itself (still a prefix of others)
+        path = viterbi(table, piece, unk_score)
+        table[piece] = (i, score)
+        alt = 0.0
+        for s, e, t in path:
+            alt += table[piece[s:e]][1] if t is not None else unk_score  # type: ignore[index]
+        out.append([] if alt > score else [piece[s:e] for s, e, t in path if t is not None])
+    return out
+
+
+def prune(lattices: Lattices, desired: int, shrinking_factor: float) -> Pieces:
+    """One pruning round: keep ``max(desired, shrinking_factor x size)`` pieces, those whose removal
+    loses the most likelihood (SentencePiece's ``PruneSentencePieces``)."""
+    pieces = lattices.pieces
+    unk_score = lattices._unk_score()
+    alternatives = _alternatives(pieces, build_table(pieces), unk_score)
+    seed_freq, total_words = lattices.viterbi_counts()
+    freq = [f for f, ok in zip(seed_freq, lattices.alive) if ok]
+    index = {p: i for i, (p, _) in enumerate(pieces)}
+    total = sum(freq)
+    log_total = math.log(total)
+    kept: list[int] = []
+    candidates: list[tuple[float, int]] = []
+    for i, alt in enumerate(alternatives):
+        if freq[i] == 0 or alt == []:
+            continue
+        if alt is None:
+            kept.append(i)
+            continue
+        # the share of words whose Viterbi uses piece i (a word counts once per use)
+        share = freq[i] / total_words
+        logprob = math.log(freq[i]) - log_total
+        log_total_alt = math.log(total + freq[i] * (len(alt) - 1))
+        logprob_alt = 0.0
+        for p in alt:
+            logprob_alt += math.log(freq[index[p]] + freq[i]) - log_total_alt
+        candidates.append((share * (logprob - logprob_alt), i))
+    size = max(desired, int(shrinking_factor * len(pieces)))
+    candidates.sort(key=lambda c: (-c[0], c[1]))
+    kept += [i for _, i in candidates[: max(0, size - len(kept))]]
+    return [pieces[i] for i in sorted(kept)]
+
+
+def finalize(pieces: Pieces, required: Mapping[str, int], size: int) -> Pieces:
+    """Required characters (missing ones just under the lowest score), then the best pieces; sorted."""
+    scores = dict(pieces)
+    low = min(scores.values())
+    final: dict[str, float] = {}
+    penalty = 0.0
+    for c, _ in sorted(required.items(), key=lambda kv: (-kv[1], kv[0])):
+        if c in scores:
+            final[c] = scores[c]
+        else:
+            final[c] = low + penalty
+            penalty += 0.0001
+    for piece, score in sorted(pieces, key=lambda ps: (-ps[1], ps[0])):
+        if len(final) >= size:
+            break
+        final.setdefault(piece, score)
+    return sorted(final.items(), key=lambda ps: (-ps[1], ps[0]))
+
+
+@register("UnigramTrainer")
+class UnigramTrainer(Trainer):
+    """Learns a :class:`~algorithms.unigram.Unigram` model from word counts (SentencePiece's algorithm).
+
+    Options with Hugging Face ``UnigramTrainer``'s names and defaults: ``vocab_size`` (8000),
+    ``show_progress`` (call ``progress``), ``special_tokens``, ``shrinking_factor`` (0.75),
+    ``unk_token``, ``max_piece_length`` (16), ``n_sub_iterations`` (2), ``initial_alphabet``,
+    ``seed_size`` (1,000,000); and SentencePiece's ``character_coverage`` (1.0 keeps every character).
+    ``progress`` (a ``callback(stage, done, total)``, not serialized) hears ``"seed"``, ``"em"`` and
+    ``"prune"``. The steps are in the module docstring.
+    """
+
+    class Params(Params):
+        vocab_size: StrictInt = Field(8000, ge=1)
+        show_progress: StrictBool = True
+        special_tokens: list[str] = []
+        shrinking_factor: float = Field(0.75, gt=0.0, lt=1.0)
+        unk_token: str | None = None
+        max_piece_length: StrictInt = Field(16, ge=1, le=limits.MAX_TOKEN_LENGTH)
+        n_sub_iterations: StrictInt = Field(2, ge=1, le=1000)
+        initial_alphabet: list[str] = []
+        seed_size: StrictInt = Field(1_000_000, ge=1)
+        character_coverage: float = Field(1.0, gt=0.0, le=1.0)
+
+    positional = ("vocab_size",)
+
+    def __init__(self, *args: Any, progress: ProgressCallback | None = None, **options: Any) -> None:
+        super().__init__(*args, **options)
+        if progress is not None and not callable(progress):
+            raise ConfigError("UnigramTrainer.progress must be a callable progress(stage, done, total)")
+        self.progress = progress
+
+    def _configure(self) -> None:
+        where = type(self).__name__
+        check_initial_alphabet(self.initial_alphabet, where=where)
+        tokens = [*self.special_tokens, *([] if self.unk_token is None else [self.unk_token])]
+        limits.check_trainer_options(self.vocab_size, tokens, where=where, initial_alphabet=self.initial_alphabet)
+
+    def _report(self, stage: str, done: int, total: int) -> None:
+        if self.show_progress and self.progress is not None:
+            self.progress(stage, done, total)
+
+    def _meta(self, template: Model | None) -> tuple[list[str], int | None]:
+        """The pieces before the learned ones (``unk_token`` first unless special) and the unknown id."""
+        unk = self.unk_token
+        if unk is None and isinstance(template, Unigram) and template.unk_id is not None and template.vocab:
+            unk = template.vocab[template.unk_id][0]
+        specials = list(dict.fromkeys(self.special_tokens))
+        if unk is None:
+            return specials, None
+        if unk in specials:
+            return specials, specials.index(unk)
+        return [unk, *specials], 0
+
+    def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> Unigram:
+        """Learn a :class:`Unigram` model; ``model`` (a Unigram template) keeps its ``byte_fallback``
+        and sampling options, and gives the unknown piece when ``unk_token`` is unset."""
+        if model is not None and not isinstance(model, Unigram):
+            raise ConfigError(f"UnigramTrainer trains Unigram models; the tokenizer's model is a {type(model).__name__}")
+        meta, unk_id = self._meta(model)
+        items = [(w, c) for w, c in checked_word_counts(word_counts)]
+        size = self.vocab_size - len(meta)
+        required = required_characters(items, self.character_coverage, self.initial_alphabet)
+        if size < len(required):
+            raise TrainingError(
+                f"UnigramTrainer: vocab_size={self.vocab_size} leaves {size} pieces after the special tokens, fewer "
+                f"than the {len(required)} required characters; raise vocab_size or lower character_coverage"
+            )
+        self._report("seed", 0, 1)
+        lattices = Lattices(seed_pieces(items, required, self.max_piece_length, self.seed_size), items)
+        self._report("seed", 1, 1)
+        pieces = self._em_and_prune(lattices, size)
+        learned = finalize(pieces, required, size)
+        options = {} if model is None else {k: v for k, v in model.params().items() if k not in ("vocab", "unk_id")}
+        options.pop("special_tokens", None)
+        vocab = [(t, 0.0) for t in meta] + [p for p in learned if p[0] not in meta]
+        return Unigram._assemble(  # type: ignore[no-any-return]
+            {**options, "unk_id": unk_id, "special_tokens": list(self.special_tokens)},
+            validate=False, where="UnigramTrainer", vocab=vocab, check=False,
+        )
+
+    def _em_and_prune(self, lattices: Lattices, size: int) -> Pieces:
+        desired = int(size * 1.1)
+        start = len(lattices.seeds)
+        rounds = max(1, math.ceil(math.log(max(1.0, start / max(desired, 1))) / -math.log(self.shrinking_factor)) + 1)
+        done = 0
+        while True:
+            for _ in range(self.n_sub_iterations):
+                expected, _ = lattices.e_step()
+                lattices.set_pieces(m_step(lattices.pieces, expected))
+            done += 1
+            self._report("em", min(done, rounds), rounds)
+            before = len(lattices.pieces)
+            if before <= desired:
+                return lattices.pieces
+            lattices.set_pieces(prune(lattices, desired, self.shrinking_factor))
+            self._report("prune", min(done, rounds), rounds)
+            if len(lattices.pieces) >= before:  # nothing left to prune (every piece is always kept)
+                return lattices.pieces

@@ -1,0 +1,139 @@
+"""WordLevel: the :class:`WordLevel` model (one piece, one token) and :class:`WordLevelTrainer`.
+
+Hugging Face ``models.WordLevel`` semantics: a piece found in the vocabulary is its id, any other
+piece is ``unk_token`` (an error when the vocabulary has no ``unk_token``). The trainer keeps
+``special_tokens`` first, then the words seen at least ``min_frequency`` times, most frequent first
+(ties by code point), up to ``vocab_size`` (Hugging Face ``WordLevelTrainer``).
+
+>>> model = WordLevelTrainer(vocab_size=4, special_tokens=["<unk>"]).train({"the": 5, "cat": 2, "sat": 2, "a": 1})
+>>> model.get_vocab(), model.encode_piece("cat"), model.encode_piece("dog")
+({'<unk>': 0, 'the': 1, 'cat': 2, 'sat': 3}, (2,), (0,))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import Field, StrictBool, StrictInt, StrictStr
+
+from algorithms._vocab import (
+    VocabLookup,
+    check_special_tokens,
+    check_vocab,
+    checked_word_counts,
+    ordered_vocab,
+)
+from toolkit import limits
+from toolkit.errors import ConfigError, InputError, VocabularyError
+from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
+from toolkit.registry import register
+
+__all__ = ["WordLevel", "WordLevelTrainer"]
+
+
+@register("WordLevel")
+class WordLevel(VocabLookup, Model):
+    """Word-level model: ``vocab`` maps whole pieces to ids; options ``unk_token`` (``"<unk>"``) and
+    ``special_tokens`` (vocabulary entries never matched inside text).
+
+    >>> WordLevel({"<unk>": 0, "hello": 1}).tokenize("hello"), WordLevel({"<unk>": 0}).tokenize("bye")
+    ([(1, 0, 5)], [(0, 0, 3)])
+    """
+
+    class Params(Params):
+        unk_token: StrictStr = Field("<unk>", min_length=1)
+        special_tokens: list[StrictStr] = []
+
+    positional = ("unk_token",)
+
+    def __init__(self, vocab: Mapping[str, int] | None = None, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        self._set_state(vocab, check=True, where="WordLevel")
+
+    def _set_state(self, vocab: Any = None, *, check: bool, where: str) -> None:
+        vocab = {} if vocab is None else vocab
+        self._id_to_token = check_vocab(vocab, where=where) if check else {i: t for t, i in vocab.items()}
+        self.vocab: dict[str, int] = ordered_vocab(vocab)
+        self._origin = where
+
+    def _configure(self) -> None:
+        super()._configure()
+        specials = check_special_tokens(self.special_tokens, self.vocab, where=self._origin)
+        object.__setattr__(self, "special_tokens", specials)
+        self._words = {t: i for t, i in self.vocab.items() if t not in specials} if specials else self.vocab
+        self._unk_id = self.vocab.get(self.unk_token)
+
+    def params(self) -> dict[str, Any]:
+        return {"vocab": dict(self.vocab), "unk_token": self.unk_token, "special_tokens": list(self.special_tokens)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> WordLevel:
+        """Rebuild from :meth:`to_dict` output; ``validate=False`` trusts the vocabulary."""
+        options = {k: v for k, v in data.items() if k not in ("type", "vocab")}
+        return cls._assemble(  # type: ignore[no-any-return]
+            options, validate=validate, where=where or "model 'WordLevel'", vocab=data.get("vocab"), check=validate
+        )
+
+    def _encode_piece(self, piece: str) -> tuple[int, ...]:
+        if not piece:
+            return ()
+        found = self._words.get(piece)
+        if found is not None:
+            return (found,)
+        if self._unk_id is None:
+            if not self.vocab:
+                raise VocabularyError(
+                    "WordLevel: the model has no vocabulary; train it (Tokenizer.train) or load one (WordLevel(vocab))"
+                )
+            raise InputError(
+                f"{piece!r:.60} is not in the WordLevel vocabulary and unk_token {self.unk_token!r} is not either; "
+                "add the unknown token to the vocabulary (a special token of the trainer) or set unk_token to one"
+            )
+        return (self._unk_id,)
+
+    def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
+        return [(i, 0, len(piece)) for i in self.encode_piece(piece)]
+
+
+@register("WordLevelTrainer")
+class WordLevelTrainer(Trainer):
+    """Learns a :class:`WordLevel` vocabulary (Hugging Face ``WordLevelTrainer``): ``vocab_size``
+    (30,000), ``min_frequency`` (0), ``special_tokens``, ``show_progress``; ``progress`` (a
+    ``callback(stage, done, total)``, not serialized) hears ``"words"``."""
+
+    class Params(Params):
+        vocab_size: StrictInt = Field(30000, ge=0)
+        min_frequency: StrictInt = Field(0, ge=0)
+        show_progress: StrictBool = True
+        special_tokens: list[StrictStr] = []
+
+    positional = ("vocab_size",)
+
+    def __init__(self, *args: Any, progress: ProgressCallback | None = None, **options: Any) -> None:
+        super().__init__(*args, **options)
+        if progress is not None and not callable(progress):
+            raise ConfigError("WordLevelTrainer.progress must be a callable progress(stage, done, total)")
+        self.progress = progress
+
+    def _configure(self) -> None:
+        limits.check_trainer_options(max(1, self.vocab_size), self.special_tokens, where=type(self).__name__)
+
+    def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> WordLevel:
+        """A :class:`WordLevel` model of the most frequent words; a WordLevel ``model`` template keeps
+        its ``unk_token``."""
+        if model is not None and not isinstance(model, WordLevel):
+            raise ConfigError(f"WordLevelTrainer trains WordLevel models; the tokenizer's model is a {type(model).__name__}")
+        items = checked_word_counts(word_counts)
+        specials = list(dict.fromkeys(self.special_tokens))
+        taken = set(specials)
+        ranked = sorted((kv for kv in items if kv[1] >= self.min_frequency and kv[0] not in taken),
+                        key=lambda kv: (-kv[1], kv[0]))
+        tokens = (specials + [w for w, _ in ranked])[: self.vocab_size]
+        if self.show_progress and self.progress is not None:
+            self.progress("words", len(tokens), len(tokens))
+        options = {"unk_token": model.unk_token if model is not None else "<unk>"}
+        return WordLevel._assemble(  # type: ignore[no-any-return]
+            {**options, "special_tokens": [t for t in specials if t in tokens]},
+            validate=False, where="WordLevelTrainer", vocab={t: i for i, t in enumerate(tokens)}, check=False,
+        )

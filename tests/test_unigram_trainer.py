@@ -1,0 +1,176 @@
+"""UnigramTrainer: known answers, the slow reference as oracle, options, progress and bad input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from algorithms import Unigram, UnigramTrainer
+from algorithms._lattice import build_table, viterbi
+from algorithms.reference import unigram as reference
+from algorithms.unigram_trainer import digamma, required_characters, seed_pieces
+from toolkit.errors import ConfigError, TrainingError
+
+WORDS = {"▁low": 5, "▁lower": 2, "▁newest": 6, "▁widest": 3}
+
+
+def test_known_answer() -> None:
+    model = UnigramTrainer(vocab_size=20, unk_token="<unk>", show_progress=False).train(WORDS)
+    assert model.vocab[0] == ("<unk>", 0.0) and model.unk_id == 0
+    assert [model.id_to_token(i) for i in model.encode_piece("▁lowest")] == ["▁low", "est"]
+    scores = [s for _, s in model.vocab[1:]]
+    assert scores == sorted(scores, reverse=True)
+    assert set("▁lowernstid") <= set(model.get_vocab())  # every character is kept
+
+
+def test_digamma_matches_the_series() -> None:
+    assert digamma(1.0) == pytest.approx(-0.5772156649, abs=1e-9)
+    for x in (0.5, 2.0, 7.5, 100.0):  # psi(x + 1) = psi(x) + 1 / x
+        assert digamma(x + 1) == pytest.approx(digamma(x) + 1 / x, rel=1e-9)
+
+
+def test_seed_counts_once_per_word_and_keeps_branching_substrings() -> None:
+    items = [("abcx", 10), ("abcy", 1), ("zz", 1)]
+    required = required_characters(items, 1.0, [])
+    seeds = dict(seed_pieces(items, required, 16, 100))
+    # "abc" and "bc" occur in two words (scores 2 x 3, 2 x 2); "ab" is always followed by "c": left out;
+    # "zz" occurs in one word only: left out
+    assert list(seeds) == ["a", "b", "c", "x", "z", "y", "abc", "bc"]
+    total = 11 * 3 + 10 + 2 + 1 + 2 * 3 + 2 * 2  # a, b, c, x, z, y, abc, bc
+    assert seeds["abc"] == pytest.approx(math.log(6 / total)) and seeds["z"] == pytest.approx(math.log(2 / total))
+
+
+def test_character_coverage_and_initial_alphabet() -> None:
+    items = [("aaaaaaaaab", 1)]
+    assert set(required_characters(items, 0.9, [])) == {"a"}
+    assert set(required_characters(items, 0.9, ["q"])) == {"a", "q"}
+    model = UnigramTrainer(vocab_size=10, unk_token="<unk>", character_coverage=0.9, initial_alphabet=["q"]).train(
+        {"aaaaaaaaab": 3})
+    assert "q" in model.get_vocab() and "b" not in model.get_vocab()
+    assert model.id_to_token(model.encode_piece("b")[0]) == "<unk>"
+
+
+def test_special_tokens_and_unk_layout() -> None:
+    trainer = UnigramTrainer(vocab_size=20, special_tokens=["<pad>", "<unk>", "</s>"], unk_token="<unk>")
+    model = trainer.train(WORDS)
+    assert [p for p, _ in model.vocab[:3]] == ["<pad>", "<unk>", "</s>"] and model.unk_id == 1
+    assert model.special_tokens == {"<pad>": 0, "<unk>": 1, "</s>": 2}
+    no_unk = UnigramTrainer(vocab_size=20, special_tokens=["<s>"]).train(WORDS)
+    assert no_unk.unk_id is None and no_unk.vocab[0][0] == "<s>"
+
+
+def test_template_keeps_its_encoding_options() -> None:
+    template = Unigram(byte_fallback=True, unk_id=None, seed=4)
+    model = UnigramTrainer(vocab_size=20, unk_token="<unk>").train(WORDS, model=template)
+    assert model.byte_fallback and model.seed == 4 and model.unk_id == 0
+
+
+def test_progress_is_reported_only_with_show_progress() -> None:
+    seen: list[tuple[str, int, int]] = []
+    UnigramTrainer(vocab_size=16, unk_token="<unk>", progress=lambda *a: seen.append(a)).train(WORDS)
+    assert {s for s, _, _ in seen} >= {"seed", "em"} and all(d <= t for _, d, t in seen)
+    quiet: list[object] = []
+    UnigramTrainer(vocab_size=16, show_progress=False, progress=quiet.append).train(WORDS)
+    assert quiet == []
+
+
+def test_bad_input() -> None:
+    with pytest.raises(TrainingError, match="required characters"):
+        UnigramTrainer(vocab_size=5).train(WORDS)
+    with pytest.raises(TrainingError, match="empty corpus"):
+        UnigramTrainer().train({})
+    with pytest.raises(ConfigError, match="trains Unigram"):
+        from algorithms import BPE
+
+        UnigramTrainer(vocab_size=20).train(WORDS, model=BPE())
+    with pytest.raises(ConfigError):
+        UnigramTrainer(shrinking_factor=1.0)
+    with pytest.raises(ConfigError):
+        UnigramTrainer(progress=5)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError):
+        UnigramTrainer(initial_alphabet=["ab"])
+
+
+def test_training_is_a_pure_function() -> None:
+    counts = dict(WORDS)
+    one = UnigramTrainer(vocab_size=18, unk_token="<unk>").train(counts)
+    assert counts == WORDS and UnigramTrainer(vocab_size=18, unk_token="<unk>").train(counts) == one
+
+
+_WORDS = st.dictionaries(st.text("abcd", min_size=1, max_size=7).map(lambda w: "▁" + w), st.integers(1, 20),
+                         min_size=1, max_size=25)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_WORDS, st.integers(8, 40), st.sampled_from([0.5, 0.75]), st.integers(1, 2))
+def test_fast_trainer_equals_the_reference(words: dict[str, int], size: int, factor: float, sub: int) -> None:
+    kwargs = {"shrinking_factor": factor, "n_sub_iterations": sub, "max_piece_length": 5}
+    try:
+        fast = UnigramTrainer(vocab_size=size, unk_token="<unk>", **kwargs).train(words).vocab
+    except TrainingError:
+        with pytest.raises(TrainingError):
+            reference.train(words, size, **kwargs)  # type: ignore[arg-type]
+        return
+    slow = reference.train(words, size, **kwargs)  # type: ignore[arg-type]
+    # the same pieces with the same scores (pieces of tied scores may be listed in either order: the two
+    # sum in different orders, so exact ties differ in their last bits)
+    assert dict(fast).keys() == dict(slow).keys()
+    assert all(math.isclose(s, dict(slow)[p], rel_tol=1e-9, abs_tol=1e-9) for p, s in fast)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.text("abc", min_size=2, max_size=4), st.floats(-9, -0.5)), max_size=8),
+       st.text("abcx", min_size=1, max_size=7))
+def test_viterbi_equals_the_exhaustive_reference(extra: list[tuple[str, float]], word: str) -> None:
+    vocab = [(c, -3.0) for c in "abc"] + list({p: (p, s) for p, s in extra}.values())
+    scores = dict(vocab)
+    unk = min(scores.values()) - 10.0
+    path = viterbi(build_table(vocab), word, unk)
+    expected = reference.encode(vocab, word)
+    assert "".join(word[s:e] for s, e, _ in path) == word
+    got_score = sum(unk if t is None else vocab[t][1] for _, _, t in path)
+    assert got_score == pytest.approx(sum(scores.get(p, unk) for p in expected), abs=1e-9)
+
+
+def test_config_files_and_the_cli_train_unigram_and_word_level(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    from toolkit.training.config import TrainingConfig, train_from_config
+
+    texts = ["the lower the newest", "the widest lowest low"] * 5
+    for algorithm, trainer in (("unigram", {"vocab_size": 30, "unk_token": "<unk>"}),
+                               ("word_level", {"special_tokens": ["<unk>"]})):
+        cfg = TrainingConfig.from_dict({"algorithm": algorithm, "corpus": {"texts": texts},
+                                        "pre_tokenizer": "Metaspace", "trainer": trainer})
+        tok = train_from_config(cfg).tokenizer
+        assert type(tok.model).__name__ == {"unigram": "Unigram", "word_level": "WordLevel"}[algorithm]
+        assert tok.encode_ids("the lowest")
+    config = tmp_path / "train.toml"
+    (tmp_path / "corpus.txt").write_text("\n".join(texts) + "\n", encoding="utf-8")
+    config.write_text('preset = "t5_unigram"\n[corpus]\nfiles = ["corpus.txt"]\n[trainer]\nvocab_size = 40\n')
+    out = tmp_path / "tok.json"
+    proc = subprocess.run([sys.executable, "-m", "toolkit", "train", str(config), "--output", str(out), "-q"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    from toolkit import Tokenizer
+
+    tok = Tokenizer.load(out)
+    assert tok.encode("the lowest").tokens[-1] == "</s>" and tok.model.vocab[:3] == [("<pad>", 0.0), ("</s>", 0.0),
+                                                                                      ("<unk>", 0.0)]
+
+
+def test_the_worked_example_of_docs_algorithms() -> None:
+    from algorithms.unigram_trainer import Lattices, m_step
+
+    pieces = [(p, math.log(q)) for p, q in [("h", 0.1), ("u", 0.2), ("g", 0.1), ("hu", 0.15), ("ug", 0.25)]]
+    lattices = Lattices(pieces, [("hug", 10)])
+    expected, likelihood = lattices.e_step()
+    assert likelihood == pytest.approx(10 * math.log(0.042))
+    assert [round(x, 4) for x in expected] == [6.4286, 0.4762, 4.0476, 3.5714, 5.9524]
+    new = m_step(pieces, expected)
+    assert [(p, round(s, 4)) for p, s in new] == [("h", -1.1896), ("g", -1.701), ("hu", -1.844), ("ug", -1.2731)]
+    assert round(digamma(20.0), 4) == 2.9705

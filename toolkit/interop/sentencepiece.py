@@ -1,0 +1,260 @@
+"""SentencePiece ``.model`` files: the pipeline they describe, read and written.
+
+This module owns the translation between a SentencePiece ``ModelProto`` (bytes: :mod:`.spm_proto`)
+and a :class:`~toolkit.Tokenizer` that gives the same ids and pieces as ``sentencepiece``:
+
+- normalizer: ``Precompiled(charsmap, matching="sentencepiece")`` when the file has a character map,
+  then SentencePiece's whitespace handling (``remove_extra_whitespaces``: runs of spaces become one,
+  none at either end; ``escape_whitespaces``: space → ``▁``; ``add_dummy_prefix``: a leading ``▁``);
+- pre-tokenizer: for BPE, ``Metaspace(prepend_scheme="never")`` splitting before each ``▁`` when no
+  piece holds a ``▁`` after its first character (then the split never changes a segmentation, and
+  each word is cached); for Unigram none: sentencepiece sums float32 scores over the whole sentence
+  and its ties depend on that rounding, so the sentence is one lattice;
+- model: ``Unigram(float32=True)`` (UNIGRAM files) or ``SentencePieceBPE`` (BPE files), with
+  ``unk_id``, ``byte_fallback``, the CONTROL pieces as special tokens;
+- decoder: ``▁`` → space, byte pieces → bytes, the dummy prefix's space removed.
+
+:func:`save_sentencepiece` writes the reverse for a pipeline of that shape (a Hugging Face Unigram
+``tokenizer.json`` with ``Precompiled``, ``Replace``, ``Metaspace`` included). Files are bounded by
+:mod:`toolkit.limits`; every problem is a :class:`~toolkit.errors.SerializationError` naming the file.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from typing import TYPE_CHECKING, Any
+
+from toolkit.errors import SerializationError, ToolkitError
+from toolkit.interop._io import PathLike, read_bytes
+from toolkit.interop.spm_proto import (
+    BPE,
+    BYTE,
+    CHAR,
+    CONTROL,
+    NORMAL,
+    UNIGRAM,
+    UNKNOWN,
+    UNUSED,
+    USER_DEFINED,
+    WORD,
+    Message,
+    ModelProto,
+    Piece,
+    parse_model,
+    serialize_model,
+)
+from toolkit.serialization import atomic_write_bytes
+
+if TYPE_CHECKING:
+    from toolkit.tokenizer import Tokenizer
+
+__all__ = [
+    "from_model_proto",
+    "from_sentencepiece",
+    "is_sentencepiece_model",
+    "read_sentencepiece",
+    "save_sentencepiece",
+    "to_model_proto",
+]
+
+SPACE = "\u2581"
+_BYTE_PIECES = {f"<0x{b:02X}>" for b in range(256)}
+
+
+def read_sentencepiece(path: PathLike) -> ModelProto:
+    """The parsed ``.model`` file (pieces and specs), without building a pipeline."""
+    return parse_model(read_bytes(path, what="SentencePiece model"), source=os.fspath(path))
+
+
+def is_sentencepiece_model(head: bytes) -> bool:
+    """Whether the first bytes look like a ``ModelProto``: a first piece (field 1) holding a string.
+
+    >>> is_sentencepiece_model(b"\\n\\t\\n\\x05<unk>"), is_sentencepiece_model(b'{"version"')
+    (True, False)
+    """
+    return len(head) >= 4 and head[0] == 0x0A and (head[2] == 0x0A or head[3] == 0x0A)
+
+
+def from_sentencepiece(path: PathLike) -> Tokenizer:
+    """The pipeline of a SentencePiece ``.model`` file (see the module docstring)."""
+    return from_model_proto(read_sentencepiece(path), source=os.fspath(path))
+
+
+# ---------------------------------------------------------------------------------------- reading
+def _pipeline_parts(proto: ModelProto, source: str) -> dict[str, Any]:
+    norm = proto.normalizer_spec
+    trainer = proto.trainer_spec
+    if trainer.get("treat_whitespace_as_suffix"):
+        raise SerializationError(f"{source}: treat_whitespace_as_suffix=true models are not supported (the ▁ "
+                                 "goes at the end of words); retrain without it")
+    escape = norm.get("escape_whitespaces")
+    normalizers: list[dict[str, Any]] = []
+    charsmap = norm.get("precompiled_charsmap")
+    if charsmap:
+        normalizers.append({"type": "Precompiled", "precompiled_charsmap": base64.b64encode(charsmap).decode(),
+                            "matching": "sentencepiece"})
+    if norm.get("remove_extra_whitespaces"):
+        normalizers.append({"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "})
+        normalizers.append({"type": "Replace", "pattern": {"Regex": r"\A | \z"}, "content": ""})
+    if escape:
+        normalizers.append({"type": "Replace", "pattern": {"String": " "}, "content": SPACE})
+    if norm.get("add_dummy_prefix"):
+        normalizers.append({"type": "Prepend", "prepend": SPACE if escape else " "})
+    return {"normalizers": normalizers, "escape": escape, "dummy": norm.get("add_dummy_prefix")}
+
+
+def _model_dict(proto: ModelProto, source: str) -> dict[str, Any]:
+    trainer = proto.trainer_spec
+    model_type = trainer.get("model_type")
+    if model_type not in (UNIGRAM, BPE):
+        kind = {WORD: "WORD", CHAR: "CHAR"}.get(model_type, str(model_type))
+        raise SerializationError(f"{source}: model_type {kind} is not supported (UNIGRAM and BPE are)")
+    if not proto.pieces:
+        raise SerializationError(f"{source}: the model has no pieces")
+    byte_fallback = trainer.get("byte_fallback")
+    vocab = [[p.piece, p.score] for p in proto.pieces]
+    unk = [i for i, p in enumerate(proto.pieces) if p.type == UNKNOWN]
+    if len(unk) != 1:
+        raise SerializationError(f"{source}: a SentencePiece model has exactly one UNKNOWN piece, this one has {len(unk)}")
+    seen: set[str] = set()
+    for i, p in enumerate(proto.pieces):
+        if p.piece in seen:
+            raise SerializationError(f"{source}: pieces[{i}] {p.piece!r:.40} is already defined")
+        seen.add(p.piece)
+        if p.type == BYTE and not byte_fallback:
+            raise SerializationError(f"{source}: pieces[{i}] is a byte piece although byte_fallback is false")
+    if byte_fallback and not _BYTE_PIECES <= {p.piece for p in proto.pieces if p.type == BYTE}:
+        raise SerializationError(f"{source}: byte_fallback is true but the 256 byte pieces <0x00>..<0xFF> are missing")
+    specials = [p.piece for p in proto.pieces if p.type == CONTROL]
+    out: dict[str, Any] = {"vocab": vocab, "unk_id": unk[0], "byte_fallback": byte_fallback}
+    if model_type == UNIGRAM:
+        # The unknown piece is never matched inside text either (SentencePiece keeps it apart).
+        out.update(type="Unigram", special_tokens=[proto.pieces[unk[0]].piece, *specials], float32=True)
+    else:
+        out.update(type="SentencePieceBPE", special_tokens=specials,
+                   unused=[p.piece for p in proto.pieces if p.type == UNUSED])
+    return out
+
+
+def from_model_proto(proto: ModelProto, *, source: str = "<model>") -> Tokenizer:
+    """Build the pipeline of a parsed ``.model`` (see the module docstring)."""
+    from toolkit.tokenizer import Tokenizer
+
+    parts = _pipeline_parts(proto, source)
+    model = _model_dict(proto, source)
+    normal = [p.piece for p in proto.pieces if p.type in (NORMAL, USER_DEFINED, UNUSED)]
+    # Unigram sums float32 scores over the whole sentence (its ties depend on it): never split. A BPE
+    # merge never crosses a ▁ that no piece holds after its first character: split there (and cache).
+    split = (model["type"] == "SentencePieceBPE" and parts["escape"] and SPACE in normal
+             and not any(SPACE in p[1:] for p in normal))
+    decoders: list[dict[str, Any]] = [{"type": "Replace", "pattern": {"String": SPACE}, "content": " "}]
+    if model["byte_fallback"]:
+        decoders.append({"type": "ByteFallback"})
+    decoders.append({"type": "Fuse"})
+    if parts["dummy"]:
+        decoders.append({"type": "Strip", "content": " ", "left": 1, "right": 0})
+    data = {
+        "normalizer": {"type": "Sequence", "normalizers": parts["normalizers"]},
+        "pre_tokenizer": {"type": "Metaspace", "replacement": SPACE, "prepend_scheme": "never", "split": True}
+        if split else None,
+        "model": model,
+        "decoder": {"type": "Sequence", "decoders": decoders},
+    }
+    try:
+        return Tokenizer.from_dict(_document(data), source=source)
+    except ToolkitError as exc:
+        message = str(exc)
+        raise SerializationError(message if message.startswith(source) else f"{source}: {message}") from None
+
+
+def _document(parts: dict[str, Any]) -> dict[str, Any]:
+    from toolkit.serialization import FORMAT, VERSION
+
+    return {"format": FORMAT, "version": VERSION, **{k: v for k, v in parts.items() if v is not None}}
+
+
+# ---------------------------------------------------------------------------------------- writing
+def _normalizer_spec(tok: Tokenizer) -> Message:
+    """The NormalizerSpec of ``tok``'s normalizer and pre-tokenizer (the shapes this module and HF's
+    converter write); anything else is a :class:`SerializationError` naming the component."""
+    spec = Message("normalizer_spec")
+    flags = {"add_dummy_prefix": False, "remove_extra_whitespaces": False, "escape_whitespaces": False}
+    charsmap = b""
+    items: list[Any] = []
+    if tok.normalizer is not None:
+        items = list(getattr(tok.normalizer, "normalizers", [tok.normalizer]))
+    for n in items:
+        d = n.to_dict()
+        t, pattern = d["type"], d.get("pattern")
+        if t == "Precompiled":
+            charsmap = base64.b64decode(d["precompiled_charsmap"])
+        elif t == "Replace" and pattern in ({"Regex": " {2,}"},):
+            flags["remove_extra_whitespaces"] = True
+        elif t == "Replace" and pattern == {"Regex": r"\A | \z"} or t == "Strip":
+            continue
+        elif t == "Replace" and pattern in (" ", {"String": " "}) and d["content"] == SPACE:
+            flags["escape_whitespaces"] = True
+        elif t == "Prepend" and d["prepend"] in (SPACE, " "):
+            flags["add_dummy_prefix"] = True
+        else:
+            raise SerializationError(f"save_sentencepiece: the normalizer {t} {d!r:.80} has no SentencePiece equivalent")
+    pre = tok.pre_tokenizer
+    if pre is not None:
+        d = pre.to_dict()
+        if d["type"] != "Metaspace" or d["replacement"] != SPACE:
+            raise SerializationError(f"save_sentencepiece: the pre-tokenizer {d['type']} has no SentencePiece equivalent")
+        flags["escape_whitespaces"] = True
+        if d["prepend_scheme"] != "never":
+            flags["add_dummy_prefix"] = True
+    spec.set("name", "user_defined" if charsmap else "identity")
+    if charsmap:
+        spec.set("precompiled_charsmap", charsmap)
+    for name, value in flags.items():
+        spec.set(name, value)
+    return spec
+
+
+def to_model_proto(tok: Tokenizer) -> ModelProto:
+    """The ``ModelProto`` of a SentencePiece-shaped pipeline (Unigram or SentencePieceBPE model)."""
+    model = tok.model
+    kind = type(model).__name__
+    if kind not in ("Unigram", "SentencePieceBPE"):
+        raise SerializationError(f"save_sentencepiece: the model {kind} has no SentencePiece equivalent "
+                                 "(Unigram and SentencePieceBPE do)")
+    pieces = model.params()["vocab"]
+    unk_id = model.unk_id
+    if unk_id is None:
+        raise SerializationError("save_sentencepiece: SentencePiece needs an unknown piece; set the model's unk_id")
+    specials = set(model.special_tokens)
+    unused = set(getattr(model, "unused", ()))
+    out = ModelProto()
+    for i, (piece, score) in enumerate(pieces):
+        if i == unk_id:
+            kind_id = UNKNOWN
+        elif piece in specials:
+            kind_id = CONTROL
+        elif model.byte_fallback and piece in _BYTE_PIECES:
+            kind_id = BYTE
+        elif piece in unused:
+            kind_id = UNUSED
+        else:
+            kind_id = NORMAL
+        out.pieces.append(Piece(piece, float(score), kind_id))
+    trainer = out.trainer_spec
+    trainer.set("model_type", UNIGRAM if kind == "Unigram" else BPE)
+    trainer.set("vocab_size", len(pieces))
+    if model.byte_fallback:
+        trainer.set("byte_fallback", True)
+    names = {p[0]: i for i, p in enumerate(pieces)}
+    trainer.set("unk_id", unk_id)
+    trainer.set("unk_piece", pieces[unk_id][0])
+    for role, default in (("bos", "<s>"), ("eos", "</s>"), ("pad", "<pad>")):
+        trainer.set(f"{role}_id", names[default] if default in specials else -1)
+    out.normalizer_spec = _normalizer_spec(tok)
+    return out
+
+
+def save_sentencepiece(tok: Tokenizer, path: PathLike) -> None:
+    """Write ``tok`` as a ``.model`` file (atomic write) that ``sentencepiece`` loads."""
+    atomic_write_bytes(path, serialize_model(to_model_proto(tok)))
