@@ -6,7 +6,7 @@ Each algorithm is trained with the command line (``tokenizer-toolkit train examp
 called in-process here), saved to ``out/``, reloaded, and compared side by side.
 
     python examples/demo.py                  # write the corpus, train the three, compare
-    python examples/demo.py --write-corpus   # only write out/corpus/ (to run the CLI by hand)
+    python examples/demo.py --write-corpus   # only write out/corpus/ in the current folder (to run the CLI by hand)
     python examples/demo.py --vocab-size 500 # smaller vocabularies, faster
 """
 
@@ -52,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write-corpus", action="store_true", help="only write out/corpus/ and exit")
     parser.add_argument("--vocab-size", type=int, default=None, help="override trainer.vocab_size of every config")
     args = parser.parse_args(argv)
-    os.chdir(ROOT)  # the configs' paths are relative to the repository root
+    if not args.write_corpus:  # --write-corpus writes out/corpus/ in the current folder, where the CLI will run
+        os.chdir(ROOT)  # the configs' paths are relative to the repository root
     sys.path.insert(0, str(ROOT))
 
     from toolkit import Tokenizer
