@@ -119,6 +119,10 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("trainer", "WordPieceTrainer", "initial_alphabet"): (["z"], 5),
     ("trainer", "WordPieceTrainer", "tie_break"): ("first_occurrence", "x"),
     ("trainer", "WordPieceTrainer", "criterion"): ("likelihood", "x"),
+    # show_progress (Trainer.Params, every trainer): a bar while training on a terminal or in a notebook
+    ("trainer", "BPETrainer", "show_progress"): (False, "sometimes"),
+    ("trainer", "ByteLevelBPETrainer", "show_progress"): (False, "sometimes"),
+    ("trainer", "WordPieceTrainer", "show_progress"): (False, "sometimes"),
 }
 
 # Options a case needs set beforehand, on the component and on the fresh one (a rank-mode

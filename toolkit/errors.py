@@ -16,6 +16,7 @@ __all__ = [
     "InputError",
     "TrainingError",
     "CorpusError",
+    "VocabSizeWarning",
 ]
 
 
@@ -49,3 +50,7 @@ class TrainingError(ToolkitError):
 
 class CorpusError(ToolkitError):
     """A corpus source cannot be read: missing file, invalid UTF-8, unreadable mid-way."""
+
+
+class VocabSizeWarning(UserWarning):
+    """Training stopped below the requested ``vocab_size``: the corpus has no more pairs to merge."""

@@ -11,12 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit import limits
 from toolkit.cli.progress import progress_bar
-from toolkit.errors import ConfigError, InputError
+from toolkit.errors import ConfigError, InputError, VocabSizeWarning
 from toolkit.interop.files import (
     detect_format, load_tokenizer, output_format, read_files, same_file, save_tokenizer, written_files,
 )
@@ -69,14 +70,25 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise ConfigError(f"{args.config}: output: no output path; set output = \"...\" in the config or pass --output PATH")
     if Path(output).is_dir():
         raise ConfigError(f"--output: {output} is a directory; give a file path")
-    bar = progress_bar(quiet=args.quiet, force=args.progress)
+    bar = progress_bar(quiet=args.quiet, force=args.progress)  # a disabled bar still replaces show_progress
     try:
-        result = train_from_config(config, output=output, progress=bar if bar.enabled else None)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", VocabSizeWarning)  # reported below, as one line
+            result = train_from_config(config, output=output, progress=bar)
     finally:
         bar.close()
+    for message in result.warnings:
+        warn(message)
     if not args.quiet:
         print(result.summary())
     return 0
+
+
+def warn(message: str) -> None:
+    """One line on stderr: ``tokenizer-toolkit: warning: <message>`` (also with ``--quiet``)."""
+    if sys.stderr is not None:
+        sys.stderr.write(f"{PROG}: warning: {' '.join(message.split())}\n")
+        sys.stderr.flush()
 
 
 # ---------------------------------------------------------------------------------------- input

@@ -48,6 +48,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError
 from toolkit.training.config_files import PIPELINE_SECTIONS, _override_items, apply_overrides, read_config_file
 from toolkit.training.results import TrainingResult, _check_post_processor, _tokens_on_counts
+from toolkit.progress import training_progress
 
 if TYPE_CHECKING:
     from toolkit.training.corpus import Corpus, CorpusCounts
@@ -478,13 +479,15 @@ def train_from_config(
         trainer.progress = progress  # trainers accept progress=callable(stage, done, total); not serialized
     corpus = config.corpus_spec()
     fingerprint = corpus.fingerprint()
-    counted = _count(corpus, config, tokenizer, progress)
-    if fingerprint is not None and corpus.fingerprint() != fingerprint:
-        # Hashed again after counting: a file edited during the run would otherwise be recorded wrong.
-        raise CorpusError("a corpus file changed while it was being read; train again on a stable corpus")
-    t1 = time.perf_counter()
-    tokenizer.model = trainer.train(counted.counts, model=tokenizer.model)
-    t2 = time.perf_counter()
+    with training_progress(trainer) as shown:  # the caller's progress, else the trainer's show_progress bar
+        counted = _count(corpus, config, tokenizer, shown)
+        if fingerprint is not None and corpus.fingerprint() != fingerprint:
+            # Hashed again after counting: a file edited during the run would otherwise be recorded wrong.
+            raise CorpusError("a corpus file changed while it was being read; train again on a stable corpus")
+        t1 = time.perf_counter()
+        tokenizer.model = trainer.train(counted.counts, model=tokenizer.model)
+        t2 = time.perf_counter()
+    shortfall = trainer.check_reached(tokenizer.model)
     _check_post_processor(tokenizer)
     tokens = _tokens_on_counts(tokenizer.model, counted.counts)
     tokenizer.model.clear_cache()
@@ -501,6 +504,8 @@ def train_from_config(
         distinct_words=len(counted.counts),
         tokens=tokens,
         workers=counted.workers,
+        requested_vocab_size=getattr(trainer, "vocab_size", None),
+        warnings=[shortfall] if shortfall else [],
     )
     tokenizer.metadata = {**config.metadata, METADATA_KEY: _record(config, fingerprint, result)}
     target = output if output is not None else config.output
