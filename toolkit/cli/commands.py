@@ -115,6 +115,12 @@ def _read_input(args: argparse.Namespace, positional: Any) -> str:
         stdin = sys.stdin
         if stdin is None or getattr(stdin, "closed", False):
             raise InputError(f"standard input is closed; give the {_WHAT[args.command]} as an argument or with --file")
+        if _is_terminal(stdin) and sys.stderr is not None:  # a silent wait looks like a hang
+            sys.stderr.write(
+                f"{PROG} {args.command}: reading the {_WHAT[args.command]} from the terminal; end it with Ctrl-D "
+                f"(Ctrl-Z then Enter on Windows), or give it as an argument or with --file\n"
+            )
+            sys.stderr.flush()
         try:
             data = limits.read_bounded(stdin.buffer, source="<stdin>", error=InputError) if hasattr(stdin, "buffer") else stdin.read().encode("utf-8")
         except OSError as exc:
@@ -128,6 +134,28 @@ def _read_input(args: argparse.Namespace, positional: Any) -> str:
 
 
 _WHAT = {"encode": "text", "decode": "ids"}
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _from_stdin(args: argparse.Namespace, positional: Any) -> bool:
+    return positional is None and (args.file is None or args.file == "-")
+
+
+def _drop_final_newline(text: str) -> str:
+    """``echo``'s newline: one trailing ``\n`` (or ``\r\n``) removed.
+
+    >>> _drop_final_newline("Hello\\n\\n"), _drop_final_newline("Hi\\r\\n")
+    ('Hello\\n', 'Hi')
+    """
+    if text.endswith("\r\n"):
+        return text[:-2]
+    return text[:-1] if text.endswith("\n") else text
 
 
 def _lines(text: str) -> list[str]:
@@ -155,6 +183,8 @@ def cmd_encode(args: argparse.Namespace) -> int:
     """``encode TOKENIZER [TEXT]``: one output line per input (ids, tokens or JSON with offsets)."""
     tok = _load(args)
     text = _read_input(args, args.text)
+    if _from_stdin(args, args.text) and not args.keep_newline and not args.lines:
+        text = _drop_final_newline(text)  # `echo "Hi" | ... encode` means "Hi", not "Hi\n" (Ċ)
     allowed = _allowed_special(args.allowed_special)
     texts = _lines(text) if args.lines else [text]
     out = sys.stdout
