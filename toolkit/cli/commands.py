@@ -122,7 +122,10 @@ def _read_input(args: argparse.Namespace, positional: Any) -> str:
             )
             sys.stderr.flush()
         try:
-            data = limits.read_bounded(stdin.buffer, source="<stdin>", error=InputError) if hasattr(stdin, "buffer") else stdin.read().encode("utf-8")
+            fh = getattr(stdin, "buffer", None)
+            if fh is not None and _is_terminal(stdin) and hasattr(fh, "read1"):
+                fh = _OneReadPerCall(fh)  # one Ctrl-D ends the text (a buffered read would wait for a second)
+            data = limits.read_bounded(fh, source="<stdin>", error=InputError) if fh is not None else stdin.read().encode("utf-8")
         except OSError as exc:
             raise InputError(f"cannot read standard input: {exc.strerror or exc}; give the {_WHAT[args.command]} "
                              "as an argument or with --file") from None
@@ -141,6 +144,16 @@ def _is_terminal(stream: Any) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):
         return False
+
+
+class _OneReadPerCall:
+    """A terminal's binary stdin whose ``read(n)`` makes one system call (``read1``): Ctrl-D is one EOF."""
+
+    def __init__(self, fh: Any) -> None:
+        self.fh = fh
+
+    def read(self, n: int) -> bytes:
+        return bytes(self.fh.read1(n))
 
 
 def _from_stdin(args: argparse.Namespace, positional: Any) -> bool:
