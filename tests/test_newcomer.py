@@ -220,7 +220,7 @@ def test_formats_are_told_by_content(files: Path, tmp_path: Path) -> None:
     for name, content, why in [
         ("list.json", "[1, 2, 3]", "a JSON file that is neither a tokenizer file nor a vocab.json"),
         ("empty.txt", "\n\n", "it is empty"),
-        ("binary.bin", b"\xff\xfe\x00\x01" * 10, "not UTF-8 text"),
+        ("binary.bin", b"\xff\xfe\x00\x01" * 10, "it is not UTF-8 text"),
     ]:
         path = tmp_path / name
         path.write_bytes(content if isinstance(content, bytes) else content.encode())
@@ -307,3 +307,32 @@ def test_the_install_metadata_uses_an_spdx_license_string() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert isinstance(project["license"], str)
     assert not [c for c in project.get("classifiers", []) if c.startswith("License ::")]
+
+
+def test_the_metric_table_fits_a_page() -> None:
+    # Exported notebooks cut tables at about 900 px: headers wrap (spaces, "/"), cells stay on one line,
+    # so the table is as wide as the sum of its widest cells and longest header words.
+    from toolkit.analysis import compare
+
+    texts = TEXT[:20]
+    tokenizers = {
+        "BPE": Tokenizer(BPE(unk_token="[UNK]"), pre_tokenizer=Metaspace()).train(
+            texts, BPETrainer(vocab_size=100, special_tokens=["[UNK]"], show_progress=False)),
+        "byte-level BPE": _byte_level().train(texts, ByteLevelBPETrainer(vocab_size=300, show_progress=False)),
+        "WordPiece": Tokenizer(WordPiece(), pre_tokenizer=Whitespace()).train(
+            texts, WordPieceTrainer(vocab_size=60, show_progress=False)),
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", VocabSizeWarning)
+        page = compare(tokenizers, texts, training_seconds={name: 12.5 for name in tokenizers}).to_html()
+    assert "overflow-x:auto" in page and "white-space:normal" in page
+    table = re.search(r'<table class="tkc">(.*?)</table>', page, re.S).group(1)
+    rows = [[re.sub(r"<wbr>", "\u200b", c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+            for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)]
+    header, body = rows[0], rows[1:]
+    widths = [
+        max(max(len(re.sub("<[^>]+>", "", r[i])) for r in body), *(len(w) for w in re.split(r"[ \u200b]", header[i])))
+        for i in range(len(header))
+    ]
+    pixels = sum(widths) * 7.5 + len(widths) * 9  # 13px font: ~7.5 px a character; 4 px padding each side
+    assert pixels < 900, (pixels, widths)
