@@ -336,3 +336,21 @@ def test_the_metric_table_fits_a_page() -> None:
     ]
     pixels = sum(widths) * 7.5 + len(widths) * 9  # 13px font: ~7.5 px a character; 4 px padding each side
     assert pixels < 900, (pixels, widths)
+
+
+def test_the_demos_lossy_note_tells_the_true_cause() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("demo", ROOT / "examples" / "demo.py")
+    demo = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(demo)  # type: ignore[union-attr]
+    from toolkit import normalizers
+
+    tok = Tokenizer(BPE(unk_token="[UNK]"), normalizer=normalizers.NFKC(), pre_tokenizer=Metaspace(),
+                    decoder=decoders.Metaspace())
+    lines = ["plain text\n", "   indented code\n", "an ellipsis … here\n", "more text\n"]
+    tok.train(lines * 5, BPETrainer(vocab_size=60, special_tokens=["[UNK]"], show_progress=False))
+    note = demo.lossy_causes(tok, lines)
+    assert note.startswith("2 of 4 held-out lines do not round-trip")
+    assert "1 start with a space, which the Metaspace decoder drops" in note
+    assert "1 are rewritten by the NFKC normalizer (… becomes ...)" in note
