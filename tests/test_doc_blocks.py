@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -117,7 +116,7 @@ def _run_shell(block: Block, cwd: Path, env: dict[str, str]) -> None:
     for cmd in todo:
         proc = subprocess.run(
             ["bash", "-c", "set -o pipefail\n" + cmd], cwd=cwd, env=env, capture_output=True, text=True,
-            timeout=COMMAND_TIMEOUT,
+            timeout=COMMAND_TIMEOUT, check=False,
         )
         assert proc.returncode == 0, (
             f"{block.where}: `{cmd}` exited with {proc.returncode}\nstdout: {proc.stdout[-2000:]}\n"

@@ -15,9 +15,16 @@ import warnings
 from pathlib import Path
 
 import pytest
-
-from algorithms import BPE, BPETrainer, ByteLevelBPE, ByteLevelBPETrainer, WordPiece, WordPieceTrainer
 from conftest import ROOT
+
+from algorithms import (
+    BPE,
+    BPETrainer,
+    ByteLevelBPE,
+    ByteLevelBPETrainer,
+    WordPiece,
+    WordPieceTrainer,
+)
 from pretokenizers import ByteLevel, Metaspace, Whitespace
 from toolkit import Tokenizer, VocabSizeWarning, decoders, progress
 from toolkit.errors import ConfigError, SerializationError, did_you_mean
@@ -29,7 +36,7 @@ TEXT = [f"line {i}: the quick brown fox jumps over the lazy dog, naïve café {i
 
 def cli(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    return subprocess.run([str(SCRIPT), *args], cwd=cwd, env=env, input=stdin, capture_output=True, text=True, timeout=120)
+    return subprocess.run([str(SCRIPT), *args], cwd=cwd, env=env, input=stdin, capture_output=True, text=True, timeout=120, check=False)
 
 
 class _Terminal(io.StringIO):
@@ -141,7 +148,7 @@ def test_config_training_reports_the_shortfall_in_its_result_and_the_cli(tmp_pat
     (tmp_path / "c.json").write_text(json.dumps({**config, "output": "t.json"}))
     run = cli("train", "c.json", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert re.search(r"^tokenizer-toolkit: warning: BPETrainer: vocab_size=100 cannot be reached", run.stderr, re.M)
+    assert re.search(r"^tokenizer-toolkit: warning: BPETrainer: vocab_size=100 cannot be reached", run.stderr, re.MULTILINE)
     assert "Warning" not in run.stderr  # one line of ours, not Python's warning print-out
     assert "(of 100 requested" in run.stdout
 
@@ -290,7 +297,7 @@ def test_make_notebooks_installs_the_notebook_extra_and_opens_the_notebooks() ->
 
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert any(req.startswith("jupyterlab") for req in extras["notebook"])
-    dry = subprocess.run(["make", "-n", "notebooks"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+    dry = subprocess.run(["make", "-n", "notebooks"], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
                          env={**os.environ, "MAKEFLAGS": ""})
     assert dry.returncode == 0, dry.stderr
     assert "'.[notebook]'" in dry.stdout or ".venv/.installed-notebook" not in dry.stdout
@@ -326,9 +333,9 @@ def test_the_metric_table_fits_a_page() -> None:
         warnings.simplefilter("ignore", VocabSizeWarning)
         page = compare(tokenizers, texts, training_seconds={name: 12.5 for name in tokenizers}).to_html()
     assert "overflow-x:auto" in page and "white-space:normal" in page
-    table = re.search(r'<table class="tkc">(.*?)</table>', page, re.S).group(1)
-    rows = [[re.sub(r"<wbr>", "\u200b", c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
-            for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)]
+    table = re.search(r'<table class="tkc">(.*?)</table>', page, re.DOTALL).group(1)
+    rows = [[re.sub(r"<wbr>", "\u200b", c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.DOTALL)]
+            for row in re.findall(r"<tr>(.*?)</tr>", table, re.DOTALL)]
     header, body = rows[0], rows[1:]
     widths = [
         max(max(len(re.sub("<[^>]+>", "", r[i])) for r in body), *(len(w) for w in re.split(r"[ \u200b]", header[i])))

@@ -26,8 +26,13 @@ from contextvars import ContextVar
 from typing import IO, Any
 
 __all__ = [
-    "ProgressCallback", "ProgressBar", "NotebookProgress", "default_display", "in_notebook", "training_progress",
+    "NotebookProgress",
+    "ProgressBar",
+    "ProgressCallback",
     "active_progress",
+    "default_display",
+    "in_notebook",
+    "training_progress",
 ]
 
 ProgressCallback = Callable[[str, int, int], None]
