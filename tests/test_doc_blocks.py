@@ -137,8 +137,8 @@ def _check_data(block: Block) -> None:
         raise AssertionError(f"{block.where}: the {block.info} block does not parse: {exc}") from None
 
 
-def run_file(path: Path, cwd: Path, monkeypatch: pytest.MonkeyPatch) -> int:
-    """Run every block of ``path`` in ``cwd``; the number of blocks run."""
+def run_file(path: Path, cwd: Path, monkeypatch: pytest.MonkeyPatch, *, shell: bool = True) -> int:
+    """Run every block of ``path`` in ``cwd`` (``shell=False``: all but the shell blocks); the number run."""
     env = _environment(cwd)
     (cwd / ".home").mkdir()
     (cwd / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
@@ -156,6 +156,8 @@ def run_file(path: Path, cwd: Path, monkeypatch: pytest.MonkeyPatch) -> int:
             code = compile(block.text, block.where, "exec")
             exec(code, namespace)  # noqa: S102 - the documented example, run as written
         elif block.info in SHELL:
+            if not shell:
+                continue
             _run_shell(block, cwd, env)
         elif block.info in DATA:
             _check_data(block)
@@ -168,9 +170,28 @@ def run_file(path: Path, cwd: Path, monkeypatch: pytest.MonkeyPatch) -> int:
     return ran
 
 
-@pytest.mark.parametrize("path", DOCS, ids=[str(p.relative_to(ROOT)) for p in DOCS])
+#: Files whose commands train and compare several tokenizers (over 20 s each): their shell blocks run in
+#: the slow set (``make test-slow``, CI); the default set runs the rest of their blocks.
+SLOW = {"docs/cli.md", "docs/compare.md"}
+
+
+def _name(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+@pytest.mark.parametrize(
+    "path", [pytest.param(p, marks=pytest.mark.slow) if _name(p) in SLOW else p for p in DOCS], ids=[_name(p) for p in DOCS]
+)
 def test_doc_blocks_run(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run_file(path, tmp_path, monkeypatch)
+
+
+@pytest.mark.parametrize("path", [p for p in DOCS if _name(p) in SLOW], ids=sorted(SLOW))
+def test_doc_blocks_of_slow_files_run_without_their_commands(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run_file(path, tmp_path, monkeypatch, shell=False)
+    for block in blocks(path):  # the commands are still checked for form: each block has its `$ ` lines
+        if block.info in SHELL and block.skip is None:
+            assert commands(block.text), f"{block.where}: a shell block without a `$ ` line runs nothing"
 
 
 # ---------------------------------------------------------------------------------------- the runner itself
