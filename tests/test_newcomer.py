@@ -221,7 +221,12 @@ def test_formats_are_told_by_content(files: Path, tmp_path: Path) -> None:
     assert detect_format(tmp_path / "pair" / "merges.txt") == "vocab-merges"  # .txt, but two tokens a line
     assert detect_format(tmp_path / "pair" / "vocab.json") == "vocab-merges"
     assert detect_format(tmp_path / "ranks.txt") == "tiktoken"
-    assert detect_format(tmp_path / "vocab.lst") == "vocab-txt"
+    with pytest.raises(ConfigError, match="cannot tell"):  # one word a line, a name that says nothing
+        detect_format(tmp_path / "vocab.lst")
+    (tmp_path / "vocab.lst").rename(tmp_path / "vocab.txt")
+    assert detect_format(tmp_path / "vocab.txt") == "vocab-txt"
+    (tmp_path / "pair" / "vocab.json").rename(tmp_path / "pair" / "vocab")
+    assert detect_format(tmp_path / "pair" / "vocab") == "vocab-merges"  # a JSON object, whatever its name
     assert detect_format(tmp_path / "hf.json") == "hf"
     assert detect_format(files / "tok.json") == "toolkit"
     for name, content, why in [

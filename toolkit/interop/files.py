@@ -126,10 +126,11 @@ _BY_NAME = (((".tiktoken",), "tiktoken"), ((".txt",), "vocab-txt"), ((".json",),
 def detect_format(path: str | os.PathLike[str]) -> str:
     """Tell a tokenizer file's format from its content (and, for a file that does not exist, its name).
 
-    A folder or ``.bpe`` → ``vocab-merges``; a ``.json`` file → ``toolkit`` (our format), ``hf``
-    (``tokenizer.json``) or ``vocab-merges`` (``vocab.json``); any other file by its lines: BERT
-    ``vocab.txt`` (one token per line), ``merges.txt`` (two), ``.tiktoken`` (base64 and rank). A file
-    that is none of these (a corpus given by mistake) is a :class:`SerializationError` saying so.
+    A folder or ``.bpe`` → ``vocab-merges``; a ``.json`` file (or a JSON object under another name) →
+    ``toolkit`` (our format), ``hf`` (``tokenizer.json``) or ``vocab-merges`` (``vocab.json``); other
+    files by their lines: BERT ``vocab.txt`` (one token per line; only for ``.txt`` names), a merges
+    file (two), ``.tiktoken`` (base64 and rank). A file that is none of these (a corpus given by
+    mistake) is a :class:`SerializationError` saying so.
     """
     p = Path(path)
     name = p.name.lower()
@@ -144,7 +145,14 @@ def detect_format(path: str | os.PathLike[str]) -> str:
         raise ConfigError(f"{p}: cannot tell the tokenizer format from the name; pass format=FMT (--from FMT on the command line), FMT one of {_CHOICES}")
     if name.endswith(".json"):
         return _detect_json(p)
-    return _detect_text(p)
+    if name.endswith((".txt", ".tiktoken")):
+        return _detect_text(p)
+    if _head(p).lstrip().startswith("{"):
+        return _detect_json(p)
+    fmt = _detect_text(p)
+    if fmt == "vocab-txt":  # one word per line, under a name that says nothing: too weak a sign
+        raise ConfigError(f"{p}: cannot tell the tokenizer format from the name; pass format=FMT (--from FMT on the command line), FMT one of {_CHOICES}")
+    return fmt
 
 
 def output_format(output: Path, source_format: str) -> str:
