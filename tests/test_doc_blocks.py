@@ -21,6 +21,7 @@ import re
 import subprocess
 import sys
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,6 +138,19 @@ def _check_data(block: Block) -> None:
         raise AssertionError(f"{block.where}: the {block.info} block does not parse: {exc}") from None
 
 
+@pytest.fixture(autouse=True)
+def _registry_restored() -> Iterator[None]:
+    """A doc block may register a component ("Shout" in architecture.md): forget it afterwards, so the
+    rest of the suite (the option contract walks every registered component) never sees it."""
+    from toolkit import registry
+
+    saved = {kind: dict(table) for kind, table in registry._registry.items()}
+    yield
+    for kind, table in registry._registry.items():
+        table.clear()
+        table.update(saved.get(kind, {}))
+
+
 def run_file(path: Path, cwd: Path, monkeypatch: pytest.MonkeyPatch, *, shell: bool = True) -> int:
     """Run every block of ``path`` in ``cwd`` (``shell=False``: all but the shell blocks); the number run."""
     env = _environment(cwd)
@@ -239,3 +253,9 @@ def test_the_compare_config_of_the_docs_is_the_shipped_one() -> None:
         shipped.pop(0)
     shown = [b for b in blocks(ROOT / "docs" / "compare.md") if b.info == "toml" and "[tokenizers]" in b.text]
     assert [b.text for b in shown] == ["\n".join(shipped) + "\n"]
+
+
+def test_a_component_a_doc_block_registers_is_forgotten_afterwards() -> None:
+    from toolkit.registry import registered
+
+    assert "Shout" not in {name for _, name, _ in registered("normalizer")}
