@@ -366,3 +366,15 @@ def test_the_demos_lossy_note_tells_the_true_cause() -> None:
     assert note.startswith("2 of 4 held-out lines do not round-trip")
     assert "1 start with a space, which the Metaspace decoder drops" in note
     assert "1 are rewritten by the NFKC normalizer (… becomes ...)" in note
+
+
+def test_a_sweeps_trainings_draw_no_bars_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolkit.analysis import sweep
+
+    err = _Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    pipelines = {"bpe": (Tokenizer(BPE(), pre_tokenizer=Whitespace()), BPETrainer(vocab_size=100))}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", VocabSizeWarning)
+        sweep(pipelines, TEXT, vocab_sizes=[80, 100], texts=TEXT[:5])
+    assert "merges" not in err.getvalue()
