@@ -3,13 +3,14 @@
 #   make test   creates .venv, installs the toolkit with its test extras, runs pytest: the tests and the
 #               docstring examples of toolkit, algorithms and pretokenizers (see [tool.pytest.ini_options])
 #   make test-slow  the slow set (-m slow); .ci/run runs both, with optional packages required
+#   make notebooks  creates .venv with the notebook extra (JupyterLab) and opens it on examples/notebooks
 #   make mutate creates .venv with the dev extra, mutation-tests the core modules (.ci/mutate, docs/testing.md);
 #               MODULES="serialization alignment" limits the run
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test test-slow mutate bench clean
+.PHONY: demo test test-slow notebooks mutate bench clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
@@ -32,6 +33,10 @@ $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	touch $@ $(VENV)/.installed
 
+$(VENV)/.installed-notebook: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[notebook]'
+	touch $@ $(VENV)/.installed
+
 demo: $(VENV)/.installed
 	$(BIN)/python examples/demo.py
 
@@ -40,6 +45,9 @@ test: $(VENV)/.installed-test
 
 test-slow: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -m slow
+
+notebooks: $(VENV)/.installed-notebook
+	$(BIN)/jupyter lab examples/notebooks
 
 mutate: $(VENV)/.installed-dev
 	PYTHON=$(abspath $(BIN)/python) .ci/mutate $(MODULES)

@@ -48,6 +48,7 @@ from algorithms._vocab import (
 from toolkit import limits
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
 from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
+from toolkit.progress import training_progress
 from toolkit.registry import register
 
 __all__ = ["BPE", "BPETrainer", "TieBreak"]
@@ -315,7 +316,7 @@ class BPETrainer(Trainer):
     (12, [('u', 'g'), ('u', 'n'), ('h', 'ug'), ('p', 'un')])
     """
 
-    class Params(Params):
+    class Params(Trainer.Params):
         vocab_size: int = Field(30000, ge=1)
         min_frequency: int = Field(0, ge=0)
         special_tokens: list[str] = []
@@ -440,15 +441,16 @@ class BPETrainer(Trainer):
                 char_len.append(length)
             return token_id
 
-        return learn_merges(
-            words,
-            counts,
-            merge_symbol=merge_symbol,
-            max_merges=self.vocab_size - len(id_to_token),
-            min_frequency=self.min_frequency,
-            tie_break=self.tie_break,
-            progress=self.progress,
-        )
+        with training_progress(self) as progress:
+            return learn_merges(
+                words,
+                counts,
+                merge_symbol=merge_symbol,
+                max_merges=self.vocab_size - len(id_to_token),
+                min_frequency=self.min_frequency,
+                tie_break=self.tie_break,
+                progress=progress,
+            )
 
 
 def _words_as_symbols(

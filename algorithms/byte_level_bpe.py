@@ -61,6 +61,7 @@ from toolkit.bytelevel import (
 )
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
 from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
+from toolkit.progress import training_progress
 from toolkit.registry import register
 
 __all__ = ["ByteLevelBPE", "ByteLevelBPETrainer"]
@@ -376,7 +377,7 @@ class ByteLevelBPETrainer(Trainer):
     ([('a', 'a')], (256, 256))
     """
 
-    class Params(Params):
+    class Params(Trainer.Params):
         vocab_size: int = Field(30000, ge=1)
         min_frequency: int = Field(0, ge=0)
         special_tokens: list[str] = []
@@ -440,15 +441,16 @@ class ByteLevelBPETrainer(Trainer):
             token_bytes.append(new)
             return len(token_bytes) - 1
 
-        learned = learn_merges(
-            words,
-            counts,
-            merge_symbol=merge_symbol,
-            max_merges=self.vocab_size - 256 - len(self.special_tokens),
-            min_frequency=self.min_frequency,
-            tie_break=self.tie_break,
-            progress=self.progress,
-        )
+        with training_progress(self) as progress:
+            learned = learn_merges(
+                words,
+                counts,
+                merge_symbol=merge_symbol,
+                max_merges=self.vocab_size - 256 - len(self.special_tokens),
+                min_frequency=self.min_frequency,
+                tie_break=self.tie_break,
+                progress=progress,
+            )
         strings = [bytes_to_byte_level(b) for b in token_bytes]
         vocab = {s: i for i, s in enumerate(strings)}
         merges = [(strings[a], strings[b]) for a, b, _ in learned]

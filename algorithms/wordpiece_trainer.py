@@ -40,6 +40,7 @@ from algorithms.wordpiece import DEFAULT_SPECIAL_TOKENS, WordPiece
 from toolkit import limits
 from toolkit.errors import ConfigError, TrainingError
 from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
+from toolkit.progress import active_progress, training_progress
 from toolkit.registry import register
 from toolkit.runtime import gc_paused
 
@@ -89,7 +90,7 @@ class WordPieceTrainer(Trainer):
     ['##gs', 'hu', 'hugs', 'hug']
     """
 
-    class Params(Params):
+    class Params(Trainer.Params):
         vocab_size: StrictInt = Field(30000, ge=1)
         min_frequency: StrictInt = Field(0, ge=0)
         special_tokens: list[StrictStr] = list(DEFAULT_SPECIAL_TOKENS)
@@ -153,10 +154,11 @@ class WordPieceTrainer(Trainer):
         [('##g', '##s', '##gs'), ('h', '##u', 'hu')]
         """
         items = checked_word_counts(word_counts)
-        if self.criterion == "frequency":
-            return self._train_frequency(items)
-        with gc_paused():
-            return (_LikelihoodRun if self.criterion == "likelihood" else _Run)(self, items).run()
+        with training_progress(self):
+            if self.criterion == "frequency":
+                return self._train_frequency(items)
+            with gc_paused():
+                return (_LikelihoodRun if self.criterion == "likelihood" else _Run)(self, items).run()
 
     def _train_frequency(self, items: list[tuple[str, int]]) -> WordPieceTraining:
         """Hugging Face's proxy: BPE by pair count over the same ``##`` splits, vocabulary kept."""
@@ -500,7 +502,7 @@ class _Run(_Splits):
 
     def run(self) -> WordPieceTraining:
         target = self.trainer.vocab_size
-        progress = self.trainer.progress
+        progress = active_progress(self.trainer)
         total = max(0, target - len(self.tokens))
         step = 0
         if progress is not None:

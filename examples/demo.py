@@ -6,7 +6,7 @@ Each algorithm is trained with the command line (``tokenizer-toolkit train examp
 called in-process here), saved to ``out/``, reloaded, and compared side by side.
 
     python examples/demo.py                  # write the corpus, train the three, compare
-    python examples/demo.py --write-corpus   # only write out/corpus/ (to run the CLI by hand)
+    python examples/demo.py --write-corpus   # only write out/corpus/ in the current folder (to run the CLI by hand)
     python examples/demo.py --vocab-size 500 # smaller vocabularies, faster
 """
 
@@ -47,12 +47,35 @@ def write_corpus() -> tuple[Path, Path]:
     return CORPUS, HELD_OUT
 
 
+def lossy_causes(tok, lines: list[str]) -> str:  # noqa: ANN001 - a Tokenizer
+    """Why ``decode(encode(line)) != line``, counted over the lines: each line is put under the first
+    cause that explains it (a leading space the decoder drops, the normalizer's rewriting, the rest)."""
+    lost = [line for line in lines if tok.decode(tok.encode_ids(line)) != line]
+    lead = [line for line in lost if line.startswith(" ") and tok.decode(tok.encode_ids(line)) == line[1:]]
+    normalizer = tok.normalizer
+    rewritten = [line for line in lost if line not in lead and normalizer is not None
+                 and normalizer.normalize_str(line) != line]
+    parts = [f"{len(lost):,} of {len(lines):,} held-out lines do not round-trip on their own"]
+    if lead:
+        parts.append(f"{len(lead):,} start with a space, which the {type(tok.decoder).__name__} decoder drops "
+                     "with the ▁ it takes for the one the pre-tokenizer prepends")
+    if rewritten:
+        kind = type(normalizer).__name__
+        how = {"NFKC": " (… becomes ...)", "BertNormalizer": " (lowercased, accents stripped)"}.get(kind, "")
+        parts.append(f"{len(rewritten):,} are rewritten by the {kind} normalizer{how}")
+    other = len(lost) - len(lead) - len(rewritten)
+    if other:
+        parts.append(f"{other:,} lose spaces the pre-tokenizer drops or text that became [UNK]")
+    return "; ".join(parts)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write-corpus", action="store_true", help="only write out/corpus/ and exit")
     parser.add_argument("--vocab-size", type=int, default=None, help="override trainer.vocab_size of every config")
     args = parser.parse_args(argv)
-    os.chdir(ROOT)  # the configs' paths are relative to the repository root
+    if not args.write_corpus:  # --write-corpus writes out/corpus/ in the current folder, where the CLI will run
+        os.chdir(ROOT)  # the configs' paths are relative to the repository root
     sys.path.insert(0, str(ROOT))
 
     from toolkit import Tokenizer
@@ -92,7 +115,10 @@ def main(argv: list[str] | None = None) -> int:
         for name, tok in tokenizers.items():
             tokens = tok.encode(sample).tokens
             print(f"  {name:<15}{len(tokens):>3}  {' '.join(tokens)}")
-    print("\n(lossy: the normalizer rewrites text, e.g. NFKC turns … into ..., BERT lowercases)")
+    lines = held_text.splitlines(keepends=True)
+    for (name, *_, exact) in rows:
+        if not exact:
+            print(f"\n(lossy, {name}: {lossy_causes(tokenizers[name], lines)})")
     print("(WordPiece merges by criterion=\"likelihood\": the pair whose merge most raises the training text's "
           "unigram log-likelihood)")
     print("Next: .venv/bin/tokenizer-toolkit inspect out/wordpiece.json")

@@ -165,6 +165,10 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("decoder", "CTC", "pad_token"): ("[PAD]", 5),
     ("decoder", "CTC", "word_delimiter_token"): ("_", None),
     ("decoder", "CTC", "cleanup"): (False, "x"),
+    # show_progress (Trainer.Params, every trainer): a bar while training on a terminal or in a notebook
+    ("trainer", "BPETrainer", "show_progress"): (False, "sometimes"),
+    ("trainer", "ByteLevelBPETrainer", "show_progress"): (False, "sometimes"),
+    ("trainer", "WordPieceTrainer", "show_progress"): (False, "sometimes"),
 }
 
 # Options a case needs set beforehand, on the component and on the fresh one (a rank-mode

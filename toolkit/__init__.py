@@ -22,6 +22,7 @@ from toolkit.errors import (
     ToolkitError,
     TrainingError,
     VocabularyError,
+    VocabSizeWarning,
 )
 from toolkit.registry import check_installation, register
 from toolkit.tokenizer import StreamDecoder, Tokenizer
@@ -43,5 +44,6 @@ __all__ = [
     "InputError",
     "TrainingError",
     "CorpusError",
+    "VocabSizeWarning",
 ]
 

@@ -7,6 +7,9 @@ the fix. ``ValueError`` is a base too, so code that already catches ``ValueError
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 __all__ = [
     "ToolkitError",
     "ConfigError",
@@ -16,7 +19,27 @@ __all__ = [
     "InputError",
     "TrainingError",
     "CorpusError",
+    "VocabSizeWarning",
+    "did_you_mean",
 ]
+
+
+def did_you_mean(name: object, known: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest known name to a misspelled one, else ``""``.
+
+    >>> did_you_mean("bpee", ["bpe", "wordpiece"])
+    " (did you mean 'bpe'?)"
+    """
+    if not isinstance(name, str) or not name:
+        return ""
+    known = list(known)
+    folded = {k.lower().replace("-", "_"): k for k in known}
+    key = name.lower().replace("-", "_")
+    match = difflib.get_close_matches(key, list(folded), n=1, cutoff=0.6)
+    if not match:  # a prefix of exactly one name: "gpt2" -> "gpt2_style"
+        match = [k for k in folded if k.startswith(key)][:2]
+        match = match if len(match) == 1 else []
+    return f" (did you mean {folded[match[0]]!r}?)" if match and folded[match[0]] != name else ""
 
 
 class ToolkitError(ValueError):
@@ -49,3 +72,7 @@ class TrainingError(ToolkitError):
 
 class CorpusError(ToolkitError):
     """A corpus source cannot be read: missing file, invalid UTF-8, unreadable mid-way."""
+
+
+class VocabSizeWarning(UserWarning):
+    """Training stopped below the requested ``vocab_size``: the corpus has no more pairs to merge."""

@@ -14,6 +14,7 @@ a pydantic ``Params`` model, which validates user-supplied JSON and configs in f
 from __future__ import annotations
 
 import json
+import warnings
 from contextvars import ContextVar
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -28,7 +29,7 @@ from toolkit import limits
 from toolkit.alignment import NormalizedString, Piece
 from toolkit.cache import BoundedCache
 from toolkit.encoding import Encoding
-from toolkit.errors import ConfigError, RegistryError, ToolkitError
+from toolkit.errors import ConfigError, RegistryError, ToolkitError, VocabSizeWarning
 from toolkit.options import Configurable, Params, bump_generation, validate_params, where_override
 from toolkit.registry import lookup
 
@@ -343,9 +344,39 @@ class Model(Component):
 
 
 class Trainer(Component):
-    """Learns a model from word counts: a pure function ``Mapping[str, int] -> Model``."""
+    """Learns a model from word counts: a pure function ``Mapping[str, int] -> Model``.
+
+    Every trainer's ``Params`` extends ``Trainer.Params``, so it has ``show_progress`` (Hugging Face's
+    name and default): a bar while training when stderr is a terminal or in a notebook, unless a
+    ``progress(stage, done, total)`` callback is set (see :mod:`toolkit.progress`, whose
+    ``training_progress(self)`` a trainer enters around its work).
+    """
 
     kind = "trainer"
+
+    class Params(Params):
+        show_progress: bool = True
+
+    def check_reached(self, model: Model) -> str | None:
+        """Warn (:class:`~toolkit.errors.VocabSizeWarning`) when ``model`` is smaller than ``vocab_size``.
+
+        Returns the warning's message, or ``None`` when the size was reached (or the trainer has none).
+        ``Tokenizer.train`` and config training call it; the trainers themselves stay silent.
+        """
+        requested = getattr(self, "vocab_size", None)
+        reached = len(model.get_vocab())
+        if not isinstance(requested, int) or reached >= requested:
+            return None
+        floor = getattr(self, "min_frequency", 0) or 0
+        why = (f"no pair of symbols occurs at least {floor} times" if floor > 1
+               else "no pair of adjacent symbols is left to merge") + " in the training text"
+        fix = "train on more text" + (", lower min_frequency" if floor > 1 else "")
+        message = (
+            f"{type(self).__name__}: vocab_size={requested:,} cannot be reached: training stopped at "
+            f"{reached:,} tokens because {why}; {fix}, or ask for vocab_size={reached:,}"
+        )
+        warnings.warn(message, VocabSizeWarning, stacklevel=3)
+        return message
 
     @abstractmethod
     def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> Model:

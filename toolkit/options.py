@@ -21,6 +21,7 @@ toolkit.errors.ConfigError: normalizer 'Strip'.left: Input should be a valid boo
 from __future__ import annotations
 
 import inspect
+import typing
 from abc import ABCMeta
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -29,7 +30,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from toolkit.errors import ConfigError
+from toolkit.errors import ConfigError, did_you_mean
 
 __all__ = [
     "Params",
@@ -48,15 +49,38 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
 
 
-def format_validation_error(exc: ValidationError, where: str) -> str:
-    """One line per bad field, each with its dotted path: ``model.vocab.foo: Input should be ...``."""
+def known_fields(model: type[BaseModel] | None, loc: tuple[Any, ...]) -> list[str]:
+    """The field names of the (nested) pydantic model that holds the field at ``loc`` (for suggestions)."""
+    current = model
+    key_next = False  # the part after a dict-typed field is a key of that dict
+    for part in loc[:-1]:
+        if current is None:
+            return []
+        if isinstance(part, int) or key_next:
+            key_next = False
+            continue
+        field = current.model_fields.get(str(part))
+        if field is None:
+            return []
+        key_next = typing.get_origin(field.annotation) is dict
+        candidates = [field.annotation, *typing.get_args(field.annotation)]
+        current = next((c for c in candidates if isinstance(c, type) and issubclass(c, BaseModel)), None)
+    return list(current.model_fields) if current is not None else []
+
+
+def format_validation_error(exc: ValidationError, where: str, model: type[BaseModel] | None = None) -> str:
+    """One line per bad field, each with its dotted path: ``model.vocab.foo: Input should be ...``.
+
+    With the ``model`` validated, an unknown option gets the closest known name (``did you mean``).
+    """
     lines = []
     for err in exc.errors():
         path = ".".join(str(p) for p in err["loc"])
         full = f"{where}.{path}" if path else where
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
-            msg = "unknown option (check the spelling; see the component's docstring for its options)"
+            hint = did_you_mean(err["loc"][-1] if err["loc"] else "", known_fields(model, tuple(err["loc"])))
+            msg = f"unknown option{hint} (check the spelling; see the component's docstring for its options)"
         elif err["type"] == "missing":
             msg = "required option is missing"
         lines.append(f"{full}: {msg}")
@@ -71,7 +95,7 @@ def validate_params(params_model: type[Params], data: Mapping[str, Any], *, wher
     try:
         validated = params_model.model_validate(dict(data))
     except ValidationError as exc:
-        raise ConfigError(format_validation_error(exc, where)) from None
+        raise ConfigError(format_validation_error(exc, where, params_model)) from None
     return {name: getattr(validated, name) for name in data}
 
 
@@ -173,7 +197,7 @@ class Configurable(metaclass=_ConfigurableMeta):
         try:
             model = params.model_validate(dict(options)) if validate else params.model_construct(**options)
         except ValidationError as exc:
-            raise ConfigError(format_validation_error(exc, self._where())) from None
+            raise ConfigError(format_validation_error(exc, self._where(), params)) from None
         for name in params.model_fields:
             object.__setattr__(self, name, getattr(model, name))
         # The names validated here: Component.from_dict validates the rest (a plugin's own constructor).

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from importlib.metadata import PackageNotFoundError, distribution, entry_points, packages_distributions
 from typing import Any, TypeVar
 
-from toolkit.errors import RegistryError, ToolkitError
+from toolkit.errors import RegistryError, ToolkitError, did_you_mean
 
 __all__ = [
     "register",
@@ -156,7 +156,7 @@ def lookup(kind: str, type_name: Any) -> type:
     if cls is None:
         known = ", ".join(sorted(_registry[kind])) or "none"
         raise RegistryError(
-            f"{kind}.type: unknown {kind} type {type_name!r}; known types: {known}. "
+            f"{kind}.type: unknown {kind} type {type_name!r}{did_you_mean(type_name, _registry[kind])}; known types: {known}. "
             f"A plugin must be imported or declare an entry point in {ENTRY_POINT_GROUP!r}"
         )
     return cls

@@ -29,6 +29,7 @@ from toolkit.registry import tool
 from toolkit.runtime import gc_paused
 from toolkit.streaming import StreamDecoder
 from toolkit.serialization import FORMAT, VERSION, atomic_write_text, build_components, check_document, parse_json
+from toolkit.progress import training_progress
 
 __all__ = ["Tokenizer", "StreamDecoder", "AllowedSpecial"]
 
@@ -426,6 +427,10 @@ class Tokenizer:
     def train(self, corpus: CorpusSource, trainer: Trainer) -> Tokenizer:
         """Train the model on ``corpus`` with ``trainer``; returns ``self``.
 
+        Progress (counting, then merging) is drawn when ``trainer.show_progress`` and stderr is a
+        terminal or this runs in a notebook; a ``vocab_size`` the corpus cannot fill is a
+        :class:`~toolkit.errors.VocabSizeWarning`.
+
         ``corpus`` is an iterable of strings, or a path / list of paths to UTF-8 text files (read line
         by line, never whole). The normalizer and pre-tokenizer of this pipeline cut the text into the
         word counts the trainer learns from.
@@ -439,9 +444,13 @@ class Tokenizer:
                 f"corpus must be texts (an iterable of str), a path, a list of paths or a Corpus, got "
                 f"{type(corpus).__name__} {corpus!r:.60}" + ("; decode bytes to str first" if isinstance(corpus, bytes) else "")
             )
-        counts = tool("count_words")(corpus, normalizer=self.normalizer, pre_tokenizer=self.pre_tokenizer)
-        self.model = trainer.train(counts, model=self.model)
+        with training_progress(trainer) as progress:  # one display for counting and merging (show_progress)
+            counts = tool("count_words")(
+                corpus, normalizer=self.normalizer, pre_tokenizer=self.pre_tokenizer, progress=progress
+            )
+            self.model = trainer.train(counts, model=self.model)
         self._special_patterns.clear()
+        trainer.check_reached(self.model)  # a VocabSizeWarning when the corpus ran out of pairs
         return self
 
     # ------------------------------------------------------------------ interop (toolkit.interop, imported lazily)

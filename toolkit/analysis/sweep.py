@@ -119,13 +119,18 @@ class SweepResult:
 
 
 def _with_vocab_size(trainer: Trainer, vocab_size: int) -> Trainer:
-    """A copy of ``trainer`` with another ``vocab_size`` (its progress callback is carried over)."""
+    """A copy of ``trainer`` with another ``vocab_size`` (its progress callback is carried over).
+
+    The copy draws no bar of its own (``show_progress=False``): a sweep is many short trainings, and
+    the sweep's ``progress`` reports them as one ``"sweep"`` stage (``--quiet`` silences that).
+    """
     from toolkit.interfaces import build
 
     data = trainer.to_dict()
     if "vocab_size" not in data:
         raise ConfigError(f"sweep: {type(trainer).__name__} has no vocab_size option")
-    copy = build("trainer", {**data, "vocab_size": vocab_size})
+    quiet = {"show_progress": False} if "show_progress" in data else {}
+    copy = build("trainer", {**data, "vocab_size": vocab_size, **quiet})
     if hasattr(trainer, "progress"):
         copy.progress = trainer.progress
     return copy

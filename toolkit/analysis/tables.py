@@ -100,7 +100,10 @@ class _Table:
         return "\n".join(parts)
 
     def html(self) -> str:
-        th = "".join(f'<th class="{"num" if a == "r" else ""}">{html.escape(h)}</th>' for h, a in zip(self.header, self.align))
+        th = "".join(  # headers wrap (at spaces and after "/"), so a wide table still fits the page
+            f'<th class="{"num" if a == "r" else ""}">{html.escape(h).replace("/", "/<wbr>")}</th>'
+            for h, a in zip(self.header, self.align)
+        )
         body = []
         for r, row in enumerate(self.rows):
             best = self._best(r)
@@ -115,13 +118,14 @@ class _Table:
 
 
 _HTML_STYLE = """<style>
-.tkc-report{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;font-size:13px;color:#1f2937;margin:4px 0}
+.tkc-report{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;font-size:13px;color:#1f2937;margin:4px 0;
+  max-width:100%;overflow-x:auto}
 .tkc-report .tkc-title{font-weight:600;margin:12px 0 4px}
 .tkc-report .tkc-sub{color:#6b7280;margin-bottom:4px}
 .tkc-report table.tkc{border-collapse:collapse;margin:0}
-.tkc-report table.tkc th,.tkc-report table.tkc td{padding:3px 10px;border-bottom:1px solid #e5e7eb;
+.tkc-report table.tkc th,.tkc-report table.tkc td{padding:3px 4px;border-bottom:1px solid #e5e7eb;
   text-align:left;white-space:nowrap}
-.tkc-report table.tkc th{background:#f3f4f6;font-weight:600}
+.tkc-report table.tkc th{background:#f3f4f6;font-weight:600;white-space:normal;vertical-align:bottom}
 .tkc-report table.tkc .num{text-align:right;font-variant-numeric:tabular-nums}
 .tkc-report table.tkc td.best{font-weight:700;color:#065f46}
 .tkc-report .tkc-note{color:#6b7280;font-size:12px;margin-top:3px}

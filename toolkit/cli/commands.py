@@ -11,12 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit import limits
 from toolkit.cli.progress import progress_bar
-from toolkit.errors import ConfigError, InputError
+from toolkit.errors import ConfigError, InputError, VocabSizeWarning
 from toolkit.interop.files import (
     detect_format, load_tokenizer, output_format, read_files, same_file, save_tokenizer, written_files,
 )
@@ -69,14 +70,25 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise ConfigError(f"{args.config}: output: no output path; set output = \"...\" in the config or pass --output PATH")
     if Path(output).is_dir():
         raise ConfigError(f"--output: {output} is a directory; give a file path")
-    bar = progress_bar(quiet=args.quiet, force=args.progress)
+    bar = progress_bar(quiet=args.quiet, force=args.progress)  # a disabled bar still replaces show_progress
     try:
-        result = train_from_config(config, output=output, progress=bar if bar.enabled else None)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", VocabSizeWarning)  # reported below, as one line
+            result = train_from_config(config, output=output, progress=bar)
     finally:
         bar.close()
+    for message in result.warnings:
+        warn(message)
     if not args.quiet:
         print(result.summary())
     return 0
+
+
+def warn(message: str) -> None:
+    """One line on stderr: ``tokenizer-toolkit: warning: <message>`` (also with ``--quiet``)."""
+    if sys.stderr is not None:
+        sys.stderr.write(f"{PROG}: warning: {' '.join(message.split())}\n")
+        sys.stderr.flush()
 
 
 # ---------------------------------------------------------------------------------------- input
@@ -103,8 +115,17 @@ def _read_input(args: argparse.Namespace, positional: Any) -> str:
         stdin = sys.stdin
         if stdin is None or getattr(stdin, "closed", False):
             raise InputError(f"standard input is closed; give the {_WHAT[args.command]} as an argument or with --file")
+        if _is_terminal(stdin) and sys.stderr is not None:  # a silent wait looks like a hang
+            sys.stderr.write(
+                f"{PROG} {args.command}: reading the {_WHAT[args.command]} from the terminal; end it with Ctrl-D "
+                f"(Ctrl-Z then Enter on Windows), or give it as an argument or with --file\n"
+            )
+            sys.stderr.flush()
         try:
-            data = limits.read_bounded(stdin.buffer, source="<stdin>", error=InputError) if hasattr(stdin, "buffer") else stdin.read().encode("utf-8")
+            fh = getattr(stdin, "buffer", None)
+            if fh is not None and _is_terminal(stdin) and hasattr(fh, "read1"):
+                fh = _OneReadPerCall(fh)  # one Ctrl-D ends the text (a buffered read would wait for a second)
+            data = limits.read_bounded(fh, source="<stdin>", error=InputError) if fh is not None else stdin.read().encode("utf-8")
         except OSError as exc:
             raise InputError(f"cannot read standard input: {exc.strerror or exc}; give the {_WHAT[args.command]} "
                              "as an argument or with --file") from None
@@ -116,6 +137,38 @@ def _read_input(args: argparse.Namespace, positional: Any) -> str:
 
 
 _WHAT = {"encode": "text", "decode": "ids"}
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+class _OneReadPerCall:
+    """A terminal's binary stdin whose ``read(n)`` makes one system call (``read1``): Ctrl-D is one EOF."""
+
+    def __init__(self, fh: Any) -> None:
+        self.fh = fh
+
+    def read(self, n: int) -> bytes:
+        return bytes(self.fh.read1(n))
+
+
+def _from_stdin(args: argparse.Namespace, positional: Any) -> bool:
+    return positional is None and (args.file is None or args.file == "-")
+
+
+def _drop_final_newline(text: str) -> str:
+    """``echo``'s newline: one trailing ``\n`` (or ``\r\n``) removed.
+
+    >>> _drop_final_newline("Hello\\n\\n"), _drop_final_newline("Hi\\r\\n")
+    ('Hello\\n', 'Hi')
+    """
+    if text.endswith("\r\n"):
+        return text[:-2]
+    return text[:-1] if text.endswith("\n") else text
 
 
 def _lines(text: str) -> list[str]:
@@ -143,6 +196,8 @@ def cmd_encode(args: argparse.Namespace) -> int:
     """``encode TOKENIZER [TEXT]``: one output line per input (ids, tokens or JSON with offsets)."""
     tok = _load(args)
     text = _read_input(args, args.text)
+    if _from_stdin(args, args.text) and not args.keep_newline and not args.lines:
+        text = _drop_final_newline(text)  # `echo "Hi" | ... encode` means "Hi", not "Hi\n" (Ċ)
     allowed = _allowed_special(args.allowed_special)
     texts = _lines(text) if args.lines else [text]
     out = sys.stdout

@@ -46,7 +46,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from toolkit.cli.commands import integer
-from toolkit.errors import ConfigError
+from toolkit.errors import ConfigError, did_you_mean
+from toolkit.options import known_fields
 
 if TYPE_CHECKING:
     from toolkit.analysis.report import ComparisonReport
@@ -158,7 +159,8 @@ class CompareConfig(_Strict):
                 where = ".".join(str(p) for p in err["loc"]) or "(top level)"
                 msg = err["msg"].removeprefix("Value error, ")
                 if err["type"] == "extra_forbidden":
-                    msg = "unknown field (check the spelling; see docs/compare.md)"
+                    hint = did_you_mean(err["loc"][-1] if err["loc"] else "", known_fields(cls, tuple(err["loc"])))
+                    msg = f"unknown field{hint} (check the spelling; see docs/compare.md)"
                 problems.append(f"{where}: {msg}")
             raise ConfigError(f"{source}: " + "; ".join(problems)) from None
 

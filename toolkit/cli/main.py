@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import re
 import sys
 import traceback
 from collections.abc import Sequence
@@ -37,7 +38,7 @@ from typing import Any, NoReturn
 from toolkit.cli import commands, compare
 from toolkit.cli.commands import PROG, UsageError, integer
 from toolkit.cli.progress import ProgressBar
-from toolkit.errors import ConfigError, RegistryError, ToolkitError, TrainingError
+from toolkit.errors import ConfigError, RegistryError, ToolkitError, TrainingError, did_you_mean
 from toolkit.interop.files import TOKENIZER_FORMATS
 from toolkit.arguments import MAX_INDENT
 
@@ -46,7 +47,16 @@ __all__ = ["main", "build_parser", "ProgressBar"]
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # argparse prints usage + message over lines; we want one
-        raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+        raise UsageError(f"{self.prog}: error: {_suggest(message)} (see {self.prog} --help)")
+
+
+def _suggest(message: str) -> str:
+    """argparse's "invalid choice: 'hff' (choose from ...)" with the closest choice named."""
+    m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if m is None:
+        return message
+    hint = did_you_mean(m.group(1), re.findall(r"'([^']*)'", m.group(2)))
+    return message[: m.end(1) + 1] + hint + message[m.end(1) + 1:]
 
 
 class _CommandParser(_Parser):
@@ -105,6 +115,8 @@ def _add_encode(p: argparse.ArgumentParser) -> None:
     p.add_argument("--allowed-special", metavar="all|TOK[,TOK]",
                    help="special tokens recognised in the text (default: none, they are ordinary text)")
     p.add_argument("--no-special-tokens", action="store_true", help="do not let the post-processor add [CLS]/[SEP]...")
+    p.add_argument("--keep-newline", action="store_true",
+                   help="encode the final newline of standard input too (by default one is dropped: echo adds it)")
     p.set_defaults(run=commands.cmd_encode)
 
 

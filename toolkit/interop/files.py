@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,24 +45,86 @@ _PAIR_SIBLINGS = {
 
 
 # ---------------------------------------------------------------------------------------- formats
-def _detect_json(path: Path) -> str:
-    """``toolkit``, ``hf`` or ``vocab-merges`` from the first 64 KiB of a ``.json`` file."""
+_HEAD_BYTES = 65536
+_TIKTOKEN_LINE = re.compile(r"[A-Za-z0-9+/]+=*\s+\d+")
+_VOCAB_JSON = re.compile(r'\{\s*(\}|"(?:[^"\\]|\\.)*"\s*:\s*\d)')
+_EXPECTED = (
+    "give a tokenizer file (our JSON or Hugging Face tokenizer.json, vocab.json + merges.txt, a BERT vocab.txt, "
+    "a .tiktoken file), or --from FMT (format=FMT) if it is one"
+)
+
+
+def _not_a_tokenizer(path: Path, why: str) -> SerializationError:
+    return SerializationError(f"{path}: this does not look like a tokenizer file ({why}); {_EXPECTED}")
+
+
+def _head(path: Path) -> str:
+    """The first 64 KiB of ``path`` as text (a character cut at the end is dropped)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            head = fh.read(65536)
+        with open(path, "rb") as fh:
+            data = fh.read(_HEAD_BYTES)
     except OSError as exc:
         raise SerializationError(f"{path}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise SerializationError(f"{path}: not UTF-8 text") from None
+    text = data.decode("utf-8", errors="ignore" if len(data) == _HEAD_BYTES else "strict") if _utf8(data) else None
+    if text is None:
+        raise _not_a_tokenizer(path, "it is not UTF-8 text")
+    return text.removeprefix("\ufeff")
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return len(data) == _HEAD_BYTES and exc.start >= len(data) - 3  # only the last character is cut
+    return True
+
+
+def _detect_json(path: Path) -> str:
+    """``toolkit``, ``hf`` or ``vocab-merges`` from the first 64 KiB of a ``.json`` file."""
+    head = _head(path)
     compact = head.replace(" ", "").replace("\n", "")
     if '"format":"tokenizer-toolkit"' in compact:
         return "toolkit"
     if '"added_tokens"' in compact or ('"model":{' in compact and '"version":"' in compact):
         return "hf"
-    return "vocab-merges"
+    if _VOCAB_JSON.match(head.lstrip()):
+        return "vocab-merges"
+    raise _not_a_tokenizer(path, "a JSON file that is neither a tokenizer file nor a vocab.json {token: id} object")
 
 
-def _head(path: Path) -> bytes:
+def _detect_text(path: Path) -> str:
+    """``vocab-txt``, ``vocab-merges`` (a merges file) or ``tiktoken`` from the lines of a text file."""
+    head = _head(path)
+    lines = head.split("\n")
+    if len(head.encode("utf-8")) >= _HEAD_BYTES - 3:
+        lines = lines[:-1]  # the last line may be cut
+    lines = [line.rstrip("\r") for line in lines[:1000]]
+    filled = [(i + 1, line) for i, line in enumerate(lines) if line.strip()]
+    if not filled:
+        raise _not_a_tokenizer(path, "it is empty")
+    if filled[0][1].startswith("#version"):
+        return "vocab-merges"
+    if all(_TIKTOKEN_LINE.fullmatch(line) for _, line in filled):
+        return "tiktoken"
+    spaced = [(n, line) for n, line in filled if " " in line.strip()]
+    if not spaced:
+        return "vocab-txt"
+    if all(len(line.split(" ")) == 2 for _, line in filled):
+        return "vocab-merges"
+    n, line = spaced[0]
+    shown = line.strip()
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    raise _not_a_tokenizer(
+        path, f"line {n} is {shown!r}: a vocab.txt holds one token per line, merges.txt two tokens, "
+        "a .tiktoken file base64 and a rank"
+    )
+
+
+_BY_NAME = (((".tiktoken",), "tiktoken"), ((".txt",), "vocab-txt"), ((".json",), None))
+
+
+def _first_bytes(path: Path) -> bytes:
+    """The first 16 bytes of ``path``: enough to recognise a SentencePiece model."""
     try:
         with open(path, "rb") as fh:
             return fh.read(16)
@@ -68,28 +133,39 @@ def _head(path: Path) -> bytes:
 
 
 def detect_format(path: str | os.PathLike[str]) -> str:
-    """Guess a tokenizer file's format from its name and first bytes.
+    """Tell a tokenizer file's format from its content (and, for a file that does not exist, its name).
 
     ``.model``, or any other file whose first bytes are a SentencePiece ``ModelProto`` → ``sentencepiece``;
-    ``.tiktoken`` → ``tiktoken``; ``.txt`` → ``vocab-txt``; a folder or ``.bpe`` → ``vocab-merges``;
-    ``.json`` → ``toolkit`` (our format), ``hf`` (``tokenizer.json``) or ``vocab-merges`` (``vocab.json``).
+    a folder or ``.bpe`` → ``vocab-merges``; a ``.json`` file (or a JSON object under another name) →
+    ``toolkit`` (our format), ``hf`` (``tokenizer.json``) or ``vocab-merges`` (``vocab.json``); other
+    files by their lines: BERT ``vocab.txt`` (one token per line; only for ``.txt`` names), a merges
+    file (two), ``.tiktoken`` (base64 and rank). A file that is none of these (a corpus given by
+    mistake) is a :class:`SerializationError` saying so.
     """
     p = Path(path)
     name = p.name.lower()
     if name.endswith(".model") or (p.is_file() and not name.endswith((".json", ".txt", ".tiktoken", ".bpe"))
-                                   and sentencepiece.is_sentencepiece_model(_head(p))):
+                                   and sentencepiece.is_sentencepiece_model(_first_bytes(p))):
         return "sentencepiece"
     if p.is_dir() or name.endswith(".bpe"):
         return "vocab-merges"
-    if name.endswith(".tiktoken"):
-        return "tiktoken"
-    if name.endswith(".txt"):
-        return "vocab-txt"
-    if name.endswith(".json"):
-        if not p.exists():
+    if not p.exists():
+        if name.endswith(".json"):
             raise SerializationError(f"{p}: no such tokenizer file")
+        for suffixes, fmt in _BY_NAME:
+            if fmt is not None and name.endswith(suffixes):
+                return fmt
+        raise ConfigError(f"{p}: cannot tell the tokenizer format from the name; pass format=FMT (--from FMT on the command line), FMT one of {_CHOICES}")
+    if name.endswith(".json"):
         return _detect_json(p)
-    raise ConfigError(f"{p}: cannot tell the tokenizer format from the name; pass format=FMT (--from FMT on the command line), FMT one of {_CHOICES}")
+    if name.endswith((".txt", ".tiktoken")):
+        return _detect_text(p)
+    if _head(p).lstrip().startswith("{"):
+        return _detect_json(p)
+    fmt = _detect_text(p)
+    if fmt == "vocab-txt":  # one word per line, under a name that says nothing: too weak a sign
+        raise ConfigError(f"{p}: cannot tell the tokenizer format from the name; pass format=FMT (--from FMT on the command line), FMT one of {_CHOICES}")
+    return fmt
 
 
 def output_format(output: Path, source_format: str) -> str:
@@ -208,11 +284,43 @@ def save_tokenizer(tok: Tokenizer, path: str | os.PathLike[str], *, format: str,
     elif format == "sentencepiece":
         sentencepiece.save_sentencepiece(tok, output)
     elif format == "vocab-merges":
-        output.mkdir(parents=True, exist_ok=True)
-        return list(gpt2.save_vocab_merges(tok, output))
+        return write_as_unit(output, lambda folder: list(gpt2.save_vocab_merges(tok, folder)))
     else:
         raise ConfigError(f"format: unknown format {format!r} (--to on the command line); choose one of {', '.join(TOKENIZER_FORMATS)}")
     return [output]
+
+
+def write_as_unit(folder: Path, write: Callable[[Path], list[Path]]) -> list[Path]:
+    """Write several files into ``folder`` all or nothing: ``write(staging)`` writes them into a fresh
+    folder inside ``folder``, then each replaces its namesake; a failure at any point restores the
+    files that were there and removes a ``folder`` created for the purpose. Returns the final paths.
+    """
+    created = not folder.exists()
+    folder.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".tokenizer-toolkit-", dir=folder))
+    moved: list[tuple[Path, Path | None]] = []  # (final path, backup of the file it replaced)
+    try:
+        staged = write(staging)
+        for index, path in enumerate(staged):
+            target = folder / path.name
+            backup = None
+            if target.exists():
+                backup = staging / f".old-{index}"
+                os.replace(target, backup)
+            moved.append((target, backup))
+            os.replace(path, target)
+        return [target for target, _ in moved]
+    except BaseException:
+        for target, backup in reversed(moved):
+            if backup is not None:
+                os.replace(backup, target)
+            else:
+                target.unlink(missing_ok=True)
+        raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        if created and not any(folder.iterdir()):
+            folder.rmdir()
 
 
 def written_files(path: str | os.PathLike[str], format: str) -> list[Path]:

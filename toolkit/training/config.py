@@ -45,9 +45,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError
+from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError, did_you_mean
+from toolkit.options import known_fields
 from toolkit.training.config_files import PIPELINE_SECTIONS, _override_items, apply_overrides, read_config_file
 from toolkit.training.results import TrainingResult, _check_post_processor, _tokens_on_counts
+from toolkit.progress import training_progress
 
 if TYPE_CHECKING:
     from toolkit.training.corpus import Corpus, CorpusCounts
@@ -176,7 +178,7 @@ class TrainingConfig(_Strict):
         try:
             config = cls.model_validate(data)
         except ValidationError as exc:
-            problems.extend(_format_errors(exc))
+            problems.extend(_format_errors(exc, cls))
             raise ConfigError(_summary(source, problems)) from None
         problems.extend(config._check())
         if problems:
@@ -325,14 +327,21 @@ def _summary(source: str, problems: list[str]) -> str:
     return f"{source}: " + "; ".join(unique)
 
 
-def _format_errors(exc: ValidationError) -> list[str]:
+def _algorithm_names(models: Mapping[str, str]) -> list[str]:
+    """How algorithms are spelled in configs: ``bpe``, ``byte_level_bpe``, ``word_piece``... and the type names."""
+    snake = [re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower() for name in models.values()]
+    return [*models.values(), *snake, *(name.lower() for name in models.values())]  # the last spelling wins
+
+
+def _format_errors(exc: ValidationError, model: type[BaseModel] | None = None) -> list[str]:
     out = []
     for err in exc.errors():
         path = ""
         for part in err["loc"]:
             path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
         if err["type"] == "extra_forbidden":
-            msg = "unknown field (check the spelling; see docs/cli.md for the schema)"
+            hint = did_you_mean(err["loc"][-1] if err["loc"] else "", known_fields(model, tuple(err["loc"])))
+            msg = f"unknown field{hint} (check the spelling; see docs/cli.md for the schema)"
         elif err["type"] == "missing":
             msg = "required field is missing"
         else:
@@ -381,7 +390,8 @@ def _resolve_algorithm(data: dict[str, Any], problems: list[str]) -> None:
         model_type = models.get(_norm_name(algorithm))
         if model_type is None:
             problems.append(
-                f"algorithm: unknown algorithm {algorithm!r}; known: {', '.join(sorted(models.values()))} "
+                f"algorithm: unknown algorithm {algorithm!r}{did_you_mean(algorithm, _algorithm_names(models))}; "
+                f"known: {', '.join(sorted(models.values()))} "
                 "(case, '_' and '-' are ignored)"
             )
             data["algorithm"] = None
@@ -418,7 +428,7 @@ def _preset_sections(name: Any, problems: list[str]) -> dict[str, Any] | None:
     from toolkit.training.presets import PRESETS
 
     if not isinstance(name, str) or name not in PRESETS:
-        problems.append(f"preset: unknown preset {name!r}; known: {', '.join(sorted(PRESETS)) or 'none'}")
+        problems.append(f"preset: unknown preset {name!r}{did_you_mean(name, PRESETS)}; known: {', '.join(sorted(PRESETS)) or 'none'}")
         return None
     built = PRESETS[name]()
     tokenizer, trainer = built if isinstance(built, tuple) and len(built) == 2 else (built, None)
@@ -482,13 +492,15 @@ def train_from_config(
         trainer.progress = progress  # trainers accept progress=callable(stage, done, total); not serialized
     corpus = config.corpus_spec()
     fingerprint = corpus.fingerprint()
-    counted = _count(corpus, config, tokenizer, progress)
-    if fingerprint is not None and corpus.fingerprint() != fingerprint:
-        # Hashed again after counting: a file edited during the run would otherwise be recorded wrong.
-        raise CorpusError("a corpus file changed while it was being read; train again on a stable corpus")
-    t1 = time.perf_counter()
-    tokenizer.model = trainer.train(counted.counts, model=tokenizer.model)
-    t2 = time.perf_counter()
+    with training_progress(trainer) as shown:  # the caller's progress, else the trainer's show_progress bar
+        counted = _count(corpus, config, tokenizer, shown)
+        if fingerprint is not None and corpus.fingerprint() != fingerprint:
+            # Hashed again after counting: a file edited during the run would otherwise be recorded wrong.
+            raise CorpusError("a corpus file changed while it was being read; train again on a stable corpus")
+        t1 = time.perf_counter()
+        tokenizer.model = trainer.train(counted.counts, model=tokenizer.model)
+        t2 = time.perf_counter()
+    shortfall = trainer.check_reached(tokenizer.model)
     _check_post_processor(tokenizer)
     tokens = _tokens_on_counts(tokenizer.model, counted.counts)
     tokenizer.model.clear_cache()
@@ -505,6 +517,8 @@ def train_from_config(
         distinct_words=len(counted.counts),
         tokens=tokens,
         workers=counted.workers,
+        requested_vocab_size=getattr(trainer, "vocab_size", None),
+        warnings=[shortfall] if shortfall else [],
     )
     tokenizer.metadata = {**config.metadata, METADATA_KEY: _record(config, fingerprint, result)}
     target = output if output is not None else config.output

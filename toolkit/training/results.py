@@ -9,7 +9,7 @@ counts, and the check that a post-processor's special-token ids are those the tr
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +35,10 @@ class TrainingResult:
     distinct_words: int
     tokens: int
     workers: int
+    #: The trainer's ``vocab_size``; the vocabulary is smaller when the corpus ran out of pairs.
+    requested_vocab_size: int | None = None
+    #: What went less well than asked (a ``vocab_size`` the corpus cannot fill), one message each.
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def bytes_per_token(self) -> float:
@@ -47,10 +51,17 @@ class TrainingResult:
         return (
             f"trained {type(self.tokenizer.model).__name__} in {self.seconds:.1f} s "
             f"(counting {self.counting_seconds:.1f} s on {self.workers} worker{'s' if self.workers != 1 else ''}, "
-            f"training {self.training_seconds:.1f} s): vocab {self.tokenizer.vocab_size:,}, "
+            f"training {self.training_seconds:.1f} s): vocab {self.tokenizer.vocab_size:,}{self._requested()}, "
             f"{_size(self.corpus_bytes)} in {self.documents:,} documents, {self.distinct_words:,} distinct words, "
             f"{self.bytes_per_token:.2f} bytes/token{where}"
         )
+
+
+    def _requested(self) -> str:
+        wanted = self.requested_vocab_size
+        if wanted is None or self.tokenizer.vocab_size >= wanted:
+            return ""
+        return f" (of {wanted:,} requested: the corpus has no more pairs to merge)"
 
 
 def _size(n: int) -> str:
