@@ -189,6 +189,9 @@ TOOLS: dict[str, str] = {
     "save_bert_vocab": "toolkit.interop.bert_vocab:save_bert_vocab",
     "load_any": "toolkit.interop.files:load_tokenizer",
     "visualize": "toolkit.analysis.visualize:visualize",
+    # issue 13 (pad): HF names and the hand-off to transformers
+    "from_hf_dict": "toolkit.interop.hf_json:from_hf_dict",
+    "save_pretrained": "toolkit.interop.transformers:save_pretrained",
 }
 
 
