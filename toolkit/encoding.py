@@ -6,21 +6,21 @@ from (``None`` for tokens a post-processor added). Like Hugging Face's ``Encodin
 tokens belong to which input sequence (``sequence_ids``, set by the post-processor, so RoBERTa-style
 pairs whose type ids are all 0 still count two sequences), the parts cut off by truncation
 (``overflowing``) and the alignment helpers (``token_to_chars``, ``char_to_token``, ``word_to_tokens``...).
-Truncation and padding themselves live in :mod:`toolkit.padding`. The two rarely used attributes cost
+Truncating and padding one encoding are here; pairs, settings and the pipeline step in :mod:`toolkit.padding`. The two rarely used attributes cost
 nothing until set (``None``), so batches of millions of tokens stay compact.
 """
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.alignment import Span
 from toolkit.errors import InputError
 
-__all__ = ["Encoding", "PackedEncodings", "pack_encodings", "unpack_encodings"]
+__all__ = ["Encoding", "PackedEncodings", "pack_encodings", "unpack_encodings", "truncate_encoding", "pad_encoding", "pad_to"]
 
 #: sequence index -> (start, end) token range; ``None``: one sequence covering every token.
 Ranges = dict[int, tuple[int, int]]
@@ -203,16 +203,12 @@ class Encoding:
     def truncate(self, max_length: int, stride: int = 0, direction: str = "right") -> None:
         """Cut this encoding to ``max_length`` tokens in place; the rest goes to :attr:`overflowing`
         in windows that overlap by ``stride`` tokens (Hugging Face's ``Encoding.truncate``)."""
-        from toolkit.padding import truncate_encoding
-
         truncate_encoding(self, max_length, stride, direction)
 
     def pad(
         self, length: int, direction: str = "right", pad_id: int = 0, pad_type_id: int = 0, pad_token: str = "[PAD]"
     ) -> None:
         """Pad this encoding (and its overflowing parts) to ``length`` tokens in place, as Hugging Face's."""
-        from toolkit.padding import pad_encoding
-
         pad_encoding(self, length, direction=direction, pad_id=pad_id, pad_type_id=pad_type_id, pad_token=pad_token)
 
     # ------------------------------------------------------------------ building
@@ -292,6 +288,109 @@ class Encoding:
         for p in parts:
             out.merge_with(p)
         return out
+
+
+# ----------------------------------------------------------------------------- truncation and padding
+# One encoding at a time (HF's Encoding.truncate / Encoding.pad); pairs, strategies, settings and the
+# pipeline step are in toolkit.padding.
+def _slice(enc: Encoding, start: int, stop: int) -> Encoding:
+    return Encoding(enc.ids[start:stop], enc.tokens[start:stop], enc.offsets[start:stop], enc.type_ids[start:stop],
+                    enc.special_tokens_mask[start:stop], enc.attention_mask[start:stop], enc.word_ids[start:stop])
+
+
+def _windows(n: int, max_length: int, stride: int, direction: str) -> list[tuple[int, int]]:
+    step = max_length - stride
+    out: list[tuple[int, int]] = []
+    if direction == "right":
+        for start in range(0, n, step):
+            stop = min(start + max_length, n)
+            out.append((start, stop))
+            if stop == n:
+                break
+    else:
+        for last in range(n - 1, -1, -step):
+            stop = last + 1
+            start = max(stop - max_length, 0)
+            out.append((start, stop))
+            if start == 0:
+                break
+    return out
+
+
+def truncate_encoding(enc: Encoding, max_length: int, stride: int = 0, direction: str = "right") -> None:
+    """Cut ``enc`` to ``max_length`` tokens in place; the cut-off windows (each ``max_length`` long,
+    overlapping the previous one by ``stride``) become ``enc.overflowing`` (HF's ``Encoding.truncate``)."""
+    max_length = _index(max_length, "max_length")
+    stride = _index(stride, "stride")
+    if direction not in ("right", "left"):
+        raise InputError(f"direction must be 'right' or 'left', got {direction!r:.60}")
+    n = len(enc.ids)
+    if max_length >= n:
+        return
+    if max_length == 0:
+        whole = enc.copy()
+        enc.ids, enc.tokens, enc.offsets, enc.type_ids = [], [], [], []
+        enc.special_tokens_mask, enc.attention_mask, enc.word_ids = [], [], []
+        enc.sequence_ranges, enc.overflow = None, [whole]
+        return
+    if stride >= max_length:
+        raise InputError(
+            f"stride ({stride}) must be smaller than the length to truncate to ({max_length}); note that the "
+            "length excludes the special tokens the post-processor adds: lower stride or raise max_length"
+        )
+    windows = _windows(n, max_length, stride, direction)
+    parts = [_slice(enc, start, stop) for start, stop in windows]
+    first = parts[0]
+    enc.ids, enc.tokens, enc.offsets, enc.type_ids = first.ids, first.tokens, first.offsets, first.type_ids
+    enc.special_tokens_mask, enc.attention_mask, enc.word_ids = first.special_tokens_mask, first.attention_mask, first.word_ids
+    enc.sequence_ranges = None  # as HF: truncating forgets the sequence ranges
+    enc.overflow = parts[1:] or None
+
+
+def pad_encoding(
+    enc: Encoding, length: int, *, direction: str = "right", pad_id: int = 0, pad_type_id: int = 0,
+    pad_token: str = "[PAD]",
+) -> None:
+    """Pad ``enc`` and its overflowing parts to ``length`` in place (padding: attention 0, special mask 1,
+    offsets ``(0, 0)``, word id ``None``); longer encodings are left as they are."""
+    if direction not in ("right", "left"):
+        raise InputError(f"direction must be 'right' or 'left', got {direction!r:.60}")
+    if not isinstance(pad_token, str):
+        raise InputError(f"pad_token must be a str, got {type(pad_token).__name__}")
+    p = {"direction": direction, "pad_id": _index(pad_id, "pad_id"), "pad_type_id": _index(pad_type_id, "pad_type_id"),
+         "pad_token": pad_token}
+    pad_to(enc, _index(length, "length"), p)
+
+
+def pad_to(enc: Encoding, length: int, p: Mapping[str, Any]) -> None:
+    """Pad ``enc`` (and its overflowing parts) to ``length`` with the settings ``p`` (validated)."""
+    for o in enc.overflow or ():
+        pad_to(o, length, p)
+    k = length - len(enc.ids)
+    if k <= 0:
+        return
+    ids, type_ids, tokens = [p["pad_id"]] * k, [p["pad_type_id"]] * k, [p["pad_token"]] * k
+    none: list[int | None] = [None] * k
+    zeros, ones, spans = [0] * k, [1] * k, [(0, 0)] * k
+    if p["direction"] == "right":
+        enc.ids += ids
+        enc.type_ids += type_ids
+        enc.tokens += tokens
+        enc.word_ids += none
+        enc.attention_mask += zeros
+        enc.special_tokens_mask += ones
+        enc.offsets += spans
+        return
+    enc.ids = ids + enc.ids
+    enc.type_ids = type_ids + enc.type_ids
+    enc.tokens = tokens + enc.tokens
+    enc.word_ids = none + enc.word_ids
+    enc.attention_mask = zeros + enc.attention_mask
+    enc.special_tokens_mask = ones + enc.special_tokens_mask
+    enc.offsets = spans + enc.offsets
+    if enc.sequence_ranges:
+        enc.sequence_ranges = {s: (a + k, b + k) for s, (a, b) in enc.sequence_ranges.items()}
+
 
 
 #: The columns of :func:`pack_encodings`, in order.

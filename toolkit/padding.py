@@ -7,7 +7,7 @@ tokens of overlap), cutting a pair by strategy (:func:`truncate_pair`), padding 
 :func:`pad_batch`) and the pipeline step that runs them around the post-processor
 (:func:`post_process`). :class:`TruncationPadding` gives :class:`~toolkit.Tokenizer` HF's methods.
 
->>> from toolkit.encoding import Encoding
+>>> from toolkit.encoding import Encoding, pad_encoding, pad_to, truncate_encoding
 >>> enc = Encoding([1, 2, 3, 4, 5], list("abcde"), [(i, i + 1) for i in range(5)])
 >>> truncate_encoding(enc, 3, stride=1)
 >>> enc.tokens, [o.tokens for o in enc.overflowing]
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolkit.encoding import Encoding
+from toolkit.encoding import Encoding, pad_encoding, pad_to, truncate_encoding
 from toolkit.errors import ConfigError, InputError, SerializationError
 
 __all__ = [
@@ -83,59 +83,6 @@ def padding_params(
 
 
 # ----------------------------------------------------------------------------- truncation
-def _slice(enc: Encoding, start: int, stop: int) -> Encoding:
-    return Encoding(enc.ids[start:stop], enc.tokens[start:stop], enc.offsets[start:stop], enc.type_ids[start:stop],
-                    enc.special_tokens_mask[start:stop], enc.attention_mask[start:stop], enc.word_ids[start:stop])
-
-
-def _windows(n: int, max_length: int, stride: int, direction: str) -> list[tuple[int, int]]:
-    step = max_length - stride
-    out: list[tuple[int, int]] = []
-    if direction == "right":
-        for start in range(0, n, step):
-            stop = min(start + max_length, n)
-            out.append((start, stop))
-            if stop == n:
-                break
-    else:
-        for last in range(n - 1, -1, -step):
-            stop = last + 1
-            start = max(stop - max_length, 0)
-            out.append((start, stop))
-            if start == 0:
-                break
-    return out
-
-
-def truncate_encoding(enc: Encoding, max_length: int, stride: int = 0, direction: str = "right") -> None:
-    """Cut ``enc`` to ``max_length`` tokens in place; the cut-off windows (each ``max_length`` long,
-    overlapping the previous one by ``stride``) become ``enc.overflowing`` (HF's ``Encoding.truncate``)."""
-    max_length = _count(max_length, "max_length")
-    stride = _count(stride, "stride")
-    direction = _choice(direction, "direction", DIRECTIONS)
-    n = len(enc.ids)
-    if max_length >= n:
-        return
-    if max_length == 0:
-        whole = enc.copy()
-        enc.ids, enc.tokens, enc.offsets, enc.type_ids = [], [], [], []
-        enc.special_tokens_mask, enc.attention_mask, enc.word_ids = [], [], []
-        enc.sequence_ranges, enc.overflow = None, [whole]
-        return
-    if stride >= max_length:
-        raise InputError(
-            f"stride ({stride}) must be smaller than the length to truncate to ({max_length}); note that the "
-            "length excludes the special tokens the post-processor adds: lower stride or raise max_length"
-        )
-    windows = _windows(n, max_length, stride, direction)
-    parts = [_slice(enc, start, stop) for start, stop in windows]
-    first = parts[0]
-    enc.ids, enc.tokens, enc.offsets, enc.type_ids = first.ids, first.tokens, first.offsets, first.type_ids
-    enc.special_tokens_mask, enc.attention_mask, enc.word_ids = first.special_tokens_mask, first.attention_mask, first.word_ids
-    enc.sequence_ranges = None  # as HF: truncating forgets the sequence ranges
-    enc.overflow = parts[1:] or None
-
-
 def truncate_pair(
     enc: Encoding, pair: Encoding | None, params: Mapping[str, Any], max_length: int | None = None
 ) -> None:
@@ -182,46 +129,6 @@ def truncate_pair(
 
 
 # ----------------------------------------------------------------------------- padding
-def pad_encoding(
-    enc: Encoding, length: int, *, direction: str = "right", pad_id: int = 0, pad_type_id: int = 0,
-    pad_token: str = "[PAD]",
-) -> None:
-    """Pad ``enc`` and its overflowing parts to ``length`` in place (padding: attention 0, special mask 1,
-    offsets ``(0, 0)``, word id ``None``); longer encodings are left as they are."""
-    p = padding_params(direction=direction, pad_id=pad_id, pad_type_id=pad_type_id, pad_token=pad_token,
-                       length=length)
-    _pad(enc, p["length"], p)
-
-
-def _pad(enc: Encoding, length: int, p: Mapping[str, Any]) -> None:
-    for o in enc.overflow or ():
-        _pad(o, length, p)
-    k = length - len(enc.ids)
-    if k <= 0:
-        return
-    ids, type_ids, tokens = [p["pad_id"]] * k, [p["pad_type_id"]] * k, [p["pad_token"]] * k
-    none: list[int | None] = [None] * k
-    zeros, ones, spans = [0] * k, [1] * k, [(0, 0)] * k
-    if p["direction"] == "right":
-        enc.ids += ids
-        enc.type_ids += type_ids
-        enc.tokens += tokens
-        enc.word_ids += none
-        enc.attention_mask += zeros
-        enc.special_tokens_mask += ones
-        enc.offsets += spans
-        return
-    enc.ids = ids + enc.ids
-    enc.type_ids = type_ids + enc.type_ids
-    enc.tokens = tokens + enc.tokens
-    enc.word_ids = none + enc.word_ids
-    enc.attention_mask = zeros + enc.attention_mask
-    enc.special_tokens_mask = ones + enc.special_tokens_mask
-    enc.offsets = spans + enc.offsets
-    if enc.sequence_ranges:
-        enc.sequence_ranges = {s: (a + k, b + k) for s, (a, b) in enc.sequence_ranges.items()}
-
-
 def pad_batch(encodings: list[Encoding], params: Mapping[str, Any]) -> list[Encoding]:
     """Pad every encoding to ``params["length"]`` or, when it is ``None``, to the longest of the batch;
     rounded up to a multiple of ``pad_to_multiple_of`` (HF's ``pad_encodings``)."""
@@ -234,7 +141,7 @@ def pad_batch(encodings: list[Encoding], params: Mapping[str, Any]) -> list[Enco
     if multiple and length % multiple:
         length += multiple - length % multiple
     for e in encodings:
-        _pad(e, length, params)
+        pad_to(e, length, params)
     return encodings
 
 
@@ -358,10 +265,10 @@ class TruncationPadding:
 
     >>> from toolkit import Tokenizer
     >>> from algorithms import WordPiece
-    >>> tok = Tokenizer(WordPiece({"[PAD]": 0, "[UNK]": 1, "a": 2}, unk_token="[UNK]"))
+    >>> tok = Tokenizer(WordPiece({"[PAD]": 0, "[UNK]": 1, "a": 2, "##a": 3}, unk_token="[UNK]"))
     >>> tok.enable_padding(length=4)
     >>> tok.encode("aa").ids, tok.padding["length"]
-    ([2, 0, 0, 0], 4)
+    ([2, 3, 0, 0], 4)
     """
 
     _truncation: dict[str, Any] | None = None
