@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import ConfigError, SerializationError
-from toolkit.interop import bert_vocab, gpt2, hf_json, tiktoken_files
+from toolkit.interop import bert_vocab, gpt2, hf_json, tiktoken_files, transformers
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 #: Formats ``load_tokenizer(format=...)`` and ``save_tokenizer(format=...)`` accept (``--from`` / ``--to``).
-TOKENIZER_FORMATS = ("auto", "toolkit", "hf", "vocab-txt", "vocab-merges", "tiktoken")
+TOKENIZER_FORMATS = ("auto", "toolkit", "hf", "vocab-txt", "vocab-merges", "tiktoken", "transformers")
 
 _CHOICES = ",".join(TOKENIZER_FORMATS[1:])
 
@@ -134,6 +134,7 @@ _READERS: dict[str, Callable[..., Tokenizer]] = {
     "vocab-txt": bert_vocab.from_bert_vocab,
     "vocab-merges": _load_vocab_merges,
     "tiktoken": tiktoken_files.from_tiktoken,
+    "transformers": transformers.load_pretrained,  # a save_pretrained directory (its tokenizer.json)
 }
 
 
@@ -193,6 +194,8 @@ def save_tokenizer(tok: Tokenizer, path: str | os.PathLike[str], *, format: str,
     elif format == "vocab-merges":
         output.mkdir(parents=True, exist_ok=True)
         return list(gpt2.save_vocab_merges(tok, output))
+    elif format == "transformers":  # a directory for transformers.AutoTokenizer, written all or nothing
+        return [Path(p) for p in transformers.save_pretrained(tok, output)]
     else:
         raise ConfigError(f"format: unknown format {format!r} (--to on the command line); choose one of {', '.join(TOKENIZER_FORMATS)}")
     return [output]
@@ -205,6 +208,8 @@ def written_files(path: str | os.PathLike[str], format: str) -> list[Path]:
     ['out/vocab.json', 'out/merges.txt']
     """
     output = Path(path)
+    if format == "transformers":
+        return [output / name for name in ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json")]
     return [output / "vocab.json", output / "merges.txt"] if format == "vocab-merges" else [output]
 
 
