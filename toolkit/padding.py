@@ -173,8 +173,11 @@ def default_process(enc: Encoding, pair: Encoding | None) -> Encoding:
         return enc
     a, b = enc.with_type_id(0), pair.with_type_id(1)
     a.set_sequence_id(0)
-    b.set_sequence_id(1)
-    return Encoding.concat([a, b])
+    out = Encoding.concat([a, b])
+    # As HF: the pair's range is set on the result only, so the overflowing combinations built while
+    # concatenating (a part of the first text + the pair) carry no range of the pair.
+    out.sequence_ranges = {0: (0, len(a)), 1: (len(a), len(out))}
+    return out
 
 
 def _direction_from_hf(value: Any, where: str) -> str:
