@@ -15,8 +15,8 @@ from itertools import product
 from typing import Any
 
 import pytest
-
 from conftest import require, shared_path
+
 from toolkit import Tokenizer
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, InputError, SerializationError
@@ -50,7 +50,16 @@ def _gpt2(roberta: bool = False) -> Tokenizer:
     return tok
 
 
-PIPELINES = {"bert": _bert, "gpt2": _gpt2, "roberta": lambda: _gpt2(roberta=True)}
+def _gpt2_trimmed() -> Tokenizer:
+    """GPT-2 with the ByteLevel post-processor trimming offsets (HF's ``processors.ByteLevel``)."""
+    from toolkit.processors import ByteLevel
+
+    tok = _gpt2()
+    tok.post_processor = ByteLevel(add_prefix_space=False, trim_offsets=True)
+    return tok
+
+
+PIPELINES = {"bert": _bert, "gpt2": _gpt2, "gpt2-trim": _gpt2_trimmed, "roberta": lambda: _gpt2(roberta=True)}
 
 
 def _hf(tok: Tokenizer) -> Any:
@@ -174,8 +183,8 @@ def test_settings_round_trip_through_both_files(tmp_path: Any) -> None:
 
 
 def test_num_special_tokens_to_add_matches_hf() -> None:
-    for name in PIPELINES:
-        ours = PIPELINES[name]()
+    for build in PIPELINES.values():
+        ours = build()
         hf = _hf(ours)
         for is_pair in (False, True):
             assert ours.num_special_tokens_to_add(is_pair) == hf.num_special_tokens_to_add(is_pair)
@@ -197,7 +206,7 @@ def _tiny() -> Tokenizer:
     from pretokenizers import Whitespace
     from toolkit.processors import BertProcessing
 
-    vocab = {w: i for i, w in enumerate("[PAD] [UNK] [CLS] [SEP] a b c d e f g h".split())}
+    vocab = {w: i for i, w in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a", "b", "c", "d", "e", "f", "g", "h"])}
     return Tokenizer(WordPiece(vocab, unk_token="[UNK]"), pre_tokenizer=Whitespace(),
                      post_processor=BertProcessing(("[SEP]", 3), ("[CLS]", 2)))
 
@@ -274,3 +283,25 @@ def test_truncation_errors_name_the_fix() -> None:
     tok.enable_truncation(4, stride=2)
     with pytest.raises(InputError, match="stride"):  # 4 - 3 specials leaves 1 token, stride 2 does not fit
         tok.encode("a", "b c d e f")
+
+
+def test_positional_argument_orders_are_hf_ones() -> None:
+    """Every registered normalizer, pre-tokenizer, post-processor and decoder HF also has takes HF's
+    arguments in HF's order (``Split(pattern, behavior, invert)``, ``BertProcessing(sep, cls)``...)."""
+    import re
+
+    from tokenizers import decoders, normalizers, pre_tokenizers, processors
+
+    from toolkit.registry import registered
+
+    modules = {"normalizer": normalizers, "pre_tokenizer": pre_tokenizers, "post_processor": processors, "decoder": decoders}
+    checked = 0
+    for kind, name, cls in registered():
+        theirs = getattr(modules.get(kind), name, None)
+        if theirs is None or not getattr(theirs, "__text_signature__", None):
+            continue
+        params = [re.split(r"[=:]", p)[0].strip() for p in theirs.__text_signature__.strip("()").split(",")[1:]]
+        params = ["cls" if p == "cls_token" else p for p in params if p]
+        assert list(cls.positional) == params, (kind, name)
+        checked += 1
+    assert checked >= 25

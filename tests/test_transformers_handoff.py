@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import require, shared_path
+
 from toolkit.errors import ConfigError, SerializationError
 from toolkit.training.presets import PRESETS
 
@@ -81,11 +81,11 @@ def test_cli_convert_to_transformers_is_all_or_nothing(lines: list[str], tmp_pat
     tok = _trained("gpt2_style", lines)
     tok.save(tmp_path / "tok.json")
     run = [sys.executable, "-m", "toolkit", "convert", str(tmp_path / "tok.json")]
-    done = subprocess.run([*run, str(tmp_path / "out"), "--to", "transformers"], capture_output=True, text=True)
+    done = subprocess.run([*run, str(tmp_path / "out"), "--to", "transformers"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     hf = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "out"))
     assert hf("Hello there")["input_ids"] == tok.encode("Hello there").ids
     (tmp_path / "blocker").write_text("x")
-    failed = subprocess.run([*run, str(tmp_path / "blocker"), "--to", "transformers"], capture_output=True, text=True)
+    failed = subprocess.run([*run, str(tmp_path / "blocker"), "--to", "transformers"], capture_output=True, text=True, check=False)
     assert failed.returncode != 0 and failed.stderr.count("\n") == 1 and "not a directory" in failed.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["blocker", "out", "tok.json"]  # no half-written directory

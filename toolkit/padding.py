@@ -23,9 +23,21 @@ from toolkit.encoding import Encoding, pad_encoding, pad_to, truncate_encoding
 from toolkit.errors import ConfigError, InputError, SerializationError
 
 __all__ = [
-    "STRATEGIES", "DIRECTIONS", "truncation_params", "padding_params", "truncate_encoding", "truncate_pair",
-    "pad_encoding", "pad_batch", "post_process", "truncation_to_hf", "truncation_from_hf", "padding_to_hf",
-    "padding_from_hf", "settings_from_dict", "TruncationPadding",
+    "DIRECTIONS",
+    "STRATEGIES",
+    "TruncationPadding",
+    "pad_batch",
+    "pad_encoding",
+    "padding_from_hf",
+    "padding_params",
+    "padding_to_hf",
+    "post_process",
+    "settings_from_dict",
+    "truncate_encoding",
+    "truncate_pair",
+    "truncation_from_hf",
+    "truncation_params",
+    "truncation_to_hf",
 ]
 
 STRATEGIES = ("longest_first", "only_first", "only_second")

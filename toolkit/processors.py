@@ -461,7 +461,7 @@ class RobertaProcessing(_EncodingsProcessor):
         trim_offsets: StrictBool = True
         add_prefix_space: StrictBool = True
 
-    positional = ("sep", "cls")
+    positional = ("sep", "cls", "trim_offsets", "add_prefix_space")
     sep: tuple[str, int]
     cls: tuple[str, int]
     trim_offsets: bool

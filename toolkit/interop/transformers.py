@@ -28,7 +28,7 @@ from toolkit.interop.hf_json import to_hf_dict
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
 
-__all__ = ["ROLES", "ROLE_NAMES", "special_token_roles", "transformers_files", "save_pretrained"]
+__all__ = ["ROLES", "ROLE_NAMES", "save_pretrained", "special_token_roles", "transformers_files"]
 
 ROLES = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
 
