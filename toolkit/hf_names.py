@@ -30,6 +30,9 @@ class PreTokenized(tuple):  # type: ignore[type-arg]
     def __new__(cls, item: Any) -> PreTokenized:
         return super().__new__(cls, (item,))
 
+    def __getnewargs__(self) -> tuple[Any]:  # pickled (to worker processes) as the item it wraps
+        return (self[0],)
+
 
 def batch_item(item: Any) -> tuple[Any, Any, bool]:
     """``(text, pair or None, is_pretokenized)`` of one ``encode_batch`` item, as HF reads them: a pair
