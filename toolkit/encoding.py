@@ -51,8 +51,9 @@ class Encoding:
     special_tokens_mask: list[int] = field(default_factory=list)
     attention_mask: list[int] = field(default_factory=list)
     word_ids: list[int | None] = field(default_factory=list)
-    #: sequence index -> (start, end) token range, set by post-processors (``None``: one sequence).
-    sequence_ranges: Ranges | None = field(default=None, repr=False)
+    #: the token range of each input sequence, flat ``(seq, start, end, ...)`` (compact: one small tuple),
+    #: set by post-processors; ``None``: one sequence covering every token. See :attr:`sequence_ranges`.
+    ranges: tuple[int, ...] | None = field(default=None, repr=False)
     #: the parts truncation cut off, each an Encoding (``None`` when there are none: see :attr:`overflowing`).
     overflow: list[Encoding] | None = field(default=None, repr=False)
 
@@ -68,8 +69,8 @@ class Encoding:
             self.attention_mask = [1] * n
         if not self.word_ids:
             self.word_ids = [None] * n
-        if not self.sequence_ranges:
-            self.sequence_ranges = None
+        if not self.ranges:
+            self.ranges = None
         if not self.overflow:
             self.overflow = None
 
@@ -87,6 +88,16 @@ class Encoding:
         self.overflow = list(value) or None
 
     @property
+    def sequence_ranges(self) -> Ranges | None:
+        """Sequence index → ``(start, end)`` token range (``None``: one sequence covering every token)."""
+        r = self.ranges
+        return {r[i]: (r[i + 1], r[i + 2]) for i in range(0, len(r), 3)} if r else None
+
+    @sequence_ranges.setter
+    def sequence_ranges(self, value: Ranges | None) -> None:
+        self.ranges = tuple(x for seq, (a, b) in sorted(value.items()) for x in (seq, a, b)) if value else None
+
+    @property
     def words(self) -> list[int | None]:
         """Alias of :attr:`word_ids` (Hugging Face's older name)."""
         return self.word_ids
@@ -94,7 +105,7 @@ class Encoding:
     @property
     def n_sequences(self) -> int:
         """How many input sequences this encoding holds (2 for a pair, also when every type id is 0)."""
-        return len(self.sequence_ranges) if self.sequence_ranges else 1
+        return len(self.ranges) // 3 if self.ranges else 1
 
     @property
     def sequence_ids(self) -> list[int | None]:
@@ -115,12 +126,14 @@ class Encoding:
 
     def set_sequence_id(self, sequence_id: int) -> None:
         """Mark every token as coming from input sequence ``sequence_id``."""
-        self.sequence_ranges = {_index(sequence_id, "sequence_id"): (0, len(self.ids))}
+        self.ranges = (_index(sequence_id, "sequence_id"), 0, len(self.ids))
 
     def _range(self, sequence_index: int) -> tuple[int, int]:
         sequence_index = _index(sequence_index, "sequence_index")
-        if self.sequence_ranges and sequence_index in self.sequence_ranges:
-            return self.sequence_ranges[sequence_index]
+        r = self.ranges or ()
+        for i in range(0, len(r), 3):
+            if r[i] == sequence_index:
+                return r[i + 1], r[i + 2]
         return 0, len(self.ids)
 
     # ------------------------------------------------------------------ alignment helpers (HF's)
@@ -129,11 +142,12 @@ class Encoding:
         token_index = _index(token_index, "token_index")
         if token_index > len(self.ids):
             return None
-        if not self.sequence_ranges:
+        r = self.ranges
+        if not r:
             return 0
-        for seq, (start, end) in self.sequence_ranges.items():
-            if start <= token_index < end:
-                return seq
+        for i in range(0, len(r), 3):
+            if r[i + 1] <= token_index < r[i + 2]:
+                return r[i]
         return None
 
     def token_to_chars(self, token_index: int) -> Span | None:
@@ -217,7 +231,7 @@ class Encoding:
         return Encoding(
             list(self.ids), list(self.tokens), list(self.offsets), list(self.type_ids),
             list(self.special_tokens_mask), list(self.attention_mask), list(self.word_ids),
-            dict(self.sequence_ranges) if self.sequence_ranges else None,
+            self.ranges,
             [o.copy() for o in self.overflow] if self.overflow else None,
         )
 
@@ -254,9 +268,9 @@ class Encoding:
         else:
             combined = []
         n = len(self.ids)
-        if other.sequence_ranges:
-            ranges = dict(self.sequence_ranges or {})
-            ranges.update({k: (s + n, e + n) for k, (s, e) in other.sequence_ranges.items()})
+        if other.ranges:
+            ranges = self.sequence_ranges or {}
+            ranges.update({k: (s + n, e + n) for k, (s, e) in other.sequence_ranges.items()})  # type: ignore[union-attr]
             self.sequence_ranges = ranges
         self.ids += other.ids
         self.type_ids += other.type_ids
@@ -331,7 +345,7 @@ def truncate_encoding(enc: Encoding, max_length: int, stride: int = 0, direction
         whole = enc.copy()
         enc.ids, enc.tokens, enc.offsets, enc.type_ids = [], [], [], []
         enc.special_tokens_mask, enc.attention_mask, enc.word_ids = [], [], []
-        enc.sequence_ranges, enc.overflow = None, [whole]
+        enc.ranges, enc.overflow = None, [whole]
         return
     if stride >= max_length:
         raise InputError(
@@ -343,7 +357,7 @@ def truncate_encoding(enc: Encoding, max_length: int, stride: int = 0, direction
     first = parts[0]
     enc.ids, enc.tokens, enc.offsets, enc.type_ids = first.ids, first.tokens, first.offsets, first.type_ids
     enc.special_tokens_mask, enc.attention_mask, enc.word_ids = first.special_tokens_mask, first.attention_mask, first.word_ids
-    enc.sequence_ranges = None  # as HF: truncating forgets the sequence ranges
+    enc.ranges = None  # as HF: truncating forgets the sequence ranges
     enc.overflow = parts[1:] or None
 
 
@@ -388,8 +402,8 @@ def pad_to(enc: Encoding, length: int, p: Mapping[str, Any]) -> None:
     enc.attention_mask = zeros + enc.attention_mask
     enc.special_tokens_mask = ones + enc.special_tokens_mask
     enc.offsets = spans + enc.offsets
-    if enc.sequence_ranges:
-        enc.sequence_ranges = {s: (a + k, b + k) for s, (a, b) in enc.sequence_ranges.items()}
+    if enc.ranges:
+        enc.ranges = tuple(x + k if i % 3 else x for i, x in enumerate(enc.ranges))
 
 
 
@@ -420,8 +434,8 @@ def pack_encodings(encodings: Iterable[Encoding]) -> PackedEncodings:
     words: list[int] = []
     extras: list[Any] = []
     for i, e in enumerate(encodings):
-        if e.sequence_ranges or e.overflow:
-            extras.append((i, e.sequence_ranges, e.overflow))
+        if e.ranges or e.overflow:
+            extras.append((i, e.ranges, e.overflow))
         lengths.append(len(e.ids))
         ids += e.ids
         tokens += e.tokens
@@ -467,11 +481,11 @@ def unpack_encodings(packed: PackedEncodings) -> list[Encoding]:
         e.special_tokens_mask = special[pos:end]
         e.attention_mask = attention[pos:end]
         e.word_ids = words[pos:end]
-        e.sequence_ranges = None
+        e.ranges = None
         e.overflow = None
         out.append(e)
         pos = end
     for i, ranges, overflow in extras:
-        out[i].sequence_ranges = ranges
+        out[i].ranges = ranges
         out[i].overflow = overflow
     return out

@@ -349,7 +349,7 @@ class BertProcessing(_EncodingsProcessor):
             [1, *e.special_tokens_mask, 1],
             [1, *e.attention_mask, 1],
             [None, *e.word_ids, None],
-            {0: (1, len(e.ids) + 1)},
+            (0, 1, len(e.ids) + 1),
         )
 
     def process_encodings(self, encodings: list[Encoding], *, add_special_tokens: bool = True) -> list[Encoding]:
@@ -439,7 +439,7 @@ def _trim_offsets(enc: Encoding, add_prefix_space: bool) -> Encoding:
         offsets.append((start, end))
     overflow = [_trim_offsets(o, add_prefix_space) for o in enc.overflow] if enc.overflow else None
     return Encoding(enc.ids, enc.tokens, offsets, enc.type_ids, enc.special_tokens_mask, enc.attention_mask,
-                    enc.word_ids, enc.sequence_ranges, overflow)
+                    enc.word_ids, enc.ranges, overflow)
 
 
 @register("RobertaProcessing")
