@@ -305,3 +305,34 @@ def test_positional_argument_orders_are_hf_ones() -> None:
         assert list(cls.positional) == params, (kind, name)
         checked += 1
     assert checked >= 25
+
+
+def test_allowed_special_word_ids_match_hf(texts: list[str]) -> None:
+    ours = _bert()
+    hf = _hf(ours)
+    for text in texts[:6]:
+        typed = f"{text[:15]} [SEP] {text[15:]}[MASK]"
+        mine, theirs = ours.encode(typed, allowed_special="all"), hf.encode(typed)
+        assert (mine.ids, mine.word_ids, mine.offsets) == (theirs.ids, theirs.word_ids, theirs.offsets)
+
+
+def test_packed_encodings_keep_ranges_and_overflowing() -> None:
+    from toolkit.encoding import pack_encodings, unpack_encodings
+
+    tok = _tiny()
+    tok.enable_truncation(7, stride=1)
+    encs = [tok.encode("a b c d e f g h"), tok.encode("a b", "c d e f g"), tok.encode("a")]
+    assert unpack_encodings(pack_encodings(encs)) == encs
+    assert encs[1].n_sequences == 2 and encs[1].overflowing
+
+
+@given(n=st.integers(1, 40), max_length=st.integers(1, 12), stride=st.integers(0, 11), left=st.booleans())
+def test_truncation_windows_cover_every_token_in_order(n: int, max_length: int, stride: int, left: bool) -> None:
+    stride = min(stride, max_length - 1)
+    enc = Encoding(list(range(n)), [str(i) for i in range(n)], [(i, i + 1) for i in range(n)])
+    enc.truncate(max_length, stride, "left" if left else "right")
+    parts = [enc, *enc.overflowing]
+    assert all(len(p) <= max_length for p in parts)
+    assert sorted({i for p in parts for i in p.ids}) == list(range(n))
+    for p in parts:
+        assert p.ids == list(range(p.ids[0], p.ids[0] + len(p)))  # each window is contiguous
