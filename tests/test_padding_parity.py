@@ -15,6 +15,9 @@ from itertools import product
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from conftest import require, shared_path
 
 from toolkit import Tokenizer
