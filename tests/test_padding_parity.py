@@ -339,3 +339,22 @@ def test_truncation_windows_cover_every_token_in_order(n: int, max_length: int, 
     assert sorted({i for p in parts for i in p.ids}) == list(range(n))
     for p in parts:
         assert p.ids == list(range(p.ids[0], p.ids[0] + len(p)))  # each window is contiguous
+
+
+def test_hf_names_on_tokenizer(tmp_path: Any) -> None:
+    from algorithms import BPE
+    from pretokenizers import Whitespace
+
+    tok = Tokenizer(BPE(unk_token=None), pre_tokenizer=Whitespace())
+    tok.train_from_iterator([["low lower", "lowest"], "newer wider"] * 5, length=10)  # batches or texts
+    assert tok.get_vocab_size() == len(tok.get_vocab()) > 0
+    again = Tokenizer.from_str(tok.to_str(pretty=True))
+    assert again.encode("lower newest").ids == tok.encode("lower newest").ids
+    tok.to_hf_json(tmp_path / "tokenizer.json")
+    hf_text = (tmp_path / "tokenizer.json").read_text(encoding="utf-8")
+    assert Tokenizer.from_str(hf_text).encode("lower").ids == tok.encode("lower").ids
+    assert Tokenizer.from_file(tmp_path / "tokenizer.json").encode("lower").ids == tok.encode("lower").ids
+    with pytest.raises(SerializationError):
+        Tokenizer.from_file(42)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError):
+        tok.train_from_iterator(["a"], length=-1)

@@ -55,7 +55,7 @@ class HFNames:
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Any:
         """Load a tokenizer file: ours, or a Hugging Face ``tokenizer.json`` (detected from the content)."""
-        return tool("load_any")(path, format="auto")
+        return cls.load_any(path)  # type: ignore[attr-defined, no-any-return]
 
     @classmethod
     def from_str(cls, json_text: str) -> Any:
