@@ -268,10 +268,13 @@ class Encoding:
         else:
             combined = []
         n = len(self.ids)
-        if other.ranges:
-            ranges = self.sequence_ranges or {}
-            ranges.update({k: (s + n, e + n) for k, (s, e) in other.sequence_ranges.items()})  # type: ignore[union-attr]
-            self.sequence_ranges = ranges
+        if other.ranges:  # shifted by our length; a sequence in both: the other's range wins (HF)
+            theirs = other.ranges
+            triples = {theirs[i]: (theirs[i], theirs[i + 1] + n, theirs[i + 2] + n) for i in range(0, len(theirs), 3)}
+            mine = self.ranges or ()
+            for i in range(0, len(mine), 3):
+                triples.setdefault(mine[i], mine[i : i + 3])
+            self.ranges = tuple(x for key in sorted(triples) for x in triples[key])
         self.ids += other.ids
         self.type_ids += other.type_ids
         self.tokens += other.tokens
