@@ -78,6 +78,8 @@ class ByteLevel(PreTokenizer):
     256
     """
 
+    positional = ("add_prefix_space", "trim_offsets", "use_regex")  # Hugging Face's argument order
+
     class Params(Params):
         add_prefix_space: bool = False
         use_regex: bool = True

@@ -34,6 +34,8 @@ class Digits(PreTokenizer):
     [('a', (0, 1)), ('12', (1, 3)), ('b', (3, 4))]
     """
 
+    positional = ("individual_digits",)  # Hugging Face's argument order
+
     class Params(Params):
         individual_digits: bool = False
 

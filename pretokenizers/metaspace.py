@@ -43,6 +43,8 @@ class Metaspace(PreTokenizer):
     [('▁Hey', (0, 3)), ('▁', (3, 4)), ('▁you', (4, 8))]
     """
 
+    positional = ("replacement", "prepend_scheme", "split")  # Hugging Face's argument order
+
     class Params(Params):
         replacement: StrictStr = "▁"
         prepend_scheme: PrependScheme = "always"

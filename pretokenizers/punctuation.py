@@ -37,6 +37,8 @@ class Punctuation(PreTokenizer):
     [('Hi,', (0, 3)), (' you', (3, 7))]
     """
 
+    positional = ("behavior",)  # Hugging Face's argument order
+
     class Params(Params):
         behavior: BehaviorOption = "isolated"
 

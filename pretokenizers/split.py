@@ -210,7 +210,7 @@ class Split(PreTokenizer):
     [('a', (0, 1)), (',b', (1, 3))]
     """
 
-    positional = ("pattern",)
+    positional = ("pattern", "behavior", "invert")  # Hugging Face's argument order
 
     class Params(Params):
         pattern: StrictStr

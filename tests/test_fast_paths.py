@@ -234,7 +234,8 @@ def _reference_encode(tok: Tokenizer, text: str, allowed: frozenset[str]) -> tup
             ids.append(tok.model.special_tokens[special])
             tokens.append(special)
             offsets.append((seg_start, seg_end))
-            words.append(None)
+            words.append(word)  # an allowed special token is a word of its own, as in HF
+            word += 1
             mask.append(1)
             continue
         ns = _normalize(tok.normalizer, NormalizedString(text[seg_start:seg_end]))

@@ -52,6 +52,11 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("post_processor", "ByteLevel", "add_prefix_space"): (False, "x"),
     ("post_processor", "ByteLevel", "trim_offsets"): (False, 0.5),
     ("post_processor", "ByteLevel", "use_regex"): (False, None),
+    # issue 13 (pad): RobertaProcessing
+    ("post_processor", "RobertaProcessing", "sep"): (("[SEP]", 3), ("[SEP]", -3)),
+    ("post_processor", "RobertaProcessing", "cls"): (("[CLS]", 1), 7),
+    ("post_processor", "RobertaProcessing", "trim_offsets"): (False, "yes"),
+    ("post_processor", "RobertaProcessing", "add_prefix_space"): (False, 2),
     ("post_processor", "Sequence", "processors"): ([processors.BertProcessing()], [NFC()]),
     ("post_processor", "TemplateProcessing", "single"): ("$A [SEP]", "$B"),
     ("post_processor", "TemplateProcessing", "pair"): ("$A [SEP] $B:1", "$A $A"),

@@ -681,15 +681,14 @@ def test_split_accepts_hf_behaviour_spelling() -> None:
     assert build("pre_tokenizer", {"type": "Punctuation", "behavior": "Contiguous"}) == Punctuation(behavior="contiguous")
 
 
-def test_options_are_keyword_only() -> None:
-    """Only ``Split``'s pattern (and ``Sequence``'s children) may be passed by position."""
+def test_options_take_hf_positional_order() -> None:
+    """Options may be passed by position in Hugging Face's order (issue 13); one too many is an error."""
+    assert Split("-", "isolated", True) == Split(pattern="-", behavior="isolated", invert=True)
+    assert Digits(True) == Digits(individual_digits=True)
     with pytest.raises(ConfigError, match="positional"):
-        Split("-", "isolated")  # type: ignore[misc]
-    with pytest.raises(ConfigError, match="positional"):
-        Digits(True)  # type: ignore[misc]
-    assert Split(pattern="-").pattern == "-"
-    assert list(inspect.signature(Split).parameters)[:2] == ["pattern", "behavior"]
-    assert inspect.signature(Split).parameters["behavior"].kind is inspect.Parameter.KEYWORD_ONLY
+        Split("-", "isolated", True, False)  # type: ignore[misc]
+    assert list(inspect.signature(Split).parameters)[:3] == ["pattern", "behavior", "invert"]
+    assert inspect.signature(Split).parameters["timeout"].kind is inspect.Parameter.KEYWORD_ONLY
 
 
 # ---------------------------------------------------------------------------------------------- live options

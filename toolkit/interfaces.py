@@ -401,6 +401,10 @@ class PostProcessor(Component):
         enc = Encoding(ids, [""] * len(ids), [(0, 0)] * len(ids))
         return self.process(enc, add_special_tokens=add_special_tokens).ids
 
+    def num_special_tokens_to_add(self, is_pair: bool) -> int:
+        """How many special tokens :meth:`process` adds (Hugging Face's name; truncation leaves room for them)."""
+        return self.added_tokens(is_pair=bool(is_pair))
+
     def added_tokens(self, *, is_pair: bool) -> int:
         """How many special tokens :meth:`process` adds."""
         a = Encoding([0], [""], [(0, 0)])

@@ -1,7 +1,8 @@
 """Post-processors: the last encoding step, which adds special tokens and sets type ids.
 
 This module owns ``TemplateProcessing`` (Hugging Face's template language: ``"[CLS] $A [SEP]"``),
-``BertProcessing`` (``[CLS] A [SEP]`` / ``[CLS] A [SEP] B [SEP]``), the ``ByteLevel`` post-processor
+``BertProcessing`` (``[CLS] A [SEP]`` / ``[CLS] A [SEP] B [SEP]``), ``RobertaProcessing``
+(``<s> A </s> </s> B </s>``, type ids all 0), the ``ByteLevel`` post-processor
 (trims the spaces that byte-level tokens carry out of their offsets) and ``Sequence``.
 
 They follow Hugging Face's model: :meth:`process` sets type id 0 on the first sequence and 1 on the
@@ -33,15 +34,20 @@ from toolkit.interfaces import Container, Params, PostProcessor, children_valida
 from toolkit.normalizers import WHITESPACE
 from toolkit.registry import register
 
-__all__ = ["TemplateProcessing", "BertProcessing", "ByteLevel", "Sequence"]
+__all__ = ["TemplateProcessing", "BertProcessing", "RobertaProcessing", "ByteLevel", "Sequence"]
 
 
 class _EncodingsProcessor(PostProcessor):
     """Shared driver: per-sequence processing as in Hugging Face, then one concatenation."""
 
     def process(self, encoding: Encoding, pair: Encoding | None = None, *, add_special_tokens: bool = True) -> Encoding:
-        # Copies with the standard type ids: implementations may share these lists freely.
+        # Copies with the standard type ids, each marked with its sequence (its overflowing parts too):
+        # implementations may share these lists freely.
         encodings = [encoding.with_type_id(0)] if pair is None else [encoding.with_type_id(0), pair.with_type_id(1)]
+        for i, e in enumerate(encodings):
+            e.set_sequence_id(i)
+            for o in e.overflow or ():
+                o.set_sequence_id(i)
         out = self.process_encodings(encodings, add_special_tokens=add_special_tokens)
         return out[0] if len(out) == 1 else Encoding.concat(out)
 
@@ -270,8 +276,7 @@ class TemplateProcessing(_EncodingsProcessor):
         for is_seq, key, type_id in plan:
             if is_seq:
                 e = encodings[key]
-                out.append(Encoding(e.ids, e.tokens, e.offsets, [type_id] * len(e.ids), e.special_tokens_mask,
-                                    e.attention_mask, e.word_ids))
+                out.append(e if e.type_ids == [type_id] * len(e.ids) and not e.overflow else e.with_type_id(type_id))
             elif add_special_tokens:
                 ids, tokens = self._tokens[key]
                 n = len(ids)
@@ -330,7 +335,7 @@ class BertProcessing(_EncodingsProcessor):
         return Encoding([token[1]], [token[0]], [(0, 0)], [type_id], [1], [1], [None])
 
     def process(self, encoding: Encoding, pair: Encoding | None = None, *, add_special_tokens: bool = True) -> Encoding:
-        if pair is not None or not add_special_tokens:
+        if pair is not None or not add_special_tokens or encoding.overflow:
             return super().process(encoding, pair, add_special_tokens=add_special_tokens)
         # The common call, one sequence, built in one go: the same result as the generic driver,
         # which copies the encoding and concatenates three parts (five Encodings per text).
@@ -344,6 +349,7 @@ class BertProcessing(_EncodingsProcessor):
             [1, *e.special_tokens_mask, 1],
             [1, *e.attention_mask, 1],
             [None, *e.word_ids, None],
+            (0, 1, len(e.ids) + 1),
         )
 
     def process_encodings(self, encodings: list[Encoding], *, add_special_tokens: bool = True) -> list[Encoding]:
@@ -404,20 +410,7 @@ class ByteLevel(_EncodingsProcessor):
     use_regex: bool
 
     def _trim(self, enc: Encoding) -> Encoding:
-        offsets = []
-        for i, (token, (start, end)) in enumerate(zip(enc.tokens, enc.offsets)):
-            leading = _count_leading(token)
-            trailing = _count_leading(token[::-1]) if leading < len(token) else leading
-            if leading:
-                # Offsets starting at 0 also count as "first" (pre-tokenized input restarts at 0).
-                if (i == 0 or start == 0) and self.add_prefix_space and leading == 1:
-                    leading = 0
-                start = min(start + leading, end)
-            if trailing and end >= trailing:
-                end = max(end - trailing, start)
-            offsets.append((start, end))
-        return Encoding(enc.ids, enc.tokens, offsets, enc.type_ids, enc.special_tokens_mask, enc.attention_mask,
-                        enc.word_ids)
+        return _trim_offsets(enc, self.add_prefix_space)
 
     def process_encodings(self, encodings: list[Encoding], *, add_special_tokens: bool = True) -> list[Encoding]:
         return [self._trim(e) for e in encodings] if self.trim_offsets else encodings
@@ -427,6 +420,76 @@ class ByteLevel(_EncodingsProcessor):
 
     def added_tokens(self, *, is_pair: bool) -> int:
         return 0
+
+
+def _trim_offsets(enc: Encoding, add_prefix_space: bool) -> Encoding:
+    """Hugging Face's ``process_offsets``: leading and trailing spaces (and ``Ġ``) out of each token's
+    offsets, except the one space ``add_prefix_space`` put before the first token."""
+    offsets = []
+    for i, (token, (start, end)) in enumerate(zip(enc.tokens, enc.offsets)):
+        leading = _count_leading(token)
+        trailing = _count_leading(token[::-1]) if leading < len(token) else leading
+        if leading:
+            # Offsets starting at 0 also count as "first" (pre-tokenized input restarts at 0).
+            if (i == 0 or start == 0) and add_prefix_space and leading == 1:
+                leading = 0
+            start = min(start + leading, end)
+        if trailing and end >= trailing:
+            end = max(end - trailing, start)
+        offsets.append((start, end))
+    overflow = [_trim_offsets(o, add_prefix_space) for o in enc.overflow] if enc.overflow else None
+    return Encoding(enc.ids, enc.tokens, offsets, enc.type_ids, enc.special_tokens_mask, enc.attention_mask,
+                    enc.word_ids, enc.ranges, overflow)
+
+
+@register("RobertaProcessing")
+class RobertaProcessing(_EncodingsProcessor):
+    """RoBERTa's special tokens, as Hugging Face's ``RobertaProcessing``: ``<s> A </s>`` and
+    ``<s> A </s> </s> B </s>``, every type id 0 (``sequence_ids`` still tells the two apart), and with
+    ``trim_offsets`` the byte-level offsets trimmed as the ``ByteLevel`` post-processor does.
+
+    >>> from toolkit.encoding import Encoding
+    >>> a, b = Encoding([5], ["Ġhi"], [(0, 3)]), Encoding([6], ["yo"], [(0, 2)])
+    >>> out = RobertaProcessing(("</s>", 2), ("<s>", 0)).process(a, b)
+    >>> out.ids, out.type_ids, out.offsets[1], out.n_sequences
+    ([0, 5, 2, 2, 6, 2], [0, 0, 0, 0, 0, 0], (0, 3), 2)
+    """
+
+    class Params(BertProcessing.Params):
+        sep: tuple[StrictStr, StrictInt] = ("</s>", 2)
+        cls: tuple[StrictStr, StrictInt] = ("<s>", 0)
+        trim_offsets: StrictBool = True
+        add_prefix_space: StrictBool = True
+
+    positional = ("sep", "cls", "trim_offsets", "add_prefix_space")
+    sep: tuple[str, int]
+    cls: tuple[str, int]
+    trim_offsets: bool
+    add_prefix_space: bool
+
+    def params(self) -> dict[str, Any]:
+        return {"sep": list(self.sep), "cls": list(self.cls), "trim_offsets": self.trim_offsets,
+                "add_prefix_space": self.add_prefix_space}
+
+    def process_encodings(self, encodings: list[Encoding], *, add_special_tokens: bool = True) -> list[Encoding]:
+        if len(encodings) not in (1, 2):
+            raise InputError(f"RobertaProcessing handles one or two sequences, got {len(encodings)}")
+        if self.trim_offsets:
+            encodings = [_trim_offsets(e, self.add_prefix_space) for e in encodings]
+        encodings = [e.with_type_id(0) for e in encodings]  # RoBERTa: every type id is 0
+        if not add_special_tokens:
+            return encodings
+        cls, sep = Encoding.special(*self.cls), Encoding.special(*self.sep)
+        out = [cls, encodings[0], sep]
+        if len(encodings) == 2:
+            out += [Encoding.special(*self.sep), encodings[1], Encoding.special(*self.sep)]
+        return out
+
+    def process_ids(self, ids: list[int], *, add_special_tokens: bool = True) -> list[int]:
+        return [self.cls[1], *ids, self.sep[1]] if add_special_tokens else list(ids)
+
+    def added_tokens(self, *, is_pair: bool) -> int:
+        return 4 if is_pair else 2
 
 
 # --------------------------------------------------------------------------- Sequence

@@ -191,6 +191,9 @@ TOOLS: dict[str, str] = {
     "from_sentencepiece": "toolkit.interop.sentencepiece:from_sentencepiece",
     "save_sentencepiece": "toolkit.interop.sentencepiece:save_sentencepiece",
     "visualize": "toolkit.analysis.visualize:visualize",
+    # issue 13 (pad): HF names and the hand-off to transformers
+    "from_hf_dict": "toolkit.interop.hf_json:from_hf_dict",
+    "save_pretrained": "toolkit.interop.transformers:save_pretrained",
 }
 
 

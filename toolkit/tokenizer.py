@@ -24,7 +24,9 @@ from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, CorpusError, InputError, SerializationError
 from toolkit.arguments import ComponentSlot, check_flag, check_indent, check_path, ids_to_tokens, writing
 from toolkit.fast_paths import Columns, PipelineCaches, check_text, encode_pieces, encode_slices, segment_ids
+from toolkit.hf_names import HFNames, PreTokenized, batch_item
 from toolkit.interfaces import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, Trainer
+from toolkit.padding import TruncationPadding, pad_batch, post_process, settings_from_dict
 from toolkit.registry import tool
 from toolkit.runtime import gc_paused
 from toolkit.streaming import StreamDecoder
@@ -41,8 +43,9 @@ CorpusSource = str | os.PathLike[str] | Iterable[str] | Iterable[os.PathLike[str
 #: model and the caches filled by it are always replaced together.
 _CACHES_LOCK = threading.Lock()
 
-class Tokenizer:
-    """A complete tokenizer: the pipeline of components plus encode/decode/train/save.
+class Tokenizer(TruncationPadding, HFNames):
+    """A complete tokenizer: the pipeline of components plus encode/decode/train/save; truncation and
+    padding (:mod:`toolkit.padding`) and Hugging Face's names (:mod:`toolkit.hf_names`) come from mixins.
 
     >>> from algorithms import BPE
     >>> from pretokenizers import Whitespace
@@ -264,7 +267,8 @@ class Tokenizer:
                 out.ids.append(special_id)
                 out.tokens.append(text[seg_start:seg_end])
                 out.offsets.append((seg_start, seg_end))
-                out.words.append(None)
+                out.words.append(word)  # a word of its own, as in HF
+                word += 1
                 continue
             ns = NormalizedString(text[seg_start:seg_end])
             if normalizer is not None:
@@ -288,11 +292,22 @@ class Tokenizer:
             special_mask[i] = 1
         return Encoding(out.ids, out.tokens, out.offsets, [type_id] * n, special_mask, [1] * n, out.words)
 
+    def _encode_words(self, words: Any, allowed: frozenset[str], type_id: int, caches: PipelineCaches, name: str) -> Encoding:
+        """Pre-tokenized input: each word encoded on its own; its tokens get the word's index and
+        offsets within the word (as HF's ``is_pretokenized=True``)."""
+        if isinstance(words, (str, bytes)) or not isinstance(words, (list, tuple)):
+            raise InputError(f"{name}: with is_pretokenized=True, give a list of words (str), got {type(words).__name__}")
+        parts = [self._encode_sequence(check_text(w, f"{name}[{i}]"), allowed, type_id, caches) for i, w in enumerate(words)]
+        for i, part in enumerate(parts):
+            part.word_ids = [i] * len(part.ids)
+        return Encoding.concat(parts)
+
     def encode(
         self,
-        text: str,
-        pair: str | None = None,
+        text: str | Sequence[str],
+        pair: str | Sequence[str] | None = None,
         *,
+        is_pretokenized: bool = False,
         add_special_tokens: bool = True,
         allowed_special: AllowedSpecial = (),
     ) -> Encoding:
@@ -300,16 +315,20 @@ class Tokenizer:
 
         Special tokens typed inside the text are ordinary text unless ``allowed_special`` names them
         (or is ``"all"``; ``None`` or empty: none). ``add_special_tokens`` lets the post-processor add
-        ``[CLS]``/``[SEP]``...
+        ``[CLS]``/``[SEP]``... ``is_pretokenized``: ``text`` (and ``pair``) are lists of words. Then
+        truncation and padding run if enabled (:meth:`enable_truncation`, :meth:`enable_padding`).
         """
         caches = self._current_caches()  # one model for the whole call, even if another thread swaps it
         allowed = self._allowed(allowed_special, caches.model.special_tokens)
         check_flag(add_special_tokens, "add_special_tokens")
-        enc = self._encode_sequence(check_text(text), allowed, 0, caches)
-        enc_pair = None if pair is None else self._encode_sequence(check_text(pair, "pair"), allowed, 1, caches)
-        if self.post_processor is not None:
-            return self.post_processor.process(enc, enc_pair, add_special_tokens=add_special_tokens)
-        return enc if enc_pair is None else Encoding.concat([enc, enc_pair])
+        if check_flag(is_pretokenized, "is_pretokenized"):
+            enc = self._encode_words(text, allowed, 0, caches, "text")
+            enc_pair = None if pair is None else self._encode_words(pair, allowed, 1, caches, "pair")
+        else:
+            enc = self._encode_sequence(check_text(text), allowed, 0, caches)
+            enc_pair = None if pair is None else self._encode_sequence(check_text(pair, "pair"), allowed, 1, caches)
+        return post_process(self.post_processor, enc, enc_pair, add_special_tokens=add_special_tokens,
+                            truncation=self._truncation, padding=self._padding)
 
     def encode_ids(
         self, text: str, *, allowed_special: AllowedSpecial = (), add_special_tokens: bool = True
@@ -320,6 +339,8 @@ class Tokenizer:
         >>> Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")])).encode_ids("abab")
         [2, 2]
         """
+        if self._truncation is not None or self._padding is not None:
+            return self.encode(text, add_special_tokens=add_special_tokens, allowed_special=allowed_special).ids
         check_text(text)
         check_flag(add_special_tokens, "add_special_tokens")
         caches = self._current_caches()  # one model for the whole call, even if another thread swaps it
@@ -345,13 +366,16 @@ class Tokenizer:
 
     def encode_batch(
         self,
-        inputs: Sequence[str | tuple[str, str]],
+        inputs: Sequence[Any],
         *,
+        is_pretokenized: bool = False,
         add_special_tokens: bool = True,
         allowed_special: AllowedSpecial = (),
         num_workers: int | None = None,
     ) -> list[Encoding]:
-        """Encode many texts (or ``(text, pair)`` tuples); equal to calling :meth:`encode` on each.
+        """Encode many texts (or pairs: ``(text, pair)`` tuples or 2-item lists; with ``is_pretokenized``,
+        lists of words or pairs of them); equal to calling :meth:`encode` on each, then padded to the
+        longest of the batch if padding is enabled.
 
         ``num_workers`` > 1 encodes in that many worker processes: the inputs are cut into contiguous
         chunks (about four per worker), each worker receives the tokenizer once, and the encodings come
@@ -377,22 +401,22 @@ class Tokenizer:
         if not hasattr(inputs, "__iter__"):
             raise InputError(f"encode_batch expects a list of texts (or (text, pair) tuples), got {type(inputs).__name__}")
         check_flag(add_special_tokens, "add_special_tokens")
+        if check_flag(is_pretokenized, "is_pretokenized"):
+            inputs = [PreTokenized(item) for item in inputs]
         # Validate once, in a form that pickles and survives being iterated more than once.
         allowed: AllowedSpecial = "all" if allowed_special == "all" else tuple(sorted(self._allowed(allowed_special)))
         items = list(inputs)
         if num_workers is not None and num_workers > 1 and len(items) > 1:
-            return encode_in_processes(self, items, num_workers, add_special_tokens, allowed)
-        with gc_paused():  # the results are many small cycle-free lists: collecting them is wasted time
-            return [self._encode_item(item, add_special_tokens, allowed) for item in items]
-
-    def _encode_item(self, item: str | tuple[str, str], add_special_tokens: bool, allowed: AllowedSpecial) -> Encoding:
-        if isinstance(item, tuple):
-            if len(item) != 2:
-                raise InputError(f"encode_batch: a pair must be a (text, pair) tuple of 2 strings, got {len(item)} items")
-            text, pair = item
+            out = encode_in_processes(self, items, num_workers, add_special_tokens, allowed)
         else:
-            text, pair = item, None
-        return self.encode(text, pair, add_special_tokens=add_special_tokens, allowed_special=allowed)
+            with gc_paused():  # the results are many small cycle-free lists: collecting them is wasted time
+                out = [self._encode_item(item, add_special_tokens, allowed) for item in items]
+        return pad_batch(out, self._padding) if self._padding is not None else out
+
+    def _encode_item(self, item: Any, add_special_tokens: bool, allowed: AllowedSpecial) -> Encoding:
+        text, pair, pretokenized = batch_item(item)
+        return self.encode(text, pair, is_pretokenized=pretokenized, add_special_tokens=add_special_tokens,
+                           allowed_special=allowed)
 
     # ------------------------------------------------------------------ decoding
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = False) -> str:
@@ -559,6 +583,8 @@ class Tokenizer:
             "model": self.model.to_dict(),
             "post_processor": self.post_processor.to_dict() if self.post_processor else None,
             "decoder": self.decoder.to_dict() if self.decoder else None,
+            **({"truncation": self.truncation} if self._truncation is not None else {}),
+            **({"padding": self.padding} if self._padding is not None else {}),
             "metadata": self.metadata,
         }
 
@@ -573,7 +599,9 @@ class Tokenizer:
         """Rebuild from :meth:`to_dict` output (validated in full unless ``trusted``)."""
         doc = check_document(data, source=source)
         parts = build_components(doc, validate=not trusted, source=source)
-        return cls(**parts, metadata=doc.get("metadata") or {})
+        tok = cls(**parts, metadata=doc.get("metadata") or {})
+        tok._truncation, tok._padding = settings_from_dict(doc, source)
+        return tok
 
     @classmethod
     def from_json(cls, text: str, *, trusted: bool = False) -> Tokenizer:

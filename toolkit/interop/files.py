@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import ConfigError, SerializationError
-from toolkit.interop import bert_vocab, gpt2, hf_json, sentencepiece, tiktoken_files
+from toolkit.interop import bert_vocab, gpt2, hf_json, sentencepiece, tiktoken_files, transformers
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 #: Formats ``load_tokenizer(format=...)`` and ``save_tokenizer(format=...)`` accept (``--from`` / ``--to``).
-TOKENIZER_FORMATS = ("auto", "toolkit", "hf", "vocab-txt", "vocab-merges", "tiktoken", "sentencepiece")
+TOKENIZER_FORMATS = ("auto", "toolkit", "hf", "vocab-txt", "vocab-merges", "tiktoken", "sentencepiece", "transformers")
 
 _CHOICES = ",".join(TOKENIZER_FORMATS[1:])
 
@@ -225,6 +225,7 @@ _READERS: dict[str, Callable[..., Tokenizer]] = {
     "vocab-merges": _load_vocab_merges,
     "tiktoken": tiktoken_files.from_tiktoken,
     "sentencepiece": sentencepiece.from_sentencepiece,
+    "transformers": transformers.load_pretrained,  # a save_pretrained directory (its tokenizer.json)
 }
 
 
@@ -285,6 +286,8 @@ def save_tokenizer(tok: Tokenizer, path: str | os.PathLike[str], *, format: str,
         sentencepiece.save_sentencepiece(tok, output)
     elif format == "vocab-merges":
         return write_as_unit(output, lambda folder: list(gpt2.save_vocab_merges(tok, folder)))
+    elif format == "transformers":  # a directory for transformers.AutoTokenizer, written all or nothing
+        return [Path(p) for p in transformers.save_pretrained(tok, output)]
     else:
         raise ConfigError(f"format: unknown format {format!r} (--to on the command line); choose one of {', '.join(TOKENIZER_FORMATS)}")
     return [output]
@@ -330,6 +333,8 @@ def written_files(path: str | os.PathLike[str], format: str) -> list[Path]:
     ['out/vocab.json', 'out/merges.txt']
     """
     output = Path(path)
+    if format == "transformers":
+        return [output / name for name in ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json")]
     return [output / "vocab.json", output / "merges.txt"] if format == "vocab-merges" else [output]
 
 

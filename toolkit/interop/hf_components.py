@@ -253,25 +253,13 @@ def imp_post_processor(d: Any, where: str) -> Json:
             "use_regex": _field(d, "use_regex", where, True),
         }
     if t == "RobertaProcessing":
-        # <s> A </s> and <s> A </s> </s> B </s>, every type id 0 (HF's behaviour), after optional
-        # ByteLevel offset trimming.
-        sep, sep_id = _token_and_id(_field(d, "sep", where), f"{where}.sep")
-        cls, cls_id = _token_and_id(_field(d, "cls", where), f"{where}.cls")
-        template = {
-            "type": "TemplateProcessing",
-            "single": f"{cls}:0 $A:0 {sep}:0",
-            "pair": f"{cls}:0 $A:0 {sep}:0 {sep}:0 $B:0 {sep}:0",
-            "special_tokens": [[cls, cls_id], [sep, sep_id]],
-        }
-        if not _field(d, "trim_offsets", where, True):
-            return template
-        trim = {
-            "type": "ByteLevel",
+        return {
+            "type": "RobertaProcessing",
+            "sep": list(_token_and_id(_field(d, "sep", where), f"{where}.sep")),
+            "cls": list(_token_and_id(_field(d, "cls", where), f"{where}.cls")),
+            "trim_offsets": _field(d, "trim_offsets", where, True),
             "add_prefix_space": _field(d, "add_prefix_space", where, True),
-            "trim_offsets": True,
-            "use_regex": True,
         }
-        return {"type": "Sequence", "processors": [trim, template]}
     if t == "Sequence":
         items = _children(d, "processors", where)
         return {
@@ -522,6 +510,9 @@ def exp_post_processor(pp: Any) -> Json:
         return {k: d[k] for k in ("type", "single", "pair", "special_tokens")}
     if t == "ByteLevel":
         return {k: d[k] for k in ("type", "add_prefix_space", "trim_offsets", "use_regex")}
+    if t == "RobertaProcessing":
+        return {"type": "RobertaProcessing", "sep": list(d["sep"]), "cls": list(d["cls"]),
+                "trim_offsets": d["trim_offsets"], "add_prefix_space": d["add_prefix_space"]}
     if t == "Sequence":
         return {"type": "Sequence", "processors": [exp_post_processor(c) for c in pp.processors]}
     raise _unsupported_export("post-processor", pp)

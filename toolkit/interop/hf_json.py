@@ -11,16 +11,15 @@ normalizer          NFC NFD NFKC NFKD Lowercase StripAccents Strip Replace Prepe
 pre_tokenizer       ByteLevel Split Whitespace WhitespaceSplit BertPreTokenizer Punctuation Digits
                     Metaspace Sequence
 model               BPE (→ our ``BPE``, or ``ByteLevelBPE`` for byte-level pipelines), WordPiece
-post_processor      TemplateProcessing BertProcessing ByteLevel Sequence (import also:
-                    RobertaProcessing, as a template after optional ByteLevel offset trimming)
+post_processor      TemplateProcessing BertProcessing RobertaProcessing ByteLevel Sequence
 decoder             ByteLevel WordPiece Metaspace BPEDecoder ByteFallback Fuse Strip Replace Sequence
 ==================  ===========================================================================
 
 ``added_tokens`` with ``"special": true`` become the model's special tokens. Anything else (a
-``Unigram`` or ``WordLevel`` model, a ``Precompiled`` normalizer, BPE dropout, truncation/padding,
-non-special added tokens) is a :class:`~toolkit.errors.SerializationError` naming the component and
-its path in the file; ``strict=False`` drops truncation/padding settings and reads non-special added
-tokens as special tokens, with a warning each.
+``Unigram`` or ``WordLevel`` model, a ``Precompiled`` normalizer, BPE dropout, non-special added
+tokens) is a :class:`~toolkit.errors.SerializationError` naming the component and its path in the
+file; ``strict=False`` reads non-special added tokens as special tokens, with a warning each.
+``truncation`` and ``padding`` are read and written (:mod:`toolkit.padding`).
 
 Known difference (documented in ``docs/interop.md``): HF always cuts added tokens out of the input
 text before normalization; we treat special tokens typed in text as ordinary text unless
@@ -56,6 +55,7 @@ from toolkit.interop.hf_components import (
     imp_post_processor,
     imp_pre_tokenizer,
 )
+from toolkit.padding import padding_from_hf, padding_to_hf, truncation_from_hf, truncation_to_hf
 from toolkit.serialization import parse_json
 from toolkit.arguments import check_indent
 
@@ -114,9 +114,8 @@ def from_hf_dict(data: Any, *, strict: bool = True, source: str = "<dict>") -> T
 
     _check_document(data, source)
     convert = _Converter(strict, source)
-    for name in ("truncation", "padding"):
-        if data.get(name) is not None:
-            convert(_refuse, name)
+    truncation = convert(truncation_from_hf, data.get("truncation"))
+    padding = convert(padding_from_hf, data.get("padding"))
     specials = _added_tokens(data.get("added_tokens"), strict=strict, source=source)
     byte_level = contains_byte_level(data.get("pre_tokenizer"))
     converters: dict[str, Callable[[Any, str], Any]] = {
@@ -137,7 +136,9 @@ def from_hf_dict(data: Any, *, strict: bool = True, source: str = "<dict>") -> T
             parts[kind] = build(kind, spec, where=kind)
         except ToolkitError as exc:
             raise SerializationError(f"{source}: {exc}") from None
-    return Tokenizer(**parts, metadata={"source": "huggingface"})
+    tok = Tokenizer(**parts, metadata={"source": "huggingface"})
+    tok._truncation, tok._padding = truncation, padding
+    return tok
 
 
 def _check_document(data: Any, source: str) -> None:
@@ -158,13 +159,6 @@ def _check_document(data: Any, source: str) -> None:
         raise SerializationError(f"{source}: unknown top-level field(s) {', '.join(sorted(unknown))}")
     if data.get("model") is None:
         raise SerializationError(f"{source}: model: required field is missing")
-
-
-def _refuse(name: str) -> None:
-    raise Unsupported(
-        f"{name}: {name} settings are not supported by tokenizer-toolkit",
-        if_dropped=f"encodings are never {'truncated' if name == 'truncation' else 'padded'}",
-    )
 
 
 class _Converter:
@@ -211,8 +205,8 @@ def to_hf_dict(tok: Tokenizer) -> Json:
     ]
     return {
         "version": HF_VERSION,
-        "truncation": None,
-        "padding": None,
+        "truncation": truncation_to_hf(tok.truncation),
+        "padding": padding_to_hf(tok.padding),
         "added_tokens": added,
         "normalizer": exp_normalizer(tok.normalizer) if tok.normalizer is not None else None,
         "pre_tokenizer": exp_pre_tokenizer(tok.pre_tokenizer) if tok.pre_tokenizer is not None else None,

@@ -1,0 +1,108 @@
+"""Hugging Face ``tokenizers``' names for what :class:`~toolkit.Tokenizer` already does.
+
+``from_file`` / ``from_str`` / ``to_str`` / ``get_vocab_size`` / ``train_from_iterator`` /
+``save_pretrained``: each is one line over the toolkit's own method, so code written for HF runs
+unchanged. (``from_file`` and ``from_str`` read our tokenizer file *or* an HF ``tokenizer.json``.)
+
+>>> from toolkit import Tokenizer
+>>> from algorithms import WordPiece
+>>> tok = Tokenizer(WordPiece({"[UNK]": 0, "a": 1}, unk_token="[UNK]"))
+>>> Tokenizer.from_str(tok.to_str()).get_vocab_size()
+2
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from typing import Any
+
+from toolkit.errors import ConfigError, CorpusError, InputError
+from toolkit.registry import lookup, tool
+
+__all__ = ["HFNames", "PreTokenized", "batch_item"]
+
+
+class PreTokenized(tuple):  # type: ignore[type-arg]
+    """One ``encode_batch`` item marked as pre-tokenized (it travels to worker processes as is)."""
+
+    def __new__(cls, item: Any) -> PreTokenized:
+        return super().__new__(cls, (item,))
+
+    def __getnewargs__(self) -> tuple[Any]:  # pickled (to worker processes) as the item it wraps
+        return (self[0],)
+
+
+def batch_item(item: Any) -> tuple[Any, Any, bool]:
+    """``(text, pair or None, is_pretokenized)`` of one ``encode_batch`` item, as HF reads them: a pair
+    is a tuple or a 2-item list (of texts; pre-tokenized: of word lists)."""
+    pretokenized = isinstance(item, PreTokenized)
+    if pretokenized:
+        item = item[0]
+    if isinstance(item, (tuple, list)) and (
+        not pretokenized or (len(item) == 2 and all(isinstance(x, (list, tuple)) for x in item))
+    ):
+        if len(item) != 2:
+            raise InputError(f"encode_batch: a pair must be a (text, pair) tuple or list of 2 items, got {len(item)} items")
+        return item[0], item[1], pretokenized
+    return item, None, pretokenized
+
+
+class HFNames:
+    """Mixin of :class:`~toolkit.Tokenizer`: HF's names (see the module docstring)."""
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Any:
+        """Load a tokenizer file: ours, or a Hugging Face ``tokenizer.json`` (detected from the content)."""
+        return cls.load_any(path)  # type: ignore[attr-defined, no-any-return]
+
+    @classmethod
+    def from_str(cls, json_text: str) -> Any:
+        """Load from a JSON string: our document, or a Hugging Face ``tokenizer.json`` document."""
+        if isinstance(json_text, str) and '"format"' not in json_text[:4096] and '"added_tokens"' in json_text:
+            from toolkit.serialization import parse_json
+
+            return tool("from_hf_dict")(parse_json(json_text), source="<string>")
+        return cls.from_json(json_text)  # type: ignore[attr-defined]
+
+    def to_str(self, pretty: bool = False) -> str:
+        """The tokenizer as our JSON document (``pretty``: indented), as HF's ``to_str``."""
+        return self.to_json(indent=2 if pretty else None)  # type: ignore[attr-defined, no-any-return]
+
+    def get_vocab_size(self, with_added_tokens: bool = True) -> int:
+        """Number of tokens in the vocabulary (special tokens included: they are in our model's vocabulary)."""
+        return len(self.get_vocab())  # type: ignore[attr-defined]
+
+    def train_from_iterator(self, iterator: Iterable[Any], trainer: Any = None, length: int | None = None) -> None:
+        """Train on texts from ``iterator`` (strings, or lists of strings: batches, as HF accepts);
+        ``trainer=None`` uses the model's trainer with its defaults (``BPE`` → ``BPETrainer``...).
+        ``length`` is only a progress hint in HF and is accepted for the same calls."""
+        if length is not None and (isinstance(length, bool) or not isinstance(length, int) or length < 0):
+            raise ConfigError(f"length must be a non-negative integer or None, got {length!r:.60}")
+        if isinstance(iterator, (str, bytes)) or not hasattr(iterator, "__iter__"):
+            raise CorpusError(f"train_from_iterator expects an iterable of texts, got {type(iterator).__name__}")
+        if trainer is None:
+            model = self.model  # type: ignore[attr-defined]
+            trainer = lookup("trainer", f"{model.type_name}Trainer")()
+        self.train(_flatten(iterator), trainer)  # type: ignore[attr-defined]
+
+    def save_pretrained(self, directory: str | os.PathLike[str], **roles: Any) -> list[str]:
+        """Write ``tokenizer.json``, ``tokenizer_config.json`` and ``special_tokens_map.json`` so that
+        ``transformers.AutoTokenizer.from_pretrained(directory)`` works (see
+        :func:`toolkit.interop.transformers.save_pretrained` for the roles: ``pad_token="[PAD]"``...)."""
+        return tool("save_pretrained")(self, directory, **roles)  # type: ignore[no-any-return]
+
+
+def _flatten(iterator: Iterable[Any]) -> Iterable[str]:
+    for item in iterator:
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, (list, tuple)):
+            for text in item:
+                if not isinstance(text, str):
+                    raise CorpusError(f"train_from_iterator: a batch must hold str, got {type(text).__name__}")
+                yield text
+        else:
+            raise CorpusError(f"train_from_iterator: expected str or a list of str, got {type(item).__name__} "
+                              f"{json.dumps(repr(item))[:60]}")

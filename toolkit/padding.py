@@ -1,0 +1,345 @@
+"""Truncation and padding, with Hugging Face ``tokenizers``' semantics and options.
+
+This module owns the settings (:func:`truncation_params`, :func:`padding_params`, validated dicts in
+HF's Python form), their ``tokenizer.json`` form (:func:`truncation_to_hf` and back), cutting one
+encoding into windows (:func:`truncate_encoding`, the rest goes to ``overflowing`` with ``stride``
+tokens of overlap), cutting a pair by strategy (:func:`truncate_pair`), padding (:func:`pad_encoding`,
+:func:`pad_batch`) and the pipeline step that runs them around the post-processor
+(:func:`post_process`). :class:`TruncationPadding` gives :class:`~toolkit.Tokenizer` HF's methods.
+
+>>> from toolkit.encoding import Encoding, pad_encoding, pad_to, truncate_encoding
+>>> enc = Encoding([1, 2, 3, 4, 5], list("abcde"), [(i, i + 1) for i in range(5)])
+>>> truncate_encoding(enc, 3, stride=1)
+>>> enc.tokens, [o.tokens for o in enc.overflowing]
+(['a', 'b', 'c'], [['c', 'd', 'e']])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from toolkit.encoding import Encoding, pad_encoding, pad_to, truncate_encoding
+from toolkit.errors import ConfigError, InputError, SerializationError
+
+__all__ = [
+    "DIRECTIONS",
+    "STRATEGIES",
+    "TruncationPadding",
+    "pad_batch",
+    "pad_encoding",
+    "padding_from_hf",
+    "padding_params",
+    "padding_to_hf",
+    "post_process",
+    "settings_from_dict",
+    "truncate_encoding",
+    "truncate_pair",
+    "truncation_from_hf",
+    "truncation_params",
+    "truncation_to_hf",
+]
+
+STRATEGIES = ("longest_first", "only_first", "only_second")
+DIRECTIONS = ("right", "left")
+_HF_STRATEGY = {"longest_first": "LongestFirst", "only_first": "OnlyFirst", "only_second": "OnlySecond"}
+
+
+def _count(value: Any, name: str, *, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ConfigError(f"{name} must be an integer >= {minimum}, got {type(value).__name__} {value!r:.60}")
+    return value
+
+
+def _choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
+    if value not in choices or not isinstance(value, str):
+        raise ConfigError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r:.60}")
+    return value
+
+
+def truncation_params(
+    max_length: Any, *, stride: Any = 0, strategy: Any = "longest_first", direction: Any = "right"
+) -> dict[str, Any]:
+    """The validated truncation settings (HF's ``Tokenizer.truncation`` dict).
+
+    >>> truncation_params(128, stride=16)
+    {'max_length': 128, 'stride': 16, 'strategy': 'longest_first', 'direction': 'right'}
+    """
+    max_length = _count(max_length, "max_length")
+    stride = _count(stride, "stride")
+    if max_length and stride >= max_length:
+        raise ConfigError(f"stride ({stride}) must be smaller than max_length ({max_length})")
+    return {"max_length": max_length, "stride": stride, "strategy": _choice(strategy, "strategy", STRATEGIES),
+            "direction": _choice(direction, "direction", DIRECTIONS)}
+
+
+def padding_params(
+    *, direction: Any = "right", pad_id: Any = 0, pad_type_id: Any = 0, pad_token: Any = "[PAD]",
+    length: Any = None, pad_to_multiple_of: Any = None,
+) -> dict[str, Any]:
+    """The validated padding settings (HF's ``Tokenizer.padding`` dict; ``length=None``: the longest of the batch).
+
+    >>> padding_params(pad_to_multiple_of=8)["pad_to_multiple_of"]
+    8
+    """
+    if not isinstance(pad_token, str):
+        raise ConfigError(f"pad_token must be a str, got {type(pad_token).__name__} {pad_token!r:.60}")
+    return {
+        "length": None if length is None else _count(length, "length"),
+        "pad_to_multiple_of": None if pad_to_multiple_of is None else _count(pad_to_multiple_of, "pad_to_multiple_of", minimum=1),
+        "pad_id": _count(pad_id, "pad_id"),
+        "pad_token": pad_token,
+        "pad_type_id": _count(pad_type_id, "pad_type_id"),
+        "direction": _choice(direction, "direction", DIRECTIONS),
+    }
+
+
+# ----------------------------------------------------------------------------- truncation
+def truncate_pair(
+    enc: Encoding, pair: Encoding | None, params: Mapping[str, Any], max_length: int | None = None
+) -> None:
+    """Truncate a sequence (and its pair) in place so that together they fit ``max_length`` (default:
+    ``params["max_length"]``), following ``params["strategy"]`` (HF's ``truncate_encodings``)."""
+    limit = params["max_length"] if max_length is None else max_length
+    stride, direction = params["stride"], params["direction"]
+    if limit == 0:
+        for e in (enc, pair):
+            if e is not None:
+                truncate_encoding(e, 0, stride, direction)
+        return
+    total = len(enc) + (len(pair) if pair is not None else 0)
+    if total <= limit:
+        return
+    to_remove = total - limit
+    strategy = params["strategy"]
+    if strategy == "longest_first":
+        if pair is None:
+            truncate_encoding(enc, limit, stride, direction)
+            return
+        n1, n2 = len(enc), len(pair)
+        swap = n1 > n2
+        if swap:
+            n1, n2 = n2, n1
+        n2 = n1 if n1 > limit else max(n1, limit - n1)
+        if n1 + n2 > limit:
+            n1 = limit // 2
+            n2 = n1 + limit % 2
+        if swap:
+            n1, n2 = n2, n1
+        truncate_encoding(enc, n1, stride, direction)
+        truncate_encoding(pair, n2, stride, direction)
+        return
+    target = enc if strategy == "only_first" else pair
+    if target is None:
+        raise InputError("truncation strategy 'only_second' needs a pair of sequences; use 'longest_first' for one text")
+    if len(target) <= to_remove:
+        raise InputError(
+            f"truncation strategy {strategy!r}: the sequence to truncate ({len(target)} tokens) is too short to fit "
+            f"max_length {limit}; use strategy 'longest_first' or a larger max_length"
+        )
+    truncate_encoding(target, len(target) - to_remove, stride, direction)
+
+
+# ----------------------------------------------------------------------------- padding
+def pad_batch(encodings: list[Encoding], params: Mapping[str, Any]) -> list[Encoding]:
+    """Pad every encoding to ``params["length"]`` or, when it is ``None``, to the longest of the batch;
+    rounded up to a multiple of ``pad_to_multiple_of`` (HF's ``pad_encodings``)."""
+    if not encodings:
+        return encodings
+    length = params["length"]
+    if length is None:
+        length = max(len(e) for e in encodings)
+    multiple = params["pad_to_multiple_of"]
+    if multiple and length % multiple:
+        length += multiple - length % multiple
+    for e in encodings:
+        pad_to(e, length, params)
+    return encodings
+
+
+# ----------------------------------------------------------------------------- the pipeline step
+def post_process(
+    processor: Any, enc: Encoding, pair: Encoding | None, *, add_special_tokens: bool,
+    truncation: Mapping[str, Any] | None, padding: Mapping[str, Any] | None,
+) -> Encoding:
+    """Truncate (leaving room for the specials the post-processor adds), post-process, pad: HF's order."""
+    if truncation is not None:
+        added = processor.num_special_tokens_to_add(pair is not None) if processor is not None else 0
+        limit = truncation["max_length"]
+        if add_special_tokens and added:
+            limit = max(limit - added, 0)
+        truncate_pair(enc, pair, truncation, limit)
+    if processor is not None:
+        out = processor.process(enc, pair, add_special_tokens=add_special_tokens)
+    else:
+        out = default_process(enc, pair)
+    if padding is not None:
+        pad_batch([out], padding)
+    return out
+
+
+def default_process(enc: Encoding, pair: Encoding | None) -> Encoding:
+    """What a pipeline without post-processor does: a single sequence as it is, a pair concatenated
+    with type ids 0 and 1 and each marked with its sequence."""
+    if pair is None:
+        return enc
+    n, m = len(enc.ids), len(pair.ids)
+    if not enc.overflow and not pair.overflow:  # the common case, built in one go
+        return Encoding(enc.ids + pair.ids, enc.tokens + pair.tokens, enc.offsets + pair.offsets, [0] * n + [1] * m,
+                        enc.special_tokens_mask + pair.special_tokens_mask, enc.attention_mask + pair.attention_mask,
+                        enc.word_ids + pair.word_ids, (0, 0, n, 1, n, n + m))
+    a, b = enc.with_type_id(0), pair.with_type_id(1)
+    a.set_sequence_id(0)
+    out = Encoding.concat([a, b])
+    # As HF: the pair's range is set on the result only, so the overflowing combinations built while
+    # concatenating (a part of the first text + the pair) carry no range of the pair.
+    out.sequence_ranges = {0: (0, len(a)), 1: (len(a), len(out))}
+    return out
+
+
+def _direction_from_hf(value: Any, where: str) -> str:
+    if value not in ("Left", "Right"):
+        raise SerializationError(f"{where}.direction: expected 'Left' or 'Right', got {value!r:.60}")
+    return str(value).lower()
+
+
+def truncation_to_hf(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The ``truncation`` field of a ``tokenizer.json``."""
+    if params is None:
+        return None
+    return {"direction": params["direction"].capitalize(), "max_length": params["max_length"],
+            "strategy": _HF_STRATEGY[params["strategy"]], "stride": params["stride"]}
+
+
+def truncation_from_hf(d: Any, where: str = "truncation") -> dict[str, Any] | None:
+    """Our settings from the ``truncation`` field of a ``tokenizer.json``."""
+    if d is None:
+        return None
+    if not isinstance(d, Mapping):
+        raise SerializationError(f"{where}: must be an object or null")
+    strategies = {v: k for k, v in _HF_STRATEGY.items()}
+    if d.get("strategy", "LongestFirst") not in strategies:
+        raise SerializationError(f"{where}.strategy: expected one of {', '.join(strategies)}, got {d.get('strategy')!r:.60}")
+    try:
+        return truncation_params(d.get("max_length"), stride=d.get("stride", 0),
+                                 strategy=strategies[d.get("strategy", "LongestFirst")],
+                                 direction=_direction_from_hf(d.get("direction", "Right"), where))
+    except ConfigError as exc:
+        raise SerializationError(f"{where}: {exc}") from None
+
+
+def padding_to_hf(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The ``padding`` field of a ``tokenizer.json``."""
+    if params is None:
+        return None
+    strategy: Any = "BatchLongest" if params["length"] is None else {"Fixed": params["length"]}
+    return {"strategy": strategy, "direction": params["direction"].capitalize(),
+            "pad_to_multiple_of": params["pad_to_multiple_of"], "pad_id": params["pad_id"],
+            "pad_type_id": params["pad_type_id"], "pad_token": params["pad_token"]}
+
+
+def padding_from_hf(d: Any, where: str = "padding") -> dict[str, Any] | None:
+    """Our settings from the ``padding`` field of a ``tokenizer.json``."""
+    if d is None:
+        return None
+    if not isinstance(d, Mapping):
+        raise SerializationError(f"{where}: must be an object or null")
+    strategy = d.get("strategy", "BatchLongest")
+    if strategy == "BatchLongest":
+        length = None
+    elif isinstance(strategy, Mapping) and set(strategy) == {"Fixed"}:
+        length = strategy["Fixed"]
+    else:
+        raise SerializationError(f'{where}.strategy: expected "BatchLongest" or {{"Fixed": n}}, got {strategy!r:.60}')
+    try:
+        return padding_params(direction=_direction_from_hf(d.get("direction", "Right"), where),
+                              pad_id=d.get("pad_id", 0), pad_type_id=d.get("pad_type_id", 0),
+                              pad_token=d.get("pad_token", "[PAD]"), length=length,
+                              pad_to_multiple_of=d.get("pad_to_multiple_of"))
+    except ConfigError as exc:
+        raise SerializationError(f"{where}: {exc}") from None
+
+
+def settings_from_dict(doc: Mapping[str, Any], source: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The ``truncation`` and ``padding`` fields of our tokenizer file (HF's Python dicts), validated."""
+    out: list[dict[str, Any] | None] = []
+    for name, build in (("truncation", truncation_params), ("padding", padding_params)):
+        value = doc.get(name)
+        if value is not None and not isinstance(value, Mapping):
+            raise SerializationError(f"{source}: {name}: must be an object or null, got {type(value).__name__}")
+        try:
+            if value is None:
+                out.append(None)
+            elif name == "truncation":
+                rest = {k: v for k, v in value.items() if k != "max_length"}
+                out.append(build(value.get("max_length"), **rest))
+            else:
+                out.append(build(**value))
+        except (TypeError, ConfigError) as exc:
+            raise SerializationError(f"{source}: {name}: {exc}") from None
+    return out[0], out[1]
+
+
+class TruncationPadding:
+    """Hugging Face's truncation and padding methods of :class:`~toolkit.Tokenizer`.
+
+    >>> from toolkit import Tokenizer
+    >>> from algorithms import WordPiece
+    >>> tok = Tokenizer(WordPiece({"[PAD]": 0, "[UNK]": 1, "a": 2, "##a": 3}, unk_token="[UNK]"))
+    >>> tok.enable_padding(length=4)
+    >>> tok.encode("aa").ids, tok.padding["length"]
+    ([2, 3, 0, 0], 4)
+    """
+
+    _truncation: dict[str, Any] | None = None
+    _padding: dict[str, Any] | None = None
+
+    def enable_truncation(
+        self, max_length: int, *, stride: int = 0, strategy: str = "longest_first", direction: str = "right"
+    ) -> None:
+        """Truncate every encoding to ``max_length`` tokens, the specials the post-processor adds included;
+        the cut-off parts go to ``Encoding.overflowing`` (``stride`` tokens of overlap)."""
+        self._truncation = truncation_params(max_length, stride=stride, strategy=strategy, direction=direction)
+
+    def no_truncation(self) -> None:
+        """Stop truncating."""
+        self._truncation = None
+
+    @property
+    def truncation(self) -> dict[str, Any] | None:
+        """The truncation settings (a copy; change them with :meth:`enable_truncation`), or ``None``."""
+        return dict(self._truncation) if self._truncation is not None else None
+
+    def enable_padding(
+        self, *, direction: str = "right", pad_id: int = 0, pad_type_id: int = 0, pad_token: str = "[PAD]",
+        length: int | None = None, pad_to_multiple_of: int | None = None,
+    ) -> None:
+        """Pad every encoding to ``length`` tokens, or in ``encode_batch`` to the longest of the batch
+        (``length=None``), rounded up to a multiple of ``pad_to_multiple_of``."""
+        self._padding = padding_params(direction=direction, pad_id=pad_id, pad_type_id=pad_type_id,
+                                       pad_token=pad_token, length=length, pad_to_multiple_of=pad_to_multiple_of)
+
+    def no_padding(self) -> None:
+        """Stop padding."""
+        self._padding = None
+
+    @property
+    def padding(self) -> dict[str, Any] | None:
+        """The padding settings (a copy; change them with :meth:`enable_padding`), or ``None``."""
+        return dict(self._padding) if self._padding is not None else None
+
+    def num_special_tokens_to_add(self, is_pair: bool) -> int:
+        """How many special tokens the post-processor adds to one sequence or a pair."""
+        processor = getattr(self, "post_processor", None)
+        return processor.num_special_tokens_to_add(is_pair) if processor is not None else 0
+
+    def post_process(self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True) -> Encoding:
+        """Truncate, add the post-processor's special tokens, pad: the last steps of ``encode``, on
+        encodings made elsewhere (HF's ``Tokenizer.post_process``); the inputs are not changed."""
+        for value, name in ((encoding, "encoding"), (pair, "pair")):
+            if value is not None and not isinstance(value, Encoding):
+                raise InputError(f"{name} must be an Encoding, got {type(value).__name__}")
+        return post_process(
+            getattr(self, "post_processor", None), encoding.copy(), None if pair is None else pair.copy(),
+            add_special_tokens=add_special_tokens, truncation=self._truncation, padding=self._padding,
+        )
