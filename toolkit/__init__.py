@@ -25,6 +25,7 @@ from toolkit.errors import (
 )
 from toolkit.registry import check_installation, register
 from toolkit.tokenizer import StreamDecoder, Tokenizer
+from toolkit.added_tokens import AddedToken
 
 check_installation()
 
@@ -43,5 +44,6 @@ __all__ = [
     "InputError",
     "TrainingError",
     "CorpusError",
+    "AddedToken",
 ]
 

@@ -189,14 +189,15 @@ class Tokenizer(VocabularyMixin):
         special_ids = self._special_ids() if len(self._added) or model.special_tokens else ()
         word = 0
         for seg in self._segments(text, allowed, model, normalizer):
-            if seg.token_id is not None:  # an added token: one token, a word of its own (as HF)
-                if seg.token_id in special_ids:
+            if seg.token_id is not None:  # an added token: one token; a non-special one is a word (as HF)
+                special = seg.token_id in special_ids
+                if special:
                     out.specials.append(len(out.ids))
                 out.ids.append(seg.token_id)
                 out.tokens.append(seg.token)
                 out.offsets.append((seg.start, seg.end))
-                out.words.append(word)
-                word += 1
+                out.words.append(None if special else word)
+                word += not special
                 continue
             ns, a, b = seg.ns, seg.nstart, seg.nend
             if a == b:
@@ -365,8 +366,8 @@ class Tokenizer(VocabularyMixin):
     # ------------------------------------------------------------------ decoding
     def _tokens_of(self, ids: Iterable[int], skip_special_tokens: bool) -> list[str]:
         skip = check_flag(skip_special_tokens, "skip_special_tokens")
-        added = {i: t.content for i, t in self._added.decoder.items()} if len(self._added) else None
-        return ids_to_tokens(self.model, ids, skip, added, self._special_ids() if skip else ())
+        added = self._added_strings() if len(self._added) else None
+        return ids_to_tokens(self.model, ids, skip, added, self._skipped_ids() if skip else ())
 
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
         """Text of ``ids`` (integers; a bool, an unknown id or anything else raises :class:`InputError`).

@@ -121,8 +121,30 @@ class VocabularyMixin:
             if isinstance(token_id, bool) or not hasattr(token_id, "__index__"):
                 raise InputError(f"token_id must be an int, got {type(token_id).__name__} {token_id!r:.60}")
             token_id = token_id.__index__()  # numpy and torch integers
-        found = self._added.id_to_token(token_id)
+        found = self._added_strings().get(token_id)
         return self.model.id_to_token(token_id) if found is None else found
+
+    def _added_strings(self) -> dict[int, str]:
+        """id → the string an added token decodes to: its content, normalized when it is matched on
+        normalized text (HF's ``id_to_token``)."""
+        normalizer = self.normalizer
+        found = self._special_patterns.get("strings")
+        if found is not None and found[0] is normalizer:
+            return found[1]  # type: ignore[no-any-return]
+        strings = {
+            i: normalizer.normalize_str(t.content) if t.normalized and normalizer is not None else t.content
+            for i, t in self._added.decoder.items()
+        }
+        self._special_patterns.put("strings", (normalizer, strings))
+        return strings
+
+    def _skipped_ids(self) -> set[int]:
+        """The ids ``decode`` skips: special tokens whose decoded string is a special token's text (HF
+        compares strings, so a special token whose normalized text differs is kept)."""
+        specials = self._specials(self.model)
+        strings = self._added_strings()
+        contents = set(specials)
+        return {i for i in specials.values() if strings.get(i, self.model.id_to_token(i)) in contents}
 
     @property
     def special_tokens(self) -> dict[str, int]:
