@@ -182,7 +182,11 @@ def to_hf_dict(tok: Tokenizer) -> Json:
     >>> to_hf_dict(Tokenizer(WordPiece({"[UNK]": 0, "a": 1}, special_tokens=["[UNK]"])))["added_tokens"][0]["content"]
     '[UNK]'
     """
-    added = [{"id": token_id, **token.to_dict()} for token_id, token in tok.get_added_tokens_decoder().items()]
+    decoder = tok.get_added_tokens_decoder()
+    added = [{"id": token_id, **token.to_dict()} for token_id, token in decoder.items()]
+    model = exp_model(tok.model)
+    if isinstance(model.get("vocab"), dict):
+        model["vocab"] = _vocab_for_hf(model["vocab"], decoder)
     return {
         "version": HF_VERSION,
         "truncation": None,
@@ -192,8 +196,37 @@ def to_hf_dict(tok: Tokenizer) -> Json:
         "pre_tokenizer": exp_pre_tokenizer(tok.pre_tokenizer) if tok.pre_tokenizer is not None else None,
         "post_processor": exp_post_processor(tok.post_processor) if tok.post_processor is not None else None,
         "decoder": exp_decoder(tok.decoder) if tok.decoder is not None else None,
-        "model": exp_model(tok.model),
+        "model": model,
     }
+
+
+def _vocab_for_hf(vocab: dict[str, int], added: Mapping[int, Any]) -> dict[str, int]:
+    """The model vocabulary to write so that HF gives every added token its id.
+
+    HF ignores the ``id`` of an added token missing from the model vocabulary and numbers it after
+    the vocabulary (in list order). So the special tokens at the top of the id range leave the
+    vocabulary when HF's numbering then gives every added token its id (Llama 3, DeepSeek);
+    otherwise every added token is written into the vocabulary, where its id is kept.
+    """
+    out = dict(vocab)
+    by_id = {i: t for t, i in out.items()}
+    ids = sorted(by_id)
+    for token_id, token in sorted(added.items(), reverse=True):
+        if token.content not in out:
+            continue
+        if token.special and ids and ids[-1] == token_id and by_id[token_id] == token.content:
+            del out[token.content]
+            ids.pop()
+            continue
+        break
+    next_id = len(out)
+    for token_id, token in sorted(added.items()):
+        if out.get(token.content) == token_id:
+            continue
+        if token.content in out or token_id != next_id:
+            return {**vocab, **{t.content: i for i, t in added.items()}}
+        next_id += 1
+    return out
 
 
 def save_hf_json(tok: Tokenizer, path: PathLike, *, indent: int | None = None) -> None:
