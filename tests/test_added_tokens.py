@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import require
 from hypothesis import given
 from hypothesis import strategies as st
-
-from conftest import require
 from test_interop_hf_json import byte_level_gpt2, sample_texts, wordpiece_bert
+
 from toolkit import AddedToken, Tokenizer
-from toolkit.errors import ConfigError, InputError, SerializationError
+from toolkit.errors import ConfigError, SerializationError
 
 tokenizers = require("tokenizers")
 

@@ -11,13 +11,13 @@ lines; the ``slow`` set runs every line.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import require, shared_path
+
 from toolkit import Tokenizer
 
 tokenizers = require("tokenizers")
@@ -41,7 +41,7 @@ def load_pair(name: str) -> tuple[Tokenizer, Any]:
     return Tokenizer.from_hf_json(path), tokenizers.Tokenizer.from_file(str(path))
 
 
-@lru_cache(maxsize=None)
+@cache
 def corpus_lines(relative: str) -> list[str]:
     text = shared_path(relative).read_text(encoding="utf-8")
     return text.splitlines(keepends=True)  # CRLF and the BOM kept: the tokenizers see them too

@@ -11,9 +11,9 @@ from __future__ import annotations
 import copy
 
 import pytest
-
 from conftest import require
 from test_interop_tiktoken import CL100K_SPECIALS, cl100k_path, ours, reference  # noqa: F401  (fixtures)
+
 from toolkit import Tokenizer
 from toolkit.errors import ConfigError, InputError
 

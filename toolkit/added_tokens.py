@@ -24,7 +24,7 @@ import regex
 from toolkit.alignment import NormalizedString
 from toolkit.errors import ConfigError, SerializationError
 
-__all__ = ["AddedToken", "AddedVocabulary", "Segment", "FLAGS"]
+__all__ = ["FLAGS", "AddedToken", "AddedVocabulary", "Segment"]
 
 #: The boolean options of an added token, in HF's order.
 FLAGS = ("single_word", "lstrip", "rstrip", "normalized", "special")

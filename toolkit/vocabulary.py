@@ -18,7 +18,7 @@ from toolkit.added_tokens import AddedToken, AddedVocabulary, Cutter, as_added_t
 from toolkit.errors import ConfigError, InputError
 from toolkit.interfaces import Model
 
-__all__ = ["VocabularyMixin", "AllowedSpecial"]
+__all__ = ["AllowedSpecial", "VocabularyMixin"]
 
 #: ``"all"``, a collection of special-token strings, or ``None`` / empty: none (the same in every encode method).
 AllowedSpecial = Literal["all"] | Iterable[str] | None

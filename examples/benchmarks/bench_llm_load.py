@@ -25,7 +25,7 @@ def main() -> None:
     parser.add_argument("path", help="a Hugging Face tokenizer.json")
     parser.add_argument("--reps", type=int, default=3, help="fresh processes per library (best time kept)")
     args = parser.parse_args()
-    print("| library | load time (best of %d) | peak RSS |" % args.reps)
+    print(f"| library | load time (best of {args.reps}) | peak RSS |")
     print("|---|---|---|")
     for name, setup in CODE.items():
         runs = []
