@@ -72,8 +72,9 @@ def add_both(tok: Tokenizer, hf: Any, flags: dict[str, bool]) -> None:
         assert tok.add_tokens(ours) == hf.add_tokens(theirs)
 
 
-def assert_same(tok: Tokenizer, hf: Any, texts: list[str]) -> None:
-    for allowed, split_specials in (("all", False), ((), True)):
+def assert_same(tok: Tokenizer, hf: Any, texts: list[str], *, typed_specials_as_text: bool = True) -> None:
+    modes = (("all", False), ((), True)) if typed_specials_as_text else (("all", False),)
+    for allowed, split_specials in modes:
         hf.encode_special_tokens = split_specials
         for text in texts:
             enc, expected = tok.encode(text, allowed_special=allowed), hf.encode(text)
@@ -100,7 +101,13 @@ def test_every_flag_combination_like_hf(name: str, flags: dict[str, bool], tmp_p
     # Exported with the added tokens, HF reads the same flags and gives the same ids; so do we.
     again = hf_of(tok, tmp_path, "again.json")
     assert_same(tok, again, texts[:10])
-    assert_same(Tokenizer.from_hf_json(tmp_path / "again.json"), hf, texts[:10])
+    # Read from a file, special tokens are the model's: one that is also a vocabulary entry ("is",
+    # "ab") is then never produced from ordinary text (a deliberate difference, docs/migrating.md).
+    # (With single_word, a refused match is ordinary text too.)
+    imported = Tokenizer.from_hf_json(tmp_path / "again.json")
+    assert imported.get_added_tokens_decoder() == tok.get_added_tokens_decoder()
+    if not (flags["special"] and flags["single_word"]):
+        assert_same(imported, hf, texts[:10], typed_specials_as_text=not flags["special"])
     assert_same(Tokenizer.from_json(tok.to_json()), hf, texts[:10])
 
 

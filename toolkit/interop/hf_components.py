@@ -318,9 +318,6 @@ def imp_model(d: Any, where: str, *, byte_level: bool, specials: dict[str, int])
             raise SerializationError(
                 f"added_tokens: {token!r} has id {token_id} but the model vocabulary gives it {vocab[token]}"
             )
-    # A special token that is also in HF's model vocabulary stays an ordinary entry of our model (HF's
-    # model can produce it from text); the pipeline's added vocabulary marks it special.
-    specials = {token: token_id for token, token_id in specials.items() if token not in vocab}
     if t == "WordPiece":
         vocab.update(specials)
         return {
