@@ -186,10 +186,12 @@ class Tokenizer(VocabularyMixin):
         out = Columns()
         caches = self._current_caches() if caches is None else caches
         model, normalizer, pre_tokenizer = caches.model, self.normalizer, caches.pre_tokenizer
-        special_ids = self._special_ids() if len(self._added) or model.special_tokens else ()
+        special_ids: set[int] | None = None  # looked up at the first added token only
         word = 0
         for seg in self._segments(text, allowed, model, normalizer):
             if seg.token_id is not None:  # an added token: one token; a non-special one is a word (as HF)
+                if special_ids is None:
+                    special_ids = set(self._specials(model).values())
                 special = seg.token_id in special_ids
                 if special:
                     out.specials.append(len(out.ids))
@@ -239,8 +241,13 @@ class Tokenizer(VocabularyMixin):
         post-processor add ``[CLS]``/``[SEP]``...
         """
         caches = self._current_caches()  # one model for the whole call, even if another thread swaps it
-        specials = self._specials(caches.model)
-        allowed = self._allowed(allowed_special, specials)
+        allowed: frozenset[str] = frozenset()
+        specials: Mapping[str, int] = {}
+        if not (allowed_special == () or allowed_special is None) or not (
+            disallowed_special == () or disallowed_special is None
+        ):
+            specials = self._specials(caches.model)
+            allowed = self._allowed(allowed_special, specials)
         check_flag(add_special_tokens, "add_special_tokens")
         check_text(text)
         self._check_disallowed(text, disallowed_special, allowed, specials)
