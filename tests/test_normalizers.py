@@ -320,8 +320,8 @@ def test_alignment_strip_replace_prepend() -> None:
     assert _spans(Strip(), "  ab ") == [("a", (2, 3)), ("b", (3, 4))]
     assert _spans(Replace("ab", "x"), "cabd") == [("c", (0, 1)), ("x", (1, 3)), ("d", (3, 4))]
     assert _spans(Replace(" ", "__"), "a b") == [("a", (0, 1)), ("_", (1, 2)), ("_", (1, 2)), ("b", (2, 3))]
-    # Prepended characters stand for the empty span before the text.
-    assert _spans(Prepend("▁"), "ab") == [("▁", (0, 0)), ("a", (0, 1)), ("b", (1, 2))]
+    # Prepended characters align to the first character, as in HF (Llama's "▁" before "\n").
+    assert _spans(Prepend("▁"), "ab") == [("▁", (0, 1)), ("a", (0, 1)), ("b", (1, 2))]
 
 
 def test_alignment_composes_through_a_sequence_and_an_existing_alignment() -> None:

@@ -26,6 +26,7 @@ from toolkit.errors import (
 )
 from toolkit.registry import check_installation, register
 from toolkit.tokenizer import StreamDecoder, Tokenizer
+from toolkit.added_tokens import AddedToken
 
 check_installation()
 
@@ -45,5 +46,6 @@ __all__ = [
     "TrainingError",
     "CorpusError",
     "VocabSizeWarning",
+    "AddedToken",
 ]
 

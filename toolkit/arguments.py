@@ -57,13 +57,24 @@ def _bad_id(token_id: Any, position: int) -> InputError:
     return InputError(f"cannot decode ids[{position}] = {token_id!r:.60}: a {type(token_id).__name__}, not an integer id")
 
 
-def ids_to_tokens(model: Model, ids: Any, skip_special_tokens: bool) -> list[str]:
+def ids_to_tokens(
+    model: Model, ids: Any, skip_special_tokens: bool, added: Any = None, special_ids: Any = None
+) -> list[str]:
     """The token strings of ``ids`` (:meth:`Tokenizer.decode`'s look-up): every id must be an integer
-    (not a bool) that names a token; a problem is an :class:`InputError` naming the id and its position."""
+    (not a bool) that names a token; a problem is an :class:`InputError` naming the id and its position.
+    ``added`` (id → content) is looked up before the model; ``special_ids`` default to the model's."""
     if ids is None or isinstance(ids, (str, bytes, bytearray)) or not hasattr(ids, "__iter__"):
         raise InputError(f"ids must be a sequence of integer ids, got {type(ids).__name__} {ids!r:.60}")
     id_to_token = model.id_to_token
-    special_ids = set(model.special_tokens.values()) if skip_special_tokens else ()
+    if added:
+        model_id_to_token = model.id_to_token
+
+        def id_to_token(token_id: int) -> str | None:
+            found = added.get(token_id)
+            return model_id_to_token(token_id) if found is None else found
+
+    if special_ids is None:
+        special_ids = set(model.special_tokens.values()) if skip_special_tokens else ()
     tokens: list[str] = []
     for position, token_id in enumerate(ids):
         if type(token_id) is not int:

@@ -70,10 +70,6 @@ class HFNames:
         """The tokenizer as our JSON document (``pretty``: indented), as HF's ``to_str``."""
         return self.to_json(indent=2 if pretty else None)  # type: ignore[attr-defined, no-any-return]
 
-    def get_vocab_size(self, with_added_tokens: bool = True) -> int:
-        """Number of tokens in the vocabulary (special tokens included: they are in our model's vocabulary)."""
-        return len(self.get_vocab())  # type: ignore[attr-defined]
-
     def train_from_iterator(self, iterator: Iterable[Any], trainer: Any = None, length: int | None = None) -> None:
         """Train on texts from ``iterator`` (strings, or lists of strings: batches, as HF accepts);
         ``trainer=None`` uses the model's trainer with its defaults (``BPE`` → ``BPETrainer``...).

@@ -91,7 +91,7 @@ def check_document(data: Any, *, source: str = "<string>") -> dict[str, Any]:
         )
     if version < 1:
         raise SerializationError(f"{source}: version: must be >= 1, got {version}")
-    unknown = set(data) - {"format", "version", "metadata", "truncation", "padding", *PIPELINE_FIELDS}
+    unknown = set(data) - {"format", "version", "metadata", "truncation", "padding", "added_tokens", *PIPELINE_FIELDS}
     if unknown:
         raise SerializationError(f"{source}: unknown top-level field(s): {', '.join(sorted(unknown))}")
     if "model" not in data or data["model"] is None:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from toolkit.errors import InputError
@@ -19,12 +20,15 @@ __all__ = ["StreamDecoder"]
 class StreamDecoder:
     """Incremental decoding: :meth:`feed` one id at a time, get the text that became complete.
 
+    ``ids`` starts from a prefix already shown; ``skip_special_tokens`` defaults to ``True`` like
+    :meth:`Tokenizer.decode <toolkit.Tokenizer.decode>`. ``copy.copy`` gives an independent decoder.
+
     Works with every decoder. Text is held back while it ends in an incomplete UTF-8 sequence (shown
     as U+FFFD by the decoder), so a 4-byte emoji split over 4 byte tokens prints once, whole. The ids
     already printed are kept as context only until the next output, so memory stays small.
     """
 
-    def __init__(self, tokenizer: Any, *, skip_special_tokens: bool = False) -> None:
+    def __init__(self, tokenizer: Any, *, skip_special_tokens: bool = True, ids: Iterable[int] | None = None) -> None:
         if skip_special_tokens is not True and skip_special_tokens is not False:
             raise InputError(f"skip_special_tokens must be True or False, got {skip_special_tokens!r:.60}")
         self._tokenizer = tokenizer
@@ -32,6 +36,28 @@ class StreamDecoder:
         self._ids: list[int] = []
         self._context = 0  # how many of _ids were already printed
         self._printed = ""  # decode(_ids[:_context])
+        if ids is not None:
+            self._start_from(ids)
+
+    def _start_from(self, ids: Iterable[int]) -> None:
+        """Take ``ids`` as already shown (HF's ``DecodeStream(ids=...)``): they are context only. An
+        incomplete UTF-8 character at their end is not shown yet: the ids that hold it stay pending."""
+        if ids is None or isinstance(ids, (str, bytes, bytearray)) or not hasattr(ids, "__iter__"):
+            raise InputError(f"ids must be a sequence of integer ids, got {type(ids).__name__} {ids!r:.60}")
+        prefix = list(ids)
+        self._decode(prefix)  # every id checked before anything changes
+        context = len(prefix)
+        while context > max(0, len(prefix) - 3) and self._decode(prefix[:context]).endswith("\ufffd"):
+            context -= 1
+        self._ids, self._context = prefix, context
+        self._printed = self._decode(prefix[:context])
+
+    def __copy__(self) -> StreamDecoder:
+        """An independent decoder in the same state (``copy.copy``; HF's ``DecodeStream`` copies too)."""
+        other = StreamDecoder.__new__(StreamDecoder)
+        other.__dict__.update(self.__dict__)
+        other._ids = list(self._ids)
+        return other
 
     def _decode(self, ids: list[int]) -> str:
         return self._tokenizer.decode(ids, skip_special_tokens=self._skip)

@@ -12,9 +12,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
-
-import regex
+from typing import Any
 
 from toolkit import limits, options
 from toolkit.alignment import NormalizedString, Piece
@@ -28,24 +26,26 @@ from toolkit.hf_names import HFNames, PreTokenized, batch_item
 from toolkit.interfaces import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, Trainer
 from toolkit.padding import TruncationPadding, pad_batch, post_process, settings_from_dict
 from toolkit.registry import tool
+from toolkit.bytelevel import from_byte_level, is_byte_level
 from toolkit.runtime import gc_paused
 from toolkit.streaming import StreamDecoder
+from toolkit.vocabulary import AllowedSpecial, VocabularyMixin
+from toolkit.added_tokens import AddedVocabulary, Segment, read_added_tokens
 from toolkit.serialization import FORMAT, VERSION, atomic_write_text, build_components, check_document, parse_json
 from toolkit.progress import training_progress
 
 __all__ = ["Tokenizer", "StreamDecoder", "AllowedSpecial"]
 
-#: ``"all"``, a collection of special-token strings, or ``None`` / empty: none (the same in every encode method).
-AllowedSpecial = Literal["all"] | Iterable[str] | None
 #: What :meth:`Tokenizer.train` reads: texts, or a path / paths of text files (or a tooling ``Corpus``).
 CorpusSource = str | os.PathLike[str] | Iterable[str] | Iterable[os.PathLike[str]] | Any
 #: Held while a pipeline replaces its caches (rare: a component or an option changed), so that the
 #: model and the caches filled by it are always replaced together.
 _CACHES_LOCK = threading.Lock()
 
-class Tokenizer(TruncationPadding, HFNames):
+class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
     """A complete tokenizer: the pipeline of components plus encode/decode/train/save; truncation and
-    padding (:mod:`toolkit.padding`) and Hugging Face's names (:mod:`toolkit.hf_names`) come from mixins.
+    padding (:mod:`toolkit.padding`), Hugging Face's names (:mod:`toolkit.hf_names`) and added tokens
+    (:mod:`toolkit.vocabulary`) come from mixins.
 
     >>> from algorithms import BPE
     >>> from pretokenizers import Whitespace
@@ -86,6 +86,7 @@ class Tokenizer(TruncationPadding, HFNames):
         #: Free-form information stored in the file (e.g. how the tokenizer was trained).
         self.metadata: dict[str, Any] = dict(metadata or {})
         self._special_patterns: BoundedCache = BoundedCache(64)
+        self._added = AddedVocabulary()
 
     def __repr__(self) -> str:
         parts = [f"model={self.model!r}"]
@@ -151,35 +152,6 @@ class Tokenizer(TruncationPadding, HFNames):
             self._forget_caches()
         self.model.clear_cache()
 
-    # ------------------------------------------------------------------ vocabulary
-    def get_vocab(self) -> dict[str, int]:
-        """Token string → id, special tokens included."""
-        return self.model.get_vocab()
-
-    @property
-    def vocab_size(self) -> int:
-        """Number of tokens in the vocabulary, special tokens included."""
-        return self.model.vocab_size
-
-    def token_to_id(self, token: str) -> int | None:
-        """The id of ``token`` or ``None``."""
-        if not isinstance(token, str):
-            raise InputError(f"token must be a str, got {type(token).__name__} {token!r:.60}")
-        return self.model.token_to_id(token)
-
-    def id_to_token(self, token_id: int) -> str | None:
-        """The token string of ``token_id`` or ``None``."""
-        if type(token_id) is not int:
-            if isinstance(token_id, bool) or not hasattr(token_id, "__index__"):
-                raise InputError(f"token_id must be an int, got {type(token_id).__name__} {token_id!r:.60}")
-            token_id = token_id.__index__()  # numpy and torch integers
-        return self.model.id_to_token(token_id)
-
-    @property
-    def special_tokens(self) -> dict[str, int]:
-        """Special tokens (``<|endoftext|>``, ``[CLS]``...) and their ids."""
-        return self.model.special_tokens
-
     # ------------------------------------------------------------------ debugging helpers
     def normalize_str(self, text: str) -> str:
         """The text after the normalizer (unchanged without one)."""
@@ -192,57 +164,6 @@ class Tokenizer(TruncationPadding, HFNames):
         return [(p.text, ns.original_span(p.start, p.end)) for p in pieces]
 
     # ------------------------------------------------------------------ encoding
-    def _allowed(self, allowed_special: AllowedSpecial | None, specials: Mapping[str, int] | None = None) -> frozenset[str]:
-        """``allowed_special`` checked against ``specials`` (default: the model's special tokens)."""
-        specials = self.model.special_tokens if specials is None else specials
-        if allowed_special is None:
-            return frozenset()
-        if isinstance(allowed_special, str) and allowed_special == "all":
-            return frozenset(specials)
-        if isinstance(allowed_special, (str, bytes, bytearray)) or not isinstance(allowed_special, Iterable):
-            raise ConfigError(
-                f'allowed_special must be "all", None or a collection of special-token strings, '
-                f"got {type(allowed_special).__name__} {allowed_special!r:.60}"
-                + (f" (for one token write [{allowed_special!r:.60}])" if isinstance(allowed_special, str) else "")
-            )
-        items = list(allowed_special)
-        for item in items:
-            if not isinstance(item, str):
-                raise ConfigError(
-                    f"allowed_special must hold special-token strings, got {type(item).__name__} {item!r:.60}"
-                )
-        allowed = frozenset(items)
-        unknown = allowed - set(specials)
-        if unknown:
-            raise ConfigError(
-                f"allowed_special names tokens that are not special tokens of this tokenizer: "
-                f"{', '.join(sorted(unknown))}; known: {', '.join(specials) or 'none'}"
-            )
-        return allowed
-
-    def _segments(
-        self, text: str, allowed: frozenset[str], specials: Mapping[str, int] | None = None
-    ) -> list[tuple[int, int, int | None]]:
-        """Cut ``text`` at allowed special tokens: ``(start, end, special_id or None)``; ``specials`` is
-        the special tokens of the model the caller encodes with (default: the current model's)."""
-        if not allowed or not text:
-            return [(0, len(text), None)] if text else []
-        pattern = self._special_patterns.get(allowed)
-        if pattern is None:
-            alternatives = sorted(allowed, key=lambda s: (-len(s), s))  # longest first
-            pattern = self._special_patterns.put(allowed, regex.compile("|".join(map(regex.escape, alternatives))))
-        out: list[tuple[int, int, int | None]] = []
-        pos = 0
-        specials = self.model.special_tokens if specials is None else specials
-        for m in pattern.finditer(text):
-            if m.start() > pos:
-                out.append((pos, m.start(), None))
-            out.append((m.start(), m.end(), specials[m.group()]))
-            pos = m.end()
-        if pos < len(text):
-            out.append((pos, len(text), None))
-        return out
-
     def _pieces(self, text: str) -> tuple[NormalizedString, list[Piece]]:
         ns = NormalizedString(text)
         if self.normalizer is not None:
@@ -253,39 +174,54 @@ class Tokenizer(TruncationPadding, HFNames):
             pieces = self.pre_tokenizer.pre_tokenize(pieces)
         return ns, [p for p in pieces if p.text]
 
+    def _segments(self, text: str, allowed: frozenset[str], model: Model, normalizer: Any) -> list[Segment]:
+        """``text`` cut at added tokens and allowed special tokens; the rest normalized."""
+        cutter = self._cutter(model)
+        if cutter is not None and cutter.active(allowed):
+            return cutter.cut(text, normalizer, allowed)
+        ns = NormalizedString(text)
+        if normalizer is not None:
+            ns = normalizer.normalize(ns)
+        return [Segment(None, "", 0, len(text), ns, 0, len(ns.normalized))]
+
     def _encode_sequence(
         self, text: str, allowed: frozenset[str], type_id: int, caches: PipelineCaches | None = None
     ) -> Encoding:
-        """One sequence: cut at allowed specials, normalize, pre-tokenize, tokenize, offsets."""
+        """One sequence: cut at added tokens, normalize, pre-tokenize, tokenize, offsets."""
         out = Columns()
         caches = self._current_caches() if caches is None else caches
         model, normalizer, pre_tokenizer = caches.model, self.normalizer, caches.pre_tokenizer
+        special_ids: set[int] | None = None  # looked up at the first added token only
         word = 0
-        for seg_start, seg_end, special_id in self._segments(text, allowed, model.special_tokens):
-            if special_id is not None:
-                out.specials.append(len(out.ids))
-                out.ids.append(special_id)
-                out.tokens.append(text[seg_start:seg_end])
-                out.offsets.append((seg_start, seg_end))
-                out.words.append(word)  # a word of its own, as in HF
+        for seg in self._segments(text, allowed, model, normalizer):
+            if seg.token_id is not None:  # an added token: one token; a non-special one is a word (as HF)
+                if special_ids is None:
+                    special_ids = set(self._specials(model).values())
+                special = seg.token_id in special_ids
+                if special:
+                    out.specials.append(len(out.ids))
+                out.ids.append(seg.token_id)
+                out.tokens.append(seg.token)
+                out.offsets.append((seg.start, seg.end))
+                out.words.append(word)  # a word of its own, as in HF (special or not)
                 word += 1
                 continue
-            ns = NormalizedString(text[seg_start:seg_end])
-            if normalizer is not None:
-                ns = normalizer.normalize(ns)
-            normalized = ns.normalized
-            if not normalized:
+            ns, a, b = seg.ns, seg.nstart, seg.nend
+            if a == b:
                 continue
+            normalized = ns.normalized if b - a == len(ns.normalized) else ns.normalized[a:b]
             # Pieces that are plain slices of the normalized text (BERT, GPT-2 byte level) have tokens
             # whose spans relative to the piece depend on its text alone: they come from a cache.
             sliced = pre_tokenizer.split_slices(normalized) if pre_tokenizer is not None else None
             if sliced is not None:
-                word = encode_slices(out, model, caches.tokens_for(sliced[2]), ns, sliced, seg_start, word)
+                if a:
+                    sliced = (sliced[0], [start + a for start in sliced[1]], sliced[2])
+                word = encode_slices(out, model, caches.tokens_for(sliced[2]), ns, sliced, seg.start, word)
                 continue
-            pieces = [Piece(normalized, 0, len(normalized))]
+            pieces = [Piece(normalized, a, b)]
             if pre_tokenizer is not None:
                 pieces = pre_tokenizer.pre_tokenize(pieces)
-            word = encode_pieces(out, model, caches.tokens_for(None), ns, pieces, seg_start, word)
+            word = encode_pieces(out, model, caches.tokens_for(None), ns, pieces, seg.start, word)
         n = len(out.ids)
         special_mask = [0] * n
         for i in out.specials:
@@ -310,28 +246,42 @@ class Tokenizer(TruncationPadding, HFNames):
         is_pretokenized: bool = False,
         add_special_tokens: bool = True,
         allowed_special: AllowedSpecial = (),
+        disallowed_special: AllowedSpecial = (),
     ) -> Encoding:
         """Encode ``text`` (and optionally ``pair``) into an :class:`Encoding` with offsets.
 
-        Special tokens typed inside the text are ordinary text unless ``allowed_special`` names them
-        (or is ``"all"``; ``None`` or empty: none). ``add_special_tokens`` lets the post-processor add
-        ``[CLS]``/``[SEP]``... ``is_pretokenized``: ``text`` (and ``pair``) are lists of words. Then
-        truncation and padding run if enabled (:meth:`enable_truncation`, :meth:`enable_padding`).
+        Added tokens (:meth:`add_tokens`) are matched in any text. Special tokens typed inside the
+        text are ordinary text unless ``allowed_special`` names them (or is ``"all"``; ``None`` or
+        empty: none); ``disallowed_special`` (tiktoken's name; ``"all"``: every special token not
+        allowed) raises :class:`InputError` instead when one occurs. ``add_special_tokens`` lets the
+        post-processor add ``[CLS]``/``[SEP]``... ``is_pretokenized``: ``text`` (and ``pair``) are lists
+        of words. Then truncation and padding run if enabled (:meth:`enable_truncation`, :meth:`enable_padding`).
         """
         caches = self._current_caches()  # one model for the whole call, even if another thread swaps it
-        allowed = self._allowed(allowed_special, caches.model.special_tokens)
+        allowed: frozenset[str] = frozenset()
+        specials: Mapping[str, int] = {}
+        if not (allowed_special == () or allowed_special is None) or not (
+            disallowed_special == () or disallowed_special is None
+        ):
+            specials = self._specials(caches.model)
+            allowed = self._allowed(allowed_special, specials)
         check_flag(add_special_tokens, "add_special_tokens")
         if check_flag(is_pretokenized, "is_pretokenized"):
             enc = self._encode_words(text, allowed, 0, caches, "text")
             enc_pair = None if pair is None else self._encode_words(pair, allowed, 1, caches, "pair")
         else:
-            enc = self._encode_sequence(check_text(text), allowed, 0, caches)
-            enc_pair = None if pair is None else self._encode_sequence(check_text(pair, "pair"), allowed, 1, caches)
+            self._check_disallowed(check_text(text), disallowed_special, allowed, specials)
+            enc = self._encode_sequence(text, allowed, 0, caches)
+            enc_pair = None
+            if pair is not None:
+                self._check_disallowed(check_text(pair, "pair"), disallowed_special, allowed, specials)
+                enc_pair = self._encode_sequence(pair, allowed, 1, caches)
         return post_process(self.post_processor, enc, enc_pair, add_special_tokens=add_special_tokens,
                             truncation=self._truncation, padding=self._padding)
 
     def encode_ids(
-        self, text: str, *, allowed_special: AllowedSpecial = (), add_special_tokens: bool = True
+        self, text: str, *, allowed_special: AllowedSpecial = (), add_special_tokens: bool = True,
+        disallowed_special: AllowedSpecial = (),
     ) -> list[int]:
         """The ids of ``text`` only: the fastest path, equal to ``encode(text).ids``.
 
@@ -344,19 +294,38 @@ class Tokenizer(TruncationPadding, HFNames):
         check_text(text)
         check_flag(add_special_tokens, "add_special_tokens")
         caches = self._current_caches()  # one model for the whole call, even if another thread swaps it
-        if allowed_special == () or allowed_special is None:
-            out = self._segment_ids(text, caches)  # the common call: no special tokens to look for
+        allowed: frozenset[str] = frozenset()
+        if not (allowed_special == () or allowed_special is None) or not (
+            disallowed_special == () or disallowed_special is None
+        ):
+            specials = self._specials(caches.model)
+            allowed = self._allowed(allowed_special, specials)
+            self._check_disallowed(text, disallowed_special, allowed, specials)
+        cutter = self._cutter(caches.model)
+        if cutter is None or not cutter.active(allowed):
+            out = self._segment_ids(text, caches)  # the common call: nothing to cut at
         else:
-            specials = caches.model.special_tokens
+            normalize_str = None if self.normalizer is None else self.normalizer.normalize_str
+            model, pre_tokenizer, raw = caches.model, caches.pre_tokenizer, caches.raw
             out = []
-            for start, end, special_id in self._segments(text, self._allowed(allowed_special, specials), specials):
-                if special_id is None:
-                    out += self._segment_ids(text[start:end], caches)
+            for part in cutter.cut_ids(text, normalize_str, allowed):
+                if type(part) is int:
+                    out.append(part)
                 else:
-                    out.append(special_id)
+                    out += segment_ids(model, pre_tokenizer, raw, part)  # type: ignore[arg-type]
         if self.post_processor is not None:
             return self.post_processor.process_ids(out, add_special_tokens=add_special_tokens)
         return out
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """tiktoken's ``encode_ordinary``: the ids of ``text`` with every special token as text and no
+        special tokens added around it (added non-special tokens still match).
+
+        >>> from algorithms import BPE
+        >>> Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")])).encode_ordinary("ab")
+        [2]
+        """
+        return self.encode_ids(text, add_special_tokens=False)
 
     def _segment_ids(self, segment: str, caches: PipelineCaches) -> list[int]:
         """The ids of a text without special tokens (normalized here, then :func:`segment_ids`)."""
@@ -371,6 +340,7 @@ class Tokenizer(TruncationPadding, HFNames):
         is_pretokenized: bool = False,
         add_special_tokens: bool = True,
         allowed_special: AllowedSpecial = (),
+        disallowed_special: AllowedSpecial = (),
         num_workers: int | None = None,
     ) -> list[Encoding]:
         """Encode many texts (or pairs: ``(text, pair)`` tuples or 2-item lists; with ``is_pretokenized``,
@@ -406,6 +376,12 @@ class Tokenizer(TruncationPadding, HFNames):
         # Validate once, in a form that pickles and survives being iterated more than once.
         allowed: AllowedSpecial = "all" if allowed_special == "all" else tuple(sorted(self._allowed(allowed_special)))
         items = list(inputs)
+        if disallowed_special != () and disallowed_special is not None:
+            specials = self._specials(self.model)
+            for item in items:
+                for text in item if isinstance(item, tuple) else (item,):
+                    if isinstance(text, str):
+                        self._check_disallowed(text, disallowed_special, frozenset(self._allowed(allowed)), specials)
         if num_workers is not None and num_workers > 1 and len(items) > 1:
             out = encode_in_processes(self, items, num_workers, add_special_tokens, allowed)
         else:
@@ -419,33 +395,51 @@ class Tokenizer(TruncationPadding, HFNames):
                            allowed_special=allowed)
 
     # ------------------------------------------------------------------ decoding
-    def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = False) -> str:
+    def _tokens_of(self, ids: Iterable[int], skip_special_tokens: bool) -> list[str]:
+        skip = check_flag(skip_special_tokens, "skip_special_tokens")
+        added = self._added_strings() if len(self._added) else None
+        return ids_to_tokens(self.model, ids, skip, added, self._skipped_ids() if skip else ())
+
+    def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
         """Text of ``ids`` (integers; a bool, an unknown id or anything else raises :class:`InputError`).
+        Special tokens are left out unless ``skip_special_tokens=False`` (HF's default).
 
         >>> from algorithms import BPE
         >>> Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")])).decode([2, 0])
         'ab a'
         """
-        tokens = ids_to_tokens(self.model, ids, check_flag(skip_special_tokens, "skip_special_tokens"))
+        tokens = self._tokens_of(ids, skip_special_tokens)
         if self.decoder is not None:
             return self.decoder.decode(tokens)
         return " ".join(tokens)
 
-    def decode_batch(self, batch: Iterable[Iterable[int]], *, skip_special_tokens: bool = False) -> list[str]:
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """tiktoken's ``decode_bytes``: the bytes of ``ids``, special tokens included; byte-level
+        tokens give their exact bytes even when they end inside a UTF-8 character."""
+        tokens = self._tokens_of(ids, False)
+        if getattr(self.decoder, "type_name", None) == "ByteLevel":
+            return b"".join(
+                from_byte_level(t) if is_byte_level(t) else t.encode("utf-8", "surrogatepass") for t in tokens
+            )
+        text = self.decoder.decode(tokens) if self.decoder is not None else " ".join(tokens)
+        return text.encode("utf-8", "surrogatepass")
+
+    def decode_batch(self, batch: Iterable[Iterable[int]], *, skip_special_tokens: bool = True) -> list[str]:
         """:meth:`decode` for each sequence of ids."""
         if batch is None or isinstance(batch, (str, bytes)) or not hasattr(batch, "__iter__"):
             raise InputError(f"decode_batch expects a list of id sequences, got {type(batch).__name__} {batch!r:.60}")
         return [self.decode(ids, skip_special_tokens=skip_special_tokens) for ids in batch]
 
-    def stream_decoder(self, *, skip_special_tokens: bool = False) -> StreamDecoder:
-        """A decoder that takes ids one at a time and returns text as soon as it is complete.
+    def stream_decoder(self, *, skip_special_tokens: bool = True, ids: Iterable[int] | None = None) -> StreamDecoder:
+        """A decoder that takes ids one at a time and returns text as soon as it is complete;
+        ``ids``: the prefix already shown (HF's ``DecodeStream(ids=...)``), used as context only.
 
         >>> from algorithms import BPE
         >>> sd = Tokenizer(BPE(vocab={"a": 0, "b": 1}, merges=[])).stream_decoder()
         >>> sd.feed(0), sd.feed(1), sd.flush()
         ('a', ' b', '')
         """
-        return StreamDecoder(self, skip_special_tokens=skip_special_tokens)
+        return StreamDecoder(self, skip_special_tokens=skip_special_tokens, ids=ids)
 
     # ------------------------------------------------------------------ training
     def train(self, corpus: CorpusSource, trainer: Trainer) -> Tokenizer:
@@ -586,6 +580,7 @@ class Tokenizer(TruncationPadding, HFNames):
             **({"truncation": self.truncation} if self._truncation is not None else {}),
             **({"padding": self.padding} if self._padding is not None else {}),
             "metadata": self.metadata,
+            **({"added_tokens": self._added_tokens_json()} if len(self._added) else {}),
         }
 
     def to_json(self, *, indent: int | None = None) -> str:
@@ -601,6 +596,7 @@ class Tokenizer(TruncationPadding, HFNames):
         parts = build_components(doc, validate=not trusted, source=source)
         tok = cls(**parts, metadata=doc.get("metadata") or {})
         tok._truncation, tok._padding = settings_from_dict(doc, source)
+        tok._put_added_tokens(read_added_tokens(doc.get("added_tokens"), source=source))
         return tok
 
     @classmethod

@@ -273,6 +273,12 @@ def _merges_from_hf(merges: Any, where: str) -> list[tuple[str, str]]:
     """Merges as ``[[l, r], ...]`` (tokenizers >= 0.20) or ``["l r", ...]`` (older files)."""
     if not isinstance(merges, list):
         raise SerializationError(f"{where}: must be a list")
+    # The usual file (tokenizers >= 0.20): pairs of strings, checked and converted in bulk (large
+    # LLM files hold hundreds of thousands of merges); anything else takes the loop, which names it.
+    if all(type(m) is list and len(m) == 2 for m in merges):
+        pairs = [(m[0], m[1]) for m in merges]
+        if all(type(a) is str and type(b) is str for a, b in pairs):
+            return pairs
     out: list[tuple[str, str]] = []
     for i, m in enumerate(merges):
         if isinstance(m, str):

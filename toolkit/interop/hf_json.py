@@ -15,15 +15,14 @@ post_processor      TemplateProcessing BertProcessing RobertaProcessing ByteLeve
 decoder             ByteLevel WordPiece Metaspace BPEDecoder ByteFallback Fuse Strip Replace Sequence
 ==================  ===========================================================================
 
-``added_tokens`` with ``"special": true`` become the model's special tokens. Anything else (a
-``Unigram`` or ``WordLevel`` model, a ``Precompiled`` normalizer, BPE dropout, non-special added
-tokens) is a :class:`~toolkit.errors.SerializationError` naming the component and its path in the
-file; ``strict=False`` reads non-special added tokens as special tokens, with a warning each.
-``truncation`` and ``padding`` are read and written (:mod:`toolkit.padding`).
+``added_tokens`` are read and written in full (id, content, ``single_word``, ``lstrip``, ``rstrip``,
+``normalized``, ``special``); special ones are also the model's special tokens. ``truncation`` and
+``padding`` are read and written (:mod:`toolkit.padding`). A component we lack is a
+:class:`~toolkit.errors.SerializationError` naming it and its path in the file.
 
-Known difference (documented in ``docs/interop.md``): HF always cuts added tokens out of the input
-text before normalization; we treat special tokens typed in text as ordinary text unless
-``allowed_special`` names them. On text that contains no special-token string the two agree.
+Known difference (documented in ``docs/interop.md``): special tokens typed in text are ordinary
+text unless ``allowed_special`` names them (HF's ``encode_special_tokens=True``); non-special added
+tokens are matched in any text, as in HF.
 
 >>> from toolkit import Tokenizer
 >>> tok = Tokenizer.from_hf_json("tokenizer.json")   # doctest: +SKIP
@@ -38,6 +37,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from toolkit.added_tokens import read_added_tokens
 from toolkit.errors import SerializationError, ToolkitError
 from toolkit.interop._io import PathLike, read_text, write_text
 from toolkit.interop.hf_components import (
@@ -72,34 +72,6 @@ _TOP_LEVEL = {"version", "truncation", "padding", "added_tokens", "normalizer", 
 
 
 # ============================================================================ import
-def _added_tokens(items: Any, *, strict: bool, source: str) -> dict[str, int]:
-    if items is None:
-        return {}
-    if not isinstance(items, list):
-        raise SerializationError(f"{source}: added_tokens: must be a list")
-    out: dict[str, int] = {}
-    for i, item in enumerate(items):
-        where = f"added_tokens[{i}]"
-        if not isinstance(item, Mapping):
-            raise SerializationError(f"{source}: {where}: must be an object")
-        content = item.get("content")
-        token_id = item.get("id")
-        if not isinstance(content, str) or not content:
-            raise SerializationError(f"{source}: {where}.content: must be a non-empty string")
-        if not isinstance(token_id, int) or isinstance(token_id, bool) or token_id < 0:
-            raise SerializationError(f"{source}: {where}.id: must be a non-negative integer, got {token_id!r}")
-        if not item.get("special", False):
-            message = (
-                f"{source}: {where}: {content!r} is a non-special added token (HF matches it in any text); "
-                "tokenizer-toolkit only has special tokens, matched when allowed_special names them"
-            )
-            if strict:
-                raise SerializationError(message + "; load with strict=False to read it as a special token")
-            warnings.warn(message + "; read as a special token", stacklevel=3)
-        out[content] = token_id
-    return out
-
-
 def from_hf_dict(data: Any, *, strict: bool = True, source: str = "<dict>") -> Tokenizer:
     """Build a :class:`~toolkit.Tokenizer` from a parsed HF ``tokenizer.json`` document.
 
@@ -116,7 +88,10 @@ def from_hf_dict(data: Any, *, strict: bool = True, source: str = "<dict>") -> T
     convert = _Converter(strict, source)
     truncation = convert(truncation_from_hf, data.get("truncation"))
     padding = convert(padding_from_hf, data.get("padding"))
-    specials = _added_tokens(data.get("added_tokens"), strict=strict, source=source)
+    added = read_added_tokens(data.get("added_tokens"), source=source)
+    # Special tokens are the model's (their ids must agree with its vocabulary); every entry, with its
+    # flags, also goes to the pipeline's added vocabulary, which matches them as HF does.
+    specials = {token.content: token_id for token_id, token in added if token.special}
     byte_level = contains_byte_level(data.get("pre_tokenizer"))
     converters: dict[str, Callable[[Any, str], Any]] = {
         "normalizer": imp_normalizer,
@@ -138,6 +113,7 @@ def from_hf_dict(data: Any, *, strict: bool = True, source: str = "<dict>") -> T
             raise SerializationError(f"{source}: {exc}") from None
     tok = Tokenizer(**parts, metadata={"source": "huggingface"})
     tok._truncation, tok._padding = truncation, padding
+    tok._put_added_tokens(added)
     return tok
 
 
@@ -198,11 +174,11 @@ def to_hf_dict(tok: Tokenizer) -> Json:
     >>> to_hf_dict(Tokenizer(WordPiece({"[UNK]": 0, "a": 1}, special_tokens=["[UNK]"])))["added_tokens"][0]["content"]
     '[UNK]'
     """
-    added = [
-        {"id": token_id, "content": token, "single_word": False, "lstrip": False, "rstrip": False,
-         "normalized": False, "special": True}
-        for token, token_id in sorted(tok.model.special_tokens.items(), key=lambda kv: kv[1])
-    ]
+    decoder = tok.get_added_tokens_decoder()
+    added = [{"id": token_id, **token.to_dict()} for token_id, token in decoder.items()]
+    model = exp_model(tok.model)
+    if isinstance(model.get("vocab"), dict):
+        model["vocab"] = _vocab_for_hf(model["vocab"], decoder)
     return {
         "version": HF_VERSION,
         "truncation": truncation_to_hf(tok.truncation),
@@ -212,8 +188,37 @@ def to_hf_dict(tok: Tokenizer) -> Json:
         "pre_tokenizer": exp_pre_tokenizer(tok.pre_tokenizer) if tok.pre_tokenizer is not None else None,
         "post_processor": exp_post_processor(tok.post_processor) if tok.post_processor is not None else None,
         "decoder": exp_decoder(tok.decoder) if tok.decoder is not None else None,
-        "model": exp_model(tok.model),
+        "model": model,
     }
+
+
+def _vocab_for_hf(vocab: dict[str, int], added: Mapping[int, Any]) -> dict[str, int]:
+    """The model vocabulary to write so that HF gives every added token its id.
+
+    HF ignores the ``id`` of an added token missing from the model vocabulary and numbers it after
+    the vocabulary (in list order). So the special tokens at the top of the id range leave the
+    vocabulary when HF's numbering then gives every added token its id (Llama 3, DeepSeek);
+    otherwise every added token is written into the vocabulary, where its id is kept.
+    """
+    out = dict(vocab)
+    by_id = {i: t for t, i in out.items()}
+    ids = sorted(by_id)
+    for token_id, token in sorted(added.items(), reverse=True):
+        if token.content not in out:
+            continue
+        if token.special and ids and ids[-1] == token_id and by_id[token_id] == token.content:
+            del out[token.content]
+            ids.pop()
+            continue
+        break
+    next_id = len(out)
+    for token_id, token in sorted(added.items()):
+        if out.get(token.content) == token_id:
+            continue
+        if token.content in out or token_id != next_id:
+            return {**vocab, **{t.content: i for i, t in added.items()}}
+        next_id += 1
+    return out
 
 
 def save_hf_json(tok: Tokenizer, path: PathLike, *, indent: int | None = None) -> None:

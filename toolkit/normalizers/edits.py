@@ -105,8 +105,8 @@ class Replace(PatternReplacement, Normalizer):
 class Prepend(Normalizer):
     """Puts ``prepend`` in front of any non-empty text (SentencePiece-style ``▁``).
 
-    The prepended characters stand for the empty span at the start of the text, as a Metaspace or
-    byte-level prefix does (Hugging Face aligns them to the first character instead).
+    The prepended characters align to the first character's span, as in Hugging Face (a token made
+    of the prefix alone, Llama's ``▁`` before a newline, has the offsets of that character).
 
     >>> Prepend("▁").normalize_str("hey"), Prepend("▁").normalize_str("")
     ('▁hey', '')
@@ -123,7 +123,8 @@ class Prepend(Normalizer):
         if not n or not self.prepend:
             return text
         limits.check_normalized_size(n + len(self.prepend), where="Prepend")
-        return text.rewrite([(0, 0, self.prepend), (0, n, text.normalized)])
+        first = text.normalized[0]
+        return text.rewrite([(0, 1, self.prepend + first), (1, n, text.normalized[1:])])
 
     def normalize_str(self, text: str) -> str:
         if not text:

@@ -223,16 +223,17 @@ def _per_char(text: str, a: int, b: int, rep: str, form: str) -> list[tuple[int,
         pieces = [unicodedata.normalize(form, c) for c in text[a:b]]
         if "".join(pieces) == rep:
             return [(k, k + 1, p) for k, p in zip(range(a, b), pieces) if p != text[k]]
-        if form in ("NFD", "NFKD"):
-            traced = [(ch, k) for k, piece in zip(range(a, b), pieces) for ch in piece]
-            # Canonical ordering: a stable sort of the combining marks by class, starters stay put.
-            starters = sum(1 for ch, _ in traced if not unicodedata.combining(ch))
-            if starters == 1 and not unicodedata.combining(traced[0][0]):
-                traced[1:] = sorted(traced[1:], key=lambda item: unicodedata.combining(item[0]))
-                out = _Traced("".join(ch for ch, _ in traced))
-                if out == rep:
-                    out.origins = [k for _, k in traced]
-                    return [(a, b, out)]
+        # Canonical ordering moved marks (any form; under NFC/NFKC only when nothing composes,
+        # e.g. Thai vowel and tone marks): trace each character to its origin.
+        traced = [(ch, k) for k, piece in zip(range(a, b), pieces) for ch in piece]
+        # Canonical ordering: a stable sort of the combining marks by class, starters stay put.
+        starters = sum(1 for ch, _ in traced if not unicodedata.combining(ch))
+        if starters == 1 and not unicodedata.combining(traced[0][0]):
+            traced[1:] = sorted(traced[1:], key=lambda item: unicodedata.combining(item[0]))
+            out = _Traced("".join(ch for ch, _ in traced))
+            if out == rep:
+                out.origins = [k for _, k in traced]
+                return [(a, b, out)]
     return [(a, b, rep)]
 
 

@@ -1,0 +1,255 @@
+"""Added tokens against Hugging Face ``tokenizers``: every flag combination on real text.
+
+Our tokenizers (a lowercasing BERT WordPiece pipeline and a byte-level GPT-2 pipeline, trained on
+Python's own text) are exported to ``tokenizer.json`` and loaded in HF; the same added tokens go into
+both, and ids, tokens, offsets and decoded text must agree, with special tokens allowed (HF's
+default) and not allowed (HF's ``encode_special_tokens=True``, our default). Also: JSON round trips,
+hypothesis properties, the typed errors of bad input, and the tiktoken names against tiktoken.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import pickle
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import require
+from hypothesis import given
+from hypothesis import strategies as st
+from test_interop_hf_json import byte_level_gpt2, sample_texts, wordpiece_bert
+
+from toolkit import AddedToken, Tokenizer
+from toolkit.errors import ConfigError, SerializationError
+
+tokenizers = require("tokenizers")
+
+FLAGS = ("single_word", "lstrip", "rstrip", "normalized", "special")
+COMBINATIONS = [dict(zip(FLAGS, values)) for values in itertools.product((False, True), repeat=5)]
+#: Contents that test each rule: case (normalized), inside words (single_word), spaces (strip), overlap
+#: (longest first), non-ASCII, and a token whose text the model would split.
+CONTENTS = ["<tool>", "Yes", "new york", "is", "<tool>call", "été", "ab"]
+
+_PIPELINES: dict[str, Tokenizer] = {}
+
+
+def pipeline(name: str) -> Tokenizer:
+    if name not in _PIPELINES:
+        _PIPELINES[name] = {"bert": wordpiece_bert, "byte_level": byte_level_gpt2}[name]()
+    return Tokenizer.from_json(_PIPELINES[name].to_json())
+
+
+def texts_with_tokens(seed: int, count: int = 40) -> list[str]:
+    """Real lines with the contents typed in at random places, with and without spaces and case."""
+    rnd = random.Random(seed)
+    lines = [t for t in sample_texts() if t.strip()]
+    out = []
+    for _ in range(count):
+        words = rnd.choice(lines).split(" ")
+        for _ in range(rnd.randint(1, 4)):
+            content = rnd.choice(CONTENTS + ["NEW YORK", "yes", "IS"])
+            glue = rnd.choice(["", " ", "  ", "\t", "x"])
+            words.insert(rnd.randint(0, len(words)), glue + content + rnd.choice(["", " ", "  ", "y"]))
+        out.append(" ".join(words))
+    return out + ["", "<tool><tool>call", "isis is", " new york ", "Yes<tool>yes"]
+
+
+def hf_of(tok: Tokenizer, tmp_path: Path, name: str = "tokenizer.json") -> Any:
+    path = tmp_path / name
+    tok.to_hf_json(path)
+    return tokenizers.Tokenizer.from_file(str(path))
+
+
+def add_both(tok: Tokenizer, hf: Any, flags: dict[str, bool]) -> None:
+    ours = [AddedToken(c, **flags) for c in CONTENTS]
+    theirs = [tokenizers.AddedToken(c, **flags) for c in CONTENTS]
+    if flags["special"]:
+        assert tok.add_special_tokens(ours) == hf.add_special_tokens(theirs)
+    else:
+        assert tok.add_tokens(ours) == hf.add_tokens(theirs)
+
+
+def assert_same(tok: Tokenizer, hf: Any, texts: list[str], *, typed_specials_as_text: bool = True) -> None:
+    modes = (("all", False), ((), True)) if typed_specials_as_text else (("all", False),)
+    for allowed, split_specials in modes:
+        hf.encode_special_tokens = split_specials
+        for text in texts:
+            enc, expected = tok.encode(text, allowed_special=allowed), hf.encode(text)
+            assert (enc.ids, enc.tokens, enc.offsets) == (expected.ids, expected.tokens, expected.offsets), text
+            assert tok.encode_ids(text, allowed_special=allowed) == expected.ids, text
+            assert tok.decode(enc.ids) == hf.decode(expected.ids), text
+            assert tok.decode(enc.ids, skip_special_tokens=False) == hf.decode(expected.ids, skip_special_tokens=False)
+    hf.encode_special_tokens = False
+
+
+@pytest.mark.parametrize("flags", COMBINATIONS, ids=lambda f: "-".join(k for k, v in f.items() if v) or "plain")
+@pytest.mark.parametrize("name", ["bert", "byte_level"])
+def test_every_flag_combination_like_hf(name: str, flags: dict[str, bool], tmp_path: Path) -> None:
+    tok = pipeline(name)
+    hf = hf_of(tok, tmp_path)
+    add_both(tok, hf, flags)
+    assert tok.get_vocab() == hf.get_vocab()
+    assert tok.get_vocab_size() == hf.get_vocab_size()
+    assert {i: t.content for i, t in tok.get_added_tokens_decoder().items()} == {
+        i: t.content for i, t in hf.get_added_tokens_decoder().items()
+    }
+    texts = texts_with_tokens(seed=len(name) * 31 + sum(v << i for i, v in enumerate(flags.values())))
+    assert_same(tok, hf, texts)
+    # Exported with the added tokens, HF reads the same flags and gives the same ids; so do we.
+    again = hf_of(tok, tmp_path, "again.json")
+    assert_same(tok, again, texts[:10])
+    # Read from a file, special tokens are the model's: one that is also a vocabulary entry ("is",
+    # "ab") is then never produced from ordinary text (a deliberate difference, docs/migrating.md).
+    # (With single_word, a refused match is ordinary text too.)
+    imported = Tokenizer.from_hf_json(tmp_path / "again.json")
+    assert imported.get_added_tokens_decoder() == tok.get_added_tokens_decoder()
+    if not (flags["special"] and flags["single_word"]):
+        assert_same(imported, hf, texts[:10], typed_specials_as_text=not flags["special"])
+    assert_same(Tokenizer.from_json(tok.to_json()), hf, texts[:10])
+
+
+def test_mixed_flags_and_specials_like_hf(tmp_path: Path) -> None:
+    """Several kinds at once, the model's own special tokens included, in HF's id order."""
+    tok = pipeline("byte_level")
+    hf = hf_of(tok, tmp_path)
+    plain = [AddedToken("<tool>", rstrip=True), AddedToken("is", single_word=True), "Yes", AddedToken("ab", lstrip=True)]
+    special = [AddedToken("<|user|>", lstrip=True, rstrip=True), "<|end|>"]
+    tok.add_tokens(plain)
+    tok.add_special_tokens(special)
+    hf.add_tokens([p if isinstance(p, str) else tokenizers.AddedToken(p.content, **{f: getattr(p, f) for f in FLAGS})
+                   for p in plain])
+    hf.add_special_tokens([s if isinstance(s, str) else tokenizers.AddedToken(s.content, **{f: getattr(s, f) for f in FLAGS})
+                           for s in special])
+    texts = [t.replace("the", " <|user|> ").replace("an", "<|end|>") for t in texts_with_tokens(7)]
+    assert_same(tok, hf, texts)
+
+
+def test_added_ids_follow_the_model_vocabulary_as_hf(tmp_path: Path) -> None:
+    tok = pipeline("bert")
+    hf = hf_of(tok, tmp_path)
+    size = tok.get_vocab_size()
+    known = tok.id_to_token(100)
+    assert tok.add_tokens(["brandnew", known, "brandnew"]) == hf.add_tokens(["brandnew", known, "brandnew"]) == 2
+    assert tok.token_to_id("brandnew") == hf.token_to_id("brandnew") == size
+    assert tok.token_to_id(known) == hf.token_to_id(known) == 100  # already known: keeps its id
+    assert tok.add_special_tokens(["[NEW]"]) == hf.add_special_tokens(["[NEW]"]) == 1
+    assert tok.token_to_id("[NEW]") == hf.token_to_id("[NEW]") == size + 1
+    assert tok.add_tokens([AddedToken("brandnew", single_word=True)]) == 1  # new flags: replaced, same id
+    assert tok.get_added_tokens_decoder()[size] == AddedToken("brandnew", single_word=True)
+    assert tok.get_vocab_size(with_added_tokens=False) == size
+    assert tok.n_vocab == size + 2
+    assert "[NEW]" in tok.special_tokens and tok.id_to_token(size + 1) == "[NEW]"
+
+
+def test_longest_match_first_and_offsets_into_original_text() -> None:
+    tok = pipeline("bert")
+    tok.add_tokens(["new", "new york", AddedToken("YORK CITY", normalized=False)])
+    text = "I love NEW YORK CITY and New York"
+    enc = tok.encode(text)
+    added = [(t, text[s:e]) for t, (s, e) in zip(enc.tokens, enc.offsets) if t in ("new", "new york", "YORK CITY")]
+    # Raw-text tokens are cut first, so "NEW" cannot become "new york" across them (as HF).
+    assert added == [("new", "NEW"), ("YORK CITY", "YORK CITY"), ("new york", "New York")]
+
+
+def test_json_and_pickle_round_trip_keep_added_tokens() -> None:
+    tok = pipeline("byte_level")
+    tok.add_tokens([AddedToken("<tool>", single_word=True, rstrip=True), "Yes"])
+    tok.add_special_tokens(["<|end|>"])
+    text = "Yes <tool> x<|end|>"
+    for other in (Tokenizer.from_json(tok.to_json()), pickle.loads(pickle.dumps(tok))):
+        assert other.get_added_tokens_decoder() == tok.get_added_tokens_decoder()
+        assert other.encode(text, allowed_special="all").ids == tok.encode(text, allowed_special="all").ids
+    assert "added_tokens" in tok.to_dict()
+    assert tok.encode_batch([text, text], num_workers=2)[1].ids == tok.encode(text).ids
+
+
+# ------------------------------------------------------------------------------------ properties
+_ALPHABET = st.sampled_from(["<tool>", "Yes", "yes", " ", "  ", "is", "a", "é", "\n", "ab", "<", "x", "<|end|>"])
+
+
+@given(parts=st.lists(_ALPHABET, max_size=25), flags=st.sampled_from(COMBINATIONS))
+def test_properties_of_added_tokens(parts: list[str], flags: dict[str, bool]) -> None:
+    tok = _property_pipeline(tuple(flags.items()))
+    text = "".join(parts)
+    for allowed in ((), "all"):
+        enc = tok.encode(text, allowed_special=allowed)
+        assert tok.encode_ids(text, allowed_special=allowed) == enc.ids
+        for token_id, token, (s, e) in zip(enc.ids, enc.tokens, enc.offsets):
+            assert 0 <= s <= e <= len(text)
+            added = tok.get_added_tokens_decoder().get(token_id)
+            if added is not None and not added.normalized and token_id != tok.token_to_id("<|end|>"):
+                assert token == text[s:e] and token.strip() in (added.content, added.content.strip())
+        assert all(b[0] >= a[0] for a, b in zip(enc.offsets, enc.offsets[1:]))  # in text order
+    # Byte-level: nothing is lost, except the whitespace that lstrip / rstrip tokens take in (as HF).
+    if not (flags["lstrip"] or flags["rstrip"]):
+        assert tok.decode(tok.encode_ids(text), skip_special_tokens=False) == text
+
+
+_PROPERTY_CACHE: dict[Any, Tokenizer] = {}
+
+
+def _property_pipeline(key: Any) -> Tokenizer:
+    if key not in _PROPERTY_CACHE:
+        tok = pipeline("byte_level")
+        flags = dict(key)
+        tokens = [AddedToken(c, **flags) for c in ("<tool>", "Yes", "is", "ab")]
+        (tok.add_special_tokens if flags["special"] else tok.add_tokens)(tokens)
+        tok.add_special_tokens(["<|end|>"])
+        _PROPERTY_CACHE[key] = tok
+    return _PROPERTY_CACHE[key]
+
+
+# ------------------------------------------------------------------------------------ bad input
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: AddedToken(""), "non-empty str"),
+        (lambda: AddedToken(5), "non-empty str"),  # type: ignore[arg-type]
+        (lambda: AddedToken("x", lstrip=1), "lstrip must be True or False"),  # type: ignore[arg-type]
+        (lambda: AddedToken("x", normalized="no"), "normalized must be True or False"),  # type: ignore[arg-type]
+    ],
+)
+def test_bad_added_token_is_a_config_error(make: Any, match: str) -> None:
+    with pytest.raises(ConfigError, match=match):
+        make()
+
+
+def test_added_token_is_immutable_and_hashable() -> None:
+    token = AddedToken("x", rstrip=True)
+    with pytest.raises(ConfigError, match="immutable"):
+        token.rstrip = False  # type: ignore[misc]
+    assert {token: 1}[AddedToken("x", rstrip=True)] == 1
+    assert AddedToken("<s>", special=True).normalized is False and AddedToken("a").normalized is True
+    assert copy.copy(token) == token == pickle.loads(pickle.dumps(token))
+
+
+def test_bad_arguments_to_add_tokens() -> None:
+    tok = pipeline("bert")
+    with pytest.raises(ConfigError, match="str or AddedToken"):
+        tok.add_tokens([3])  # type: ignore[list-item]
+    with pytest.raises(ConfigError, match="list of str or AddedToken"):
+        tok.add_tokens(3)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="non-empty"):
+        tok.add_special_tokens([""])
+
+
+@pytest.mark.parametrize(
+    "entry, match",
+    [
+        ({"id": 5, "content": ""}, "content: must be a non-empty string"),
+        ({"id": -1, "content": "x"}, "id: must be a non-negative integer"),
+        ({"id": 5, "content": "x", "lstrip": "yes"}, "lstrip: must be true or false"),
+        ("x", "must be an object"),
+    ],
+)
+def test_bad_added_tokens_in_our_file(entry: Any, match: str) -> None:
+    doc = pipeline("bert").to_dict()
+    doc["added_tokens"] = [entry]
+    with pytest.raises(SerializationError, match=match):
+        Tokenizer.from_dict(doc)
+    doc["added_tokens"] = [{"id": 900, "content": "a"}, {"id": 900, "content": "b"}]
+    with pytest.raises(SerializationError, match="already the id of 'a'"):
+        Tokenizer.from_dict(doc)

@@ -1,0 +1,144 @@
+"""Today's LLM tokenizer files (Llama 2, Llama 3, Qwen3, DeepSeek-V3, GPT-4o, Gemma 3) against HF.
+
+Each ``tokenizer.json`` of the shared corpora loads with ``Tokenizer.from_hf_json`` and gives the
+ids, tokens and offsets of ``tokenizers.Tokenizer.from_file`` on the English, French, Thai and
+Chinese corpora, special and added tokens included; exported back with ``to_hf_json`` HF reproduces
+the same ids. Our default (special tokens typed in text are text) is compared with HF's
+``encode_special_tokens=True``, ``allowed_special="all"`` with HF's default. The default set samples
+lines; the ``slow`` set runs every line.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import require, shared_path
+
+from toolkit import Tokenizer
+
+tokenizers = require("tokenizers")
+
+NAMES = ["llama2", "llama3", "qwen3", "deepseek_v3", "gpt4o", "gemma3"]
+CORPORA = [
+    "english/tinyshakespeare_input.txt",
+    "multilingual/french_entre_nous_pg44157-0.txt",
+    "multilingual/thai_wisesight_sentiment_neg.txt",
+    "multilingual/chinese_xiyouji_pg23962-0.txt",
+]
+
+
+def llm_path(name: str) -> Path:
+    return shared_path(f"vocab/llm/{name}/tokenizer.json")
+
+
+@lru_cache(maxsize=2)
+def load_pair(name: str) -> tuple[Tokenizer, Any]:
+    path = llm_path(name)
+    return Tokenizer.from_hf_json(path), tokenizers.Tokenizer.from_file(str(path))
+
+
+@cache
+def corpus_lines(relative: str) -> list[str]:
+    text = shared_path(relative).read_text(encoding="utf-8")
+    return text.splitlines(keepends=True)  # CRLF and the BOM kept: the tokenizers see them too
+
+
+def sample(lines: list[str], n: int, seed: int) -> list[str]:
+    return lines if n >= len(lines) else random.Random(seed).sample(lines, n)
+
+
+def typed_lines(tok: Tokenizer, seed: int) -> list[str]:
+    """Corpus lines with special and added tokens typed in, glued to words and between spaces."""
+    rnd = random.Random(seed)
+    added = [t.content for t in tok.get_added_tokens_decoder().values()]
+    lines = sample(corpus_lines(CORPORA[0]), 40, seed) + sample(corpus_lines(CORPORA[3]), 20, seed)
+    out = []
+    for line in lines:
+        for _ in range(3):
+            token = rnd.choice(added)
+            at = rnd.randint(0, len(line))
+            line = line[:at] + rnd.choice(["", " ", "\n"]) + token + rnd.choice(["", " ", "x"]) + line[at:]
+        out.append(line)
+    return out
+
+
+def assert_lines_like_hf(tok: Tokenizer, hf: Any, lines: list[str], *, allowed: Any = (), pair: bool = False) -> None:
+    hf.encode_special_tokens = allowed != "all"
+    try:
+        for i, line in enumerate(lines):
+            for add in (True, False):
+                enc = tok.encode(line, allowed_special=allowed, add_special_tokens=add)
+                expected = hf.encode(line, add_special_tokens=add)
+                assert enc.ids == expected.ids, (i, line)
+                assert enc.tokens == expected.tokens, (i, line)
+                assert enc.offsets == expected.offsets, (i, line)
+                assert tok.encode_ids(line, allowed_special=allowed, add_special_tokens=add) == expected.ids, line
+            if i % 5 == 0:
+                assert tok.decode(enc.ids) == hf.decode(expected.ids), line
+                assert tok.decode(enc.ids, skip_special_tokens=False) == hf.decode(expected.ids, skip_special_tokens=False)
+    finally:
+        hf.encode_special_tokens = False
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("name", NAMES)
+def test_sampled_corpus_lines_like_hf(name: str) -> None:
+    tok, hf = load_pair(name)
+    for k, relative in enumerate(CORPORA):
+        assert_lines_like_hf(tok, hf, sample(corpus_lines(relative), 60, seed=k))
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("name", NAMES)
+def test_typed_special_and_added_tokens_like_hf(name: str) -> None:
+    tok, hf = load_pair(name)
+    lines = typed_lines(tok, seed=len(name))
+    assert_lines_like_hf(tok, hf, lines, allowed="all")
+    assert_lines_like_hf(tok, hf, lines, allowed=())
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("name", NAMES)
+def test_export_round_trip_gives_hf_the_same_ids(name: str, tmp_path: Path) -> None:
+    tok, hf = load_pair(name)
+    tok.to_hf_json(tmp_path / "tokenizer.json")
+    again = tokenizers.Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    assert again.get_vocab() == hf.get_vocab()
+    assert {i: str(t) for i, t in again.get_added_tokens_decoder().items()} == {
+        i: str(t) for i, t in hf.get_added_tokens_decoder().items()
+    }
+    lines = sample(corpus_lines(CORPORA[0]), 30, 1) + sample(corpus_lines(CORPORA[2]), 30, 2) + typed_lines(tok, 3)
+    for line in lines:
+        assert again.encode(line).ids == hf.encode(line).ids, line
+
+
+def test_vocabulary_and_added_tokens_like_hf() -> None:
+    for name in ("qwen3", "deepseek_v3"):  # the two with non-special added tokens outside the model vocabulary
+        tok, hf = load_pair(name)
+        assert tok.get_vocab() == hf.get_vocab()
+        assert tok.get_vocab_size() == hf.get_vocab_size()
+        for token_id, token in hf.get_added_tokens_decoder().items():
+            ours = tok.get_added_tokens_decoder()[token_id]
+            assert (ours.content, ours.special, ours.normalized, ours.lstrip, ours.rstrip, ours.single_word) == (
+                token.content, token.special, token.normalized, token.lstrip, token.rstrip, token.single_word)
+            assert tok.id_to_token(token_id) == hf.id_to_token(token_id)
+
+
+@pytest.mark.slow
+@pytest.mark.parity
+@pytest.mark.parametrize("relative", CORPORA)
+@pytest.mark.parametrize("name", NAMES)
+def test_every_corpus_line_like_hf(name: str, relative: str) -> None:
+    tok, hf = load_pair(name)
+    hf.encode_special_tokens = True
+    try:
+        for line in corpus_lines(relative):
+            enc, expected = tok.encode(line), hf.encode(line)
+            assert (enc.ids, enc.tokens, enc.offsets) == (expected.ids, expected.tokens, expected.offsets), line
+            assert tok.encode_ids(line) == expected.ids, line
+    finally:
+        hf.encode_special_tokens = False

@@ -1,0 +1,226 @@
+"""The vocabulary side of :class:`~toolkit.Tokenizer`: the model's tokens plus the added ones.
+
+This module owns what the pipeline exposes about tokens (HF ``tokenizers`` and tiktoken names):
+``add_tokens`` / ``add_special_tokens``, ``get_vocab(with_added_tokens=)``, ``get_vocab_size``,
+``n_vocab``, the id look-ups, the checks of ``allowed_special`` / ``disallowed_special`` and the
+cutter (:class:`toolkit.added_tokens.Cutter`) an encode call uses. The matching rules themselves are
+in :mod:`toolkit.added_tokens`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
+
+import regex
+
+from toolkit.added_tokens import AddedToken, AddedVocabulary, Cutter, as_added_token
+from toolkit.errors import ConfigError, InputError
+from toolkit.interfaces import Model
+
+__all__ = ["AllowedSpecial", "VocabularyMixin"]
+
+#: ``"all"``, a collection of special-token strings, or ``None`` / empty: none (the same in every encode method).
+AllowedSpecial = Literal["all"] | Iterable[str] | None
+
+
+class VocabularyMixin:
+    """Token look-ups and added tokens of a pipeline (mixed into :class:`~toolkit.Tokenizer`)."""
+
+    model: Model
+    normalizer: Any
+    _added: AddedVocabulary
+    _special_patterns: Any
+
+    # ------------------------------------------------------------------ added tokens
+    def add_tokens(self, tokens: Iterable[str | AddedToken] | str | AddedToken) -> int:
+        """Add tokens matched in any text (HF ``add_tokens``); return how many were added.
+
+        A ``str`` becomes ``AddedToken(content)`` (``normalized=True``). A token the vocabulary
+        already has keeps its id; a new one gets the next id after the model's vocabulary.
+
+        >>> from algorithms import BPE
+        >>> from pretokenizers import Whitespace
+        >>> from toolkit import Tokenizer
+        >>> tok = Tokenizer(BPE(vocab={"a": 0, "b": 1}, merges=[]), pre_tokenizer=Whitespace())
+        >>> tok.add_tokens(["<tool>", AddedToken("ab", single_word=True)])
+        2
+        >>> tok.encode("a<tool>b ab").tokens
+        ['a', '<tool>', 'b', 'ab']
+        """
+        return self._add(tokens, special=False)
+
+    def add_special_tokens(self, tokens: Iterable[str | AddedToken] | str | AddedToken) -> int:
+        """Add special tokens (HF ``add_special_tokens``; every token is marked ``special``): matched
+        only when ``allowed_special`` names them, skipped by ``decode`` by default."""
+        return self._add(tokens, special=True)
+
+    def _add(self, tokens: Any, *, special: bool) -> int:
+        items = [tokens] if isinstance(tokens, (str, AddedToken)) else tokens
+        if not isinstance(items, Iterable):
+            raise ConfigError(f"tokens must be a list of str or AddedToken, got {type(tokens).__name__}")
+        converted = [as_added_token(t, special=special) for t in items]
+        model = self.model
+        vocab_ids = model.get_vocab().values()
+        model_size = max(len(vocab_ids), max(vocab_ids, default=-1) + 1)
+        count = self._added.add(converted, model_size=model_size, lookup=model.token_to_id)
+        self._special_patterns.clear()
+        return count
+
+    def get_added_tokens_decoder(self) -> dict[int, AddedToken]:
+        """id → :class:`AddedToken` of every added token, the model's special tokens included (HF's
+        flags for them: ``special=True, normalized=False``)."""
+        out = {i: AddedToken(c, special=True) for c, i in self.model.special_tokens.items()}
+        out.update(self._added.decoder)
+        return dict(sorted(out.items()))
+
+    def _put_added_tokens(self, entries: Iterable[tuple[int, AddedToken]]) -> None:
+        """Store added tokens with their ids as a file lists them."""
+        for token_id, token in entries:
+            self._added.put(token, token_id)
+        self._special_patterns.clear()
+
+    def _added_tokens_json(self) -> list[dict[str, Any]]:
+        return [{"id": i, **t.to_dict()} for i, t in self._added.decoder.items()]
+
+    # ------------------------------------------------------------------ vocabulary
+    def get_vocab(self, with_added_tokens: bool = True) -> dict[str, int]:
+        """Token string → id (HF default: added tokens included; the model's own special tokens are
+        part of its vocabulary either way)."""
+        vocab = self.model.get_vocab()
+        if with_added_tokens and len(self._added):
+            vocab.update(self._added.get_vocab())
+        return vocab
+
+    def get_vocab_size(self, with_added_tokens: bool = True) -> int:
+        """The number of tokens (HF's name and default)."""
+        if not with_added_tokens or not len(self._added):
+            return self.model.vocab_size
+        return len(self.get_vocab(with_added_tokens=True))
+
+    @property
+    def vocab_size(self) -> int:
+        """Number of tokens in the vocabulary, special and added tokens included."""
+        return self.get_vocab_size()
+
+    @property
+    def n_vocab(self) -> int:
+        """tiktoken's ``n_vocab``: the largest id + 1."""
+        return max(self.get_vocab().values(), default=-1) + 1
+
+    def token_to_id(self, token: str) -> int | None:
+        """The id of ``token`` or ``None`` (added tokens first, as HF)."""
+        if not isinstance(token, str):
+            raise InputError(f"token must be a str, got {type(token).__name__} {token!r:.60}")
+        found = self._added.token_to_id(token)
+        return self.model.token_to_id(token) if found is None else found
+
+    def id_to_token(self, token_id: int) -> str | None:
+        """The token string of ``token_id`` or ``None``."""
+        if type(token_id) is not int:
+            if isinstance(token_id, bool) or not hasattr(token_id, "__index__"):
+                raise InputError(f"token_id must be an int, got {type(token_id).__name__} {token_id!r:.60}")
+            token_id = token_id.__index__()  # numpy and torch integers
+        found = self._added_strings().get(token_id)
+        return self.model.id_to_token(token_id) if found is None else found
+
+    def _added_strings(self) -> dict[int, str]:
+        """id → the string an added token decodes to: its content, normalized when it is matched on
+        normalized text (HF's ``id_to_token``)."""
+        normalizer = self.normalizer
+        found = self._special_patterns.get("strings")
+        if found is not None and found[0] is normalizer:
+            return found[1]  # type: ignore[no-any-return]
+        strings = {
+            i: normalizer.normalize_str(t.content) if t.normalized and normalizer is not None else t.content
+            for i, t in self._added.decoder.items()
+        }
+        self._special_patterns.put("strings", (normalizer, strings))
+        return strings
+
+    def _skipped_ids(self) -> set[int]:
+        """The ids ``decode`` skips: special tokens whose decoded string is a special token's text (HF
+        compares strings, so a special token whose normalized text differs is kept)."""
+        specials = self._specials(self.model)
+        strings = self._added_strings()
+        contents = set(specials)
+        return {i for i in specials.values() if strings.get(i, self.model.id_to_token(i)) in contents}
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        """Special tokens (``<|endoftext|>``, ``[CLS]``...) and their ids."""
+        return self._specials(self.model)
+
+    def _specials(self, model: Model) -> Mapping[str, int]:
+        added = self._added.special_tokens if len(self._added) else None
+        return {**model.special_tokens, **added} if added else dict(model.special_tokens)
+
+    def _special_ids(self) -> set[int]:
+        return set(self._specials(self.model).values())
+
+    # ------------------------------------------------------------------ special-token arguments
+    def _allowed(self, allowed_special: AllowedSpecial | None, specials: Mapping[str, int] | None = None) -> frozenset[str]:
+        """``allowed_special`` checked against ``specials`` (default: this pipeline's special tokens)."""
+        return self._special_set(allowed_special, "allowed_special", specials)
+
+    def _special_set(self, value: Any, name: str, specials: Mapping[str, int] | None = None) -> frozenset[str]:
+        specials = self._specials(self.model) if specials is None else specials
+        if value is None:
+            return frozenset()
+        if isinstance(value, str) and value == "all":
+            return frozenset(specials)
+        if isinstance(value, (str, bytes, bytearray)) or not isinstance(value, Iterable):
+            raise ConfigError(
+                f'{name} must be "all", None or a collection of special-token strings, '
+                f"got {type(value).__name__} {value!r:.60}"
+                + (f" (for one token write [{value!r:.60}])" if isinstance(value, str) else "")
+            )
+        items = list(value)
+        for item in items:
+            if not isinstance(item, str):
+                raise ConfigError(f"{name} must hold special-token strings, got {type(item).__name__} {item!r:.60}")
+        chosen = frozenset(items)
+        unknown = chosen - set(specials)
+        if unknown:
+            raise ConfigError(
+                f"{name} names tokens that are not special tokens of this tokenizer: "
+                f"{', '.join(sorted(unknown))}; known: {', '.join(specials) or 'none'}"
+            )
+        return chosen
+
+    def _check_disallowed(self, text: str, disallowed_special: Any, allowed: frozenset[str], specials: Mapping[str, int]) -> None:
+        """tiktoken's check: the specials of ``disallowed_special`` (``"all"``: every special token
+        not in ``allowed``) must not occur in ``text``."""
+        if disallowed_special == () or disallowed_special is None:
+            return
+        forbidden = self._special_set(disallowed_special, "disallowed_special", specials)
+        if disallowed_special == "all":
+            forbidden -= allowed
+        if not forbidden:
+            return
+        key = ("disallowed", forbidden)
+        pattern = self._special_patterns.get(key)
+        if pattern is None:
+            alternatives = sorted(forbidden, key=lambda s: (-len(s), s))
+            pattern = self._special_patterns.put(key, regex.compile("|".join(map(regex.escape, alternatives))))
+        m = pattern.search(text)
+        if m is not None:
+            raise InputError(
+                f"text contains the special token {m.group()!r} at index {m.start()}, which disallowed_special "
+                f"forbids; pass allowed_special=[{m.group()!r}] to encode it as that special token, or "
+                "disallowed_special=() to encode it as ordinary text"
+            )
+
+    def _cutter(self, model: Model) -> Cutter | None:
+        """The cutter of added and special tokens for ``model`` and the current normalizer (kept until
+        a token is added or an option changes); ``None`` when there is nothing to cut at."""
+        normalizer = self.normalizer
+        found = self._special_patterns.get("cutter")
+        if found is not None and found[0] is model and found[1] is normalizer:
+            return found[2]  # type: ignore[no-any-return]
+        if not len(self._added) and not model.special_tokens:
+            cutter = None
+        else:
+            cutter = self._added.cutter(model.special_tokens, None if normalizer is None else normalizer.normalize_str)
+        self._special_patterns.put("cutter", (model, normalizer, cutter))
+        return cutter
