@@ -174,3 +174,16 @@ def test_the_worked_example_of_docs_algorithms() -> None:
     new = m_step(pieces, expected)
     assert [(p, round(s, 4)) for p, s in new] == [("h", -1.1896), ("g", -1.701), ("hu", -1.844), ("ug", -1.2731)]
     assert round(digamma(20.0), 4) == 2.9705
+
+
+def test_long_words_scaled_sums_equal_the_log_space_ones() -> None:
+    from algorithms.unigram_trainer import Lattices, _log_marginals, _scaled_marginals
+
+    word = "▁" + "abcabdabcbbaccd" * 12  # 181 characters: far past the plain products' range
+    lattices = Lattices(seed_pieces([(word, 3)], required_characters([(word, 3)], 1.0, []), 6, 100), [(word, 3)])
+    (n, rows, count), = lattices.long
+    weight, log_weight = lattices._weights(log=False), lattices._weights(log=True)
+    scaled, plain = [0.0] * len(weight), [0.0] * len(weight)
+    log_z = _scaled_marginals(n, rows, count, weight, log_weight, scaled)
+    assert log_z is not None and log_z == pytest.approx(_log_marginals(n, rows, count, log_weight, plain), rel=1e-9)
+    assert all(math.isclose(a, b, rel_tol=1e-7, abs_tol=1e-9) for a, b in zip(scaled, plain))
