@@ -224,7 +224,12 @@ class Lattices:
             bwd[s] += we
             expected[i] += fwd[s] * we
         log_weight = self._weights(log=True)
-        for n, rows, count in self.long + [self._rows(*b) for b in log_words]:
+        for n, rows, count in self.long:
+            log_z = _scaled_marginals(n, rows, count, weight, log_weight, expected)
+            if log_z is None:  # the scaled sums left the float range: log space
+                log_z = _log_marginals(n, rows, count, log_weight, expected)
+            likelihood += count * log_z
+        for n, rows, count in [self._rows(*b) for b in log_words]:
             likelihood += count * _log_marginals(n, rows, count, log_weight, expected)
         return [x for x, ok in zip(expected, self.alive) if ok], likelihood
 
@@ -281,6 +286,54 @@ def _viterbi_rows(n: int, rows: list[list[tuple[int, int]]], weight: list[float]
         out.append(back_id[e])
         e = back[e]
     return out
+
+
+def _scaled_marginals(
+    n: int, rows: list[list[tuple[int, int]]], count: int, weight: list[float], log_weight: list[float],
+    expected: list[float],
+) -> float | None:
+    """Forward-backward of a long word in probability space, each edge weighted ``K ** length``.
+
+    Every segmentation covers all ``n`` characters, so the factor multiplies every path by ``K ** n``:
+    the posteriors do not change, and ``K = exp(-best / n)`` (``best``: the Viterbi score) keeps the
+    sums near 1 where the plain products would underflow. Adds to ``expected`` and returns ``log Z``,
+    or ``None`` (nothing added) when the sums still leave the float range.
+    """
+    best = [-math.inf] * (n + 1)
+    best[0] = 0.0
+    longest = 1
+    for s in range(n):
+        b = best[s]
+        for e, i in rows[s]:
+            c = b + log_weight[i]
+            if c > best[e]:
+                best[e] = c
+            if e - s > longest:
+                longest = e - s
+    rate = best[n] / n
+    power = [math.exp(-rate * k) for k in range(longest + 1)]
+    fwd = [0.0] * (n + 1)
+    fwd[0] = 1.0
+    for s in range(n):
+        a = fwd[s]
+        for e, i in rows[s]:
+            fwd[e] += a * weight[i] * power[e - s]
+    z = fwd[n]
+    if not 1e-250 < z < 1e250:
+        return None
+    bwd = [0.0] * (n + 1)
+    bwd[n] = 1.0
+    for s in range(n - 1, -1, -1):
+        b = 0.0
+        for e, i in rows[s]:
+            b += weight[i] * power[e - s] * bwd[e]
+        bwd[s] = b
+    scale = count / z
+    for s in range(n):
+        a = fwd[s] * scale
+        for e, i in rows[s]:
+            expected[i] += a * weight[i] * power[e - s] * bwd[e]
+    return math.log(z) + n * rate
 
 
 def _log_marginals(

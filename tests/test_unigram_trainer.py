@@ -174,3 +174,52 @@ def test_the_worked_example_of_docs_algorithms() -> None:
     new = m_step(pieces, expected)
     assert [(p, round(s, 4)) for p, s in new] == [("h", -1.1896), ("g", -1.701), ("hu", -1.844), ("ug", -1.2731)]
     assert round(digamma(20.0), 4) == 2.9705
+
+
+def test_long_words_scaled_sums_equal_the_log_space_ones() -> None:
+    from algorithms.unigram_trainer import Lattices, _log_marginals, _scaled_marginals
+
+    word = "▁" + "abcabdabcbbaccd" * 12  # 181 characters: far past the plain products' range
+    lattices = Lattices(seed_pieces([(word, 3)], required_characters([(word, 3)], 1.0, []), 6, 100), [(word, 3)])
+    (n, rows, count), = lattices.long
+    weight, log_weight = lattices._weights(log=False), lattices._weights(log=True)
+    scaled, plain = [0.0] * len(weight), [0.0] * len(weight)
+    log_z = _scaled_marginals(n, rows, count, weight, log_weight, scaled)
+    assert log_z is not None and log_z == pytest.approx(_log_marginals(n, rows, count, log_weight, plain), rel=1e-9)
+    assert all(math.isclose(a, b, rel_tol=1e-7, abs_tol=1e-9) for a, b in zip(scaled, plain))
+
+
+@pytest.mark.slow
+def test_quality_within_one_percent_of_sentencepiece(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """English (tinyshakespeare), 2,000 pieces, made comparable as in bench_unigram_quality.py."""
+    from collections import Counter
+
+    from conftest import require, shared_path
+
+    spm = require("sentencepiece")
+    lines = [" ".join(line.split()) for line in shared_path("english/tinyshakespeare_input.txt")
+             .read_text(encoding="utf-8").splitlines()]
+    lines = [line for line in lines if line]
+    counts = Counter("▁" + w for line in lines for w in line.split(" "))
+    ours = UnigramTrainer(vocab_size=2000, unk_token="<unk>").train(counts).vocab
+    (tmp_path / "in.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    spm.SentencePieceTrainer.train(
+        input=str(tmp_path / "in.txt"), model_prefix=str(tmp_path / "m"), vocab_size=2000, model_type="unigram",
+        character_coverage=1.0, normalization_rule_name="identity", split_by_unicode_script=False,
+        split_by_number=False, bos_id=-1, eos_id=-1, num_threads=1, minloglevel=2,
+    )
+    proc = spm.SentencePieceProcessor(model_file=str(tmp_path / "m.model"))
+    theirs = [(proc.id_to_piece(i), proc.get_score(i)) for i in range(proc.get_piece_size())]
+
+    def measure(vocab: list[tuple[str, float]]) -> tuple[float, int]:
+        model = Unigram(vocab, 0)
+        likelihood, tokens = 0.0, 0
+        for word, n in counts.items():
+            ids = model.encode_piece(word)
+            likelihood += n * sum(vocab[i][1] for i in ids)
+            tokens += n * len(ids)
+        return likelihood, tokens
+
+    (ll_ours, tok_ours), (ll_spm, tok_spm) = measure(ours), measure(theirs)
+    assert abs(ll_ours - ll_spm) <= 0.01 * abs(ll_spm)
+    assert abs(tok_ours - tok_spm) <= 0.01 * tok_spm
