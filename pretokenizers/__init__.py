@@ -30,7 +30,7 @@ from pretokenizers.bert import BertPreTokenizer
 from pretokenizers.bytelevel import ByteLevel
 from pretokenizers.digits import Digits
 from pretokenizers.metaspace import Metaspace
-from pretokenizers.patterns import CHAT_PATTERN, CL100K_PATTERN, GPT2_PATTERN, HF_GPT2_PATTERN, O200K_PATTERN
+from pretokenizers.patterns import CHAT_PATTERN, CL100K_PATTERN, GPT2_PATTERN, HF_GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN
 from pretokenizers.punctuation import Punctuation
 from pretokenizers.sequence import Sequence
 from pretokenizers.split import Split
@@ -49,6 +49,7 @@ __all__ = [
     "GPT2_PATTERN",
     "CL100K_PATTERN",
     "O200K_PATTERN",
+    "LLAMA3_PATTERN",
     "HF_GPT2_PATTERN",
     "CHAT_PATTERN",
 ]

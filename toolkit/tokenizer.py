@@ -23,7 +23,7 @@ from toolkit.cache import BoundedCache
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, CorpusError, InputError, SerializationError
 from toolkit.arguments import ComponentSlot, check_flag, check_indent, check_path, ids_to_tokens, writing
-from toolkit.fast_paths import Columns, PipelineCaches, check_text, encode_pieces, encode_slices, segment_ids
+from toolkit.fast_paths import Columns, PipelineCaches, check_text, encode_pieces, encode_slices, scan_ids, segment_ids
 from toolkit.interfaces import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, Trainer
 from toolkit.registry import tool
 from toolkit.runtime import gc_paused
@@ -319,7 +319,7 @@ class Tokenizer:
         >>> Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")])).encode_ids("abab")
         [2, 2]
         """
-        check_text(text)
+        check_text(text, sized=False)  # no size limit: time and memory are linear in the text
         check_flag(add_special_tokens, "add_special_tokens")
         caches = self._current_caches()  # one model for the whole call, even if another thread swaps it
         if allowed_special == () or allowed_special is None:
@@ -340,6 +340,8 @@ class Tokenizer:
         """The ids of a text without special tokens (normalized here, then :func:`segment_ids`)."""
         if self.normalizer is not None:
             segment = self.normalizer.normalize_str(segment)
+        if caches.scanner is not None:
+            return scan_ids(caches, segment)
         return segment_ids(caches.model, caches.pre_tokenizer, caches.raw, segment)
 
     def encode_batch(
