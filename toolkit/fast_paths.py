@@ -277,7 +277,8 @@ def scan_ids(caches: PipelineCaches, text: str) -> list[int]:
     is not the first, is not empty and holds no whitespace is a piece boundary on both sides: no match
     of these patterns runs over a space except at its start or inside a whitespace run, and ``w`` has
     none. So ``" " + w`` is scanned on its own and its ids kept in ``caches.chunks`` (a repeated word
-    costs one look-up); the parts between such words are joined back and scanned with the pattern.
+    costs one look-up); the parts between such words are joined back and scanned with the pattern,
+    together with the word that follows them (so a trailing whitespace run splits as in the full text).
     :func:`scan_ids_reference` is the plain scan it must equal.
     """
     compiled, spell, prefix = caches.scanner  # type: ignore[misc]
@@ -298,12 +299,17 @@ def scan_ids(caches: PipelineCaches, text: str) -> list[int]:
                 else:
                     pending.append(w)
                 continue
-            ids = encode(" " + w)
-            if len(w) <= MAX_CHUNK:
-                put(w, ids)
+            if pending is None:
+                ids = encode(" " + w)
+                if len(w) <= MAX_CHUNK:
+                    put(w, ids)
         if pending is not None:
+            # Scanned together with the word: alone, the parts could end in a whitespace run that
+            # ``\s++$`` takes whole, where the full text splits it (cl100k's "\n " before " word").
+            pending.append(w)
             out += encode(" ".join(pending))
             pending = None
+            continue
         out += ids
     if pending is not None:
         out += encode(" ".join(pending))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pretokenizers.pinned import from_hf_spelling, hf_spelling
 from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.errors import SerializationError
 
@@ -18,16 +19,16 @@ __all__ = [
     "Json",
     "Unsupported",
     "contains_byte_level",
-    "imp_normalizer",
-    "imp_pre_tokenizer",
-    "imp_model",
-    "imp_post_processor",
-    "imp_decoder",
-    "exp_normalizer",
-    "exp_pre_tokenizer",
-    "exp_model",
-    "exp_post_processor",
     "exp_decoder",
+    "exp_model",
+    "exp_normalizer",
+    "exp_post_processor",
+    "exp_pre_tokenizer",
+    "imp_decoder",
+    "imp_model",
+    "imp_normalizer",
+    "imp_post_processor",
+    "imp_pre_tokenizer",
 ]
 
 # HF's spelling of Split/Punctuation behaviours ↔ ours.
@@ -157,7 +158,7 @@ def imp_pre_tokenizer(d: Any, where: str) -> Json:
             )
         return {
             "type": "Split",
-            "pattern": pattern,
+            "pattern": pattern if literal else from_hf_spelling(pattern),  # Oniguruma's X{n,m}+ kept as HF reads it
             "literal": literal,
             "behavior": _BEHAVIOR_FROM_HF[behavior],
             "invert": _field(d, "invert", where, False),
@@ -401,10 +402,11 @@ def exp_pre_tokenizer(p: Any) -> Json:
             "use_regex": d["use_regex"],
         }
     if t == "Split":
-        key = "String" if d.get("literal") else "Regex"
+        literal = d.get("literal")
         return {
             "type": "Split",
-            "pattern": {key: d["pattern"]},
+            # Possessive intervals (cl100k's \p{N}{1,3}+) in a spelling Oniguruma reads the same way.
+            "pattern": {"String": d["pattern"]} if literal else {"Regex": hf_spelling(d["pattern"])},
             "behavior": _BEHAVIOR_TO_HF[d["behavior"]],
             "invert": d["invert"],
         }
