@@ -91,7 +91,7 @@ def test_tables_are_what_tiktoken_and_hf_match():
 
 
 def test_tables_do_not_follow_the_regex_module():
-    # U+3D000 (CJK Extension J, Unicode 17) is a letter to the newest ``regex``, not to tiktoken or HF.
+    # U+3D000 is a letter to the newest ``regex`` (Unicode after 15.1), not to tiktoken or HF.
     assert UNICODE_VERSION == "15.1"
     assert not re.fullmatch("[" + class_body("L") + "]", "\U0003d000")
     assert compile_pinned(CL100K_PATTERN).findall("x\U0003d000:A") == ["x", "\U0003d000:", "A"]
