@@ -108,3 +108,32 @@ def test_encode_ids_has_no_size_limit_and_is_linear():
     big = unit * (limits.MAX_INPUT_CHARS // len(unit) + 10)
     ids = tok.encode_ids(big)
     assert len(ids) == len(tok.encode_ids(unit)) * (len(big) // len(unit))  # counted, not timed
+
+
+UNGUARDED = """
+from algorithms import BPE
+from toolkit import Tokenizer
+tok = Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")]))
+out = tok.encode_batch(["ab" * 5000] * 120, num_workers=2)
+print(len(out), out[0].ids[:2])
+"""
+
+
+def test_encode_batch_in_a_script_without_main_guard_does_not_hang(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "unguarded.py"
+    script.write_text(UNGUARDED, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == "120 [2, 2]"  # printed once: no worker re-ran the script
+
+
+def test_spawn_safety_checks():
+    from toolkit.batch import MIN_PARALLEL_CHARS, spawn_is_safe
+
+    assert spawn_is_safe()  # pytest runs as ``python -m pytest``: no script for a worker to re-run
+    assert MIN_PARALLEL_CHARS > 0
