@@ -83,7 +83,7 @@ class PipelineCaches:
     it with :func:`toolkit.options.generation` and starts new caches when an option changed since.
     """
 
-    __slots__ = ("capacity", "chunks", "generation", "model", "pre_tokenizer", "raw", "scanner", "tokens")
+    __slots__ = ("capacity", "chunks", "generation", "model", "pre_tokenizer", "raw", "scan_encode", "scanner", "tokens")
 
     def __init__(self, model: Model, pre_tokenizer: PreTokenizer | None) -> None:
         self.model = model
@@ -97,6 +97,9 @@ class PipelineCaches:
         #: ``encode_ids`` through :func:`scan_ids`: the pre-tokenizer's scanner, and word -> ids of " " + word.
         self.scanner = None if pre_tokenizer is None else pre_tokenizer.scanner()
         self.chunks: BoundedCache = BoundedCache(capacity)
+        self.scan_encode = None if self.scanner is None else _piece_encoder(
+            model, self.raw, self.scanner[0].findall, self.scanner[1]
+        )
 
     def tokens_for(self, spell: Spell) -> BoundedCache:
         """The piece-token cache of pieces respelled by ``spell``."""
@@ -243,7 +246,9 @@ def segment_ids(model: Model, pre_tokenizer: PreTokenizer | None, raw_cache: Bou
     return out
 
 
-def _piece_encoder(model: Model, raw_cache: BoundedCache, findall: Callable[[str], list[str]], spell: Spell):
+def _piece_encoder(
+    model: Model, raw_cache: BoundedCache, findall: Callable[[str], list[str]], spell: Spell
+) -> Callable[[str], list[int]]:
     """``encode(text)``: the ids of the pieces ``findall`` cuts ``text`` into, each through the cache."""
     if spell is None:
         get, encode_piece = model.piece_cache.get, model.encode_piece
@@ -284,7 +289,7 @@ def scan_ids(caches: PipelineCaches, text: str) -> list[int]:
     compiled, spell, prefix = caches.scanner  # type: ignore[misc]
     if prefix and text and text[0] != " ":
         text = " " + text
-    encode = _piece_encoder(caches.model, caches.raw, compiled.findall, spell)
+    encode = caches.scan_encode
     memo = caches.chunks
     get, put, has_space = memo.get, memo.put, _WHITESPACE.search
     out: list[int] = []
