@@ -22,7 +22,7 @@ from toolkit.runtime import gc_paused
 # The tokenizer is typed ``Any``: naming ``toolkit.tokenizer`` here would be an import cycle.
 Tokenizer = Any
 
-__all__ = ["encode_in_processes", "spawn_is_safe", "MIN_PARALLEL_CHARS"]
+__all__ = ["MIN_PARALLEL_CHARS", "encode_in_processes", "spawn_is_safe"]
 
 #: Below this many characters in all, starting workers costs more than it saves: one process encodes.
 MIN_PARALLEL_CHARS = 1_000_000

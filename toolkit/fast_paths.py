@@ -286,7 +286,7 @@ def scan_ids(caches: PipelineCaches, text: str) -> list[int]:
     together with the word that follows them (so a trailing whitespace run splits as in the full text).
     :func:`scan_ids_reference` is the plain scan it must equal.
     """
-    compiled, spell, prefix = caches.scanner  # type: ignore[misc]
+    prefix = caches.scanner[2]  # type: ignore[index]
     if prefix and text and text[0] != " ":
         text = " " + text
     encode = caches.scan_encode

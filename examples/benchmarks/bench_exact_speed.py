@@ -21,7 +21,7 @@ from typing import Any
 
 os.environ.setdefault("RAYON_NUM_THREADS", "1")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _common as C  # noqa: E402
+import _common as C
 
 
 def _timed(fn: Any) -> tuple[float, Any]:
@@ -42,12 +42,12 @@ def contenders(kind: str, vocab: Path) -> tuple[Any, Any, Any]:
     if kind == "gpt2":
         enc, bpe = vocab / "gpt2/encoder.json", vocab / "gpt2/vocab.bpe"
         ranks = data_gym_to_mergeable_bpe_ranks(str(bpe), str(enc))
-        ours = lambda: Tokenizer.from_gpt2(enc, bpe)  # noqa: E731
+        ours = lambda: Tokenizer.from_gpt2(enc, bpe)
         pattern = GPT2_PATTERN
     else:
         path = vocab / "tiktoken/cl100k_base.tiktoken"
         ranks = load_tiktoken_bpe(str(path))
-        ours = lambda: Tokenizer.from_tiktoken(path)  # noqa: E731
+        ours = lambda: Tokenizer.from_tiktoken(path)
         pattern = CL100K_PATTERN
     tk = tiktoken.Encoding(kind, pat_str=pattern, mergeable_ranks=ranks, special_tokens={})
     from toolkit.interop.hf_json import to_hf_dict
