@@ -35,7 +35,7 @@ from pretokenizers.char_delimiter import CharDelimiterSplit
 from pretokenizers.digits import Digits
 from pretokenizers.fixed_length import FixedLength
 from pretokenizers.metaspace import Metaspace
-from pretokenizers.patterns import CHAT_PATTERN, CL100K_PATTERN, GPT2_PATTERN, HF_GPT2_PATTERN, O200K_PATTERN
+from pretokenizers.patterns import CHAT_PATTERN, CL100K_PATTERN, GPT2_PATTERN, HF_GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN
 from pretokenizers.punctuation import Punctuation
 from pretokenizers.sequence import Sequence
 from pretokenizers.split import Split
@@ -58,6 +58,7 @@ __all__ = [
     "GPT2_PATTERN",
     "CL100K_PATTERN",
     "O200K_PATTERN",
+    "LLAMA3_PATTERN",
     "HF_GPT2_PATTERN",
     "CHAT_PATTERN",
 ]

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import accumulate
+from typing import Any
 
-import regex
-
+from pretokenizers._pieces import one_to_one, split_pieces, with_prefix
+from pretokenizers.patterns import GPT2_PATTERN
+from pretokenizers.pinned import compile_pinned
+from pretokenizers.split import apply_behavior, segments
 from toolkit.alignment import Piece
 from toolkit.bytelevel import BYTE_TO_CHAR, to_byte_level
 from toolkit.cache import BoundedCache
@@ -24,13 +27,10 @@ from toolkit.interfaces import Params, PreTokenizer
 from toolkit.normalizers.patterns import find_spans
 from toolkit.registry import register
 
-from pretokenizers._pieces import one_to_one, split_pieces, with_prefix
-from pretokenizers.patterns import GPT2_PATTERN
-from pretokenizers.split import apply_behavior, segments
-
 __all__ = ["ByteLevel"]
 
-_GPT2_RE = regex.compile(GPT2_PATTERN)
+# Classes pinned to tiktoken's / HF's Unicode tables, scanned by ``re`` (see pretokenizers.pinned).
+_GPT2_RE = compile_pinned(GPT2_PATTERN)
 #: Pieces whose byte-level spelling a ByteLevel keeps (a full cache is cleared).
 _CACHE_CAPACITY = 100_000
 #: Longer pieces are spelled without the cache (a ``use_regex=False`` piece can be a whole document).
@@ -184,6 +184,14 @@ class ByteLevel(PreTokenizer):
         starts = list(accumulate(map(len, pieces), initial=0))
         starts.pop()
         return pieces, starts, spell
+
+    def scanner(self) -> tuple[Any, Callable[[str], str] | None, bool] | None:
+        """The GPT-2 scanner, the byte-level respelling and whether a prefix space is added (``use_regex``).
+
+        >>> ByteLevel(add_prefix_space=False).scanner()[0].findall("Hi there")
+        ['Hi', ' there']
+        """
+        return (_GPT2_RE, to_byte_level, self.add_prefix_space) if self.use_regex else None
 
     @property
     def respelling_only(self) -> bool:

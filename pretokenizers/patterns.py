@@ -16,7 +16,15 @@ for its pure-Python split path.
 
 from __future__ import annotations
 
-__all__ = ["GPT2_PATTERN", "CL100K_PATTERN", "O200K_PATTERN", "HF_GPT2_PATTERN", "CHAT_PATTERN", "NAMED_PATTERNS"]
+__all__ = [
+    "GPT2_PATTERN",
+    "CL100K_PATTERN",
+    "O200K_PATTERN",
+    "LLAMA3_PATTERN",
+    "HF_GPT2_PATTERN",
+    "CHAT_PATTERN",
+    "NAMED_PATTERNS",
+]
 
 #: GPT-2 / r50k_base / p50k_base (tiktoken's ``r50k_pat_str``): contractions, letter runs, digit runs,
 #: other-symbol runs, each with an optional leading space; whitespace runs keep their last space for
@@ -44,6 +52,12 @@ O200K_PATTERN: str = "|".join(
     ]
 )
 
+#: Llama 3 (its ``tokenizer.json``, run by HF ``tokenizers``): cl100k's pattern without possessive
+#: quantifiers, newlines grouped as runs.
+LLAMA3_PATTERN: str = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+
 #: The original GPT-2 pattern, as Hugging Face's ``ByteLevel`` pre-tokenizer writes it. It splits
 #: exactly like :data:`GPT2_PATTERN` (checked by the tests); kept for reference and HF interop.
 HF_GPT2_PATTERN: str = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
@@ -54,10 +68,11 @@ HF_GPT2_PATTERN: str = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}
 #: nothing is lost.
 CHAT_PATTERN: str = r""" ?[^\W\d_]+| ?\d{1,3}| ?[^\s\w]+|\s+(?!\S)|\s+"""
 
-#: Name → pattern, for configs and the CLI (``"gpt2"``, ``"cl100k"``, ``"o200k"``, ``"chat"``).
+#: Name → pattern, for configs and the CLI (``"gpt2"``, ``"cl100k"``, ``"o200k"``, ``"llama3"``, ``"chat"``).
 NAMED_PATTERNS: dict[str, str] = {
     "gpt2": GPT2_PATTERN,
     "cl100k": CL100K_PATTERN,
     "o200k": O200K_PATTERN,
+    "llama3": LLAMA3_PATTERN,
     "chat": CHAT_PATTERN,
 }

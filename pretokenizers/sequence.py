@@ -76,6 +76,17 @@ class Sequence(Container, PreTokenizer):
             raw += sub
         return raw, spell
 
+    def scanner(self) -> tuple[Any, Callable[[str], str] | None, bool] | None:
+        """The first child's scanner when the others only respell (at most one respelling, the last's)."""
+        children = self.pretokenizers
+        if not children:
+            return None
+        first = children[0].scanner()
+        rest = children[1:]
+        if first is None or first[1] is not None or len(rest) > 1 or not all(c.respelling_only for c in rest):
+            return None
+        return (first[0], rest[0].split_raw("")[1], first[2]) if rest else first
+
     def split_text(self, text: str) -> list[str]:
         children = self.pretokenizers
         if not children:

@@ -34,9 +34,19 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, get_args
 
 import regex
-from pydantic import BeforeValidator, Field, StrictFloat, StrictStr, ValidationInfo, field_validator
+from pydantic import (
+    BeforeValidator,
+    Field,
+    StrictFloat,
+    StrictStr,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_core import PydanticCustomError
 
+from pretokenizers._pieces import split_pieces
+from pretokenizers.patterns import HF_GPT2_PATTERN, NAMED_PATTERNS
+from pretokenizers.pinned import PINNED_PATTERNS, compile_pinned
 from toolkit import limits
 from toolkit.alignment import Piece
 from toolkit.errors import ConfigError, InputError
@@ -45,19 +55,16 @@ from toolkit.normalizers.patterns import check_repeat_cost, find_spans
 from toolkit.registry import register
 from toolkit.serialization import reading_untrusted
 
-from pretokenizers._pieces import split_pieces
-from pretokenizers.patterns import HF_GPT2_PATTERN, NAMED_PATTERNS
-
 __all__ = [
-    "Split",
-    "Behavior",
-    "BehaviorOption",
     "BEHAVIORS",
     "DEFAULT_TIMEOUT",
-    "normalize_behavior",
-    "find_spans",
-    "segments",
+    "Behavior",
+    "BehaviorOption",
+    "Split",
     "apply_behavior",
+    "find_spans",
+    "normalize_behavior",
+    "segments",
 ]
 
 Behavior = Literal["removed", "isolated", "merged_with_previous", "merged_with_next", "contiguous"]
@@ -83,7 +90,7 @@ BehaviorOption = Annotated[Behavior, BeforeValidator(_hf_spelling)]
 
 # Patterns shipped with the toolkit: linear-time, so they run without the timeout guard (the guard
 # costs the ``regex`` module about half a microsecond per match), and a file may run them unguarded.
-_TRUSTED_PATTERNS = frozenset(NAMED_PATTERNS.values()) | {HF_GPT2_PATTERN}
+_TRUSTED_PATTERNS = frozenset(NAMED_PATTERNS.values()) | {HF_GPT2_PATTERN} | PINNED_PATTERNS
 
 Span = tuple[int, int]
 Segment = tuple[int, int, bool]
@@ -239,6 +246,8 @@ class Split(PreTokenizer):
     def _configure(self) -> None:
         if self.literal:
             self._regex = regex.compile(regex.escape(self.pattern))
+        elif self.pattern in PINNED_PATTERNS:  # Unicode classes pinned to tiktoken's / HF's tables, on ``re``
+            self._regex = compile_pinned(self.pattern)
         else:
             if self.pattern not in _TRUSTED_PATTERNS:
                 check_repeat_cost(self.pattern, where=f"{self._where()}.pattern")
@@ -253,6 +262,18 @@ class Split(PreTokenizer):
         self._timeout_kw: dict[str, float] = {} if self._timeout is None else {"timeout": self._timeout}
         # findall/split return only whole matches and gaps when the pattern has no groups.
         self._no_groups = self._regex.groups == 0
+
+    def scanner(self) -> tuple[Any, None, bool] | None:
+        """The pinned scanner when this Split keeps exactly the matches of a named pattern that tiles any text.
+
+        >>> from pretokenizers import CL100K_PATTERN
+        >>> Split(CL100K_PATTERN).scanner()[0].findall("ab 1234")
+        ['ab', ' ', '123', '4']
+        """
+        keeps_matches = (self.behavior, self.invert) in (("isolated", False), ("removed", True))
+        if self.literal or self.pattern not in PINNED_PATTERNS or not keeps_matches:
+            return None
+        return self._regex, None, False
 
     # ------------------------------------------------------------------ matching
     def _timeout_error(self, text: str) -> InputError:

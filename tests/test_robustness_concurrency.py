@@ -320,6 +320,7 @@ def test_worker_processes_are_spawned_not_forked(monkeypatch: pytest.MonkeyPatch
         return real(method)
 
     monkeypatch.setattr(multiprocessing, "get_context", spy)
+    monkeypatch.setattr("toolkit.batch.MIN_PARALLEL_CHARS", 0)  # small batches stay in one process otherwise
     tok = pipelines()["bpe"]
     tok.encode_batch(["a", "b", "c"], num_workers=2)
     assert seen == ["spawn"]

@@ -8,7 +8,9 @@ encode). Results come back in input order, identical to the serial ones.
 
 from __future__ import annotations
 
+import ast
 import multiprocessing
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
 from typing import Any
@@ -20,14 +22,52 @@ from toolkit.runtime import gc_paused
 # The tokenizer is typed ``Any``: naming ``toolkit.tokenizer`` here would be an import cycle.
 Tokenizer = Any
 
-__all__ = ["encode_in_processes"]
+__all__ = ["MIN_PARALLEL_CHARS", "encode_in_processes", "spawn_is_safe"]
+
+#: Below this many characters in all, starting workers costs more than it saves: one process encodes.
+MIN_PARALLEL_CHARS = 1_000_000
+
+
+def _main_is_guarded() -> bool:
+    """False when ``__main__`` is a script whose module level calls code without an
+    ``if __name__ == "__main__":`` guard: a spawned worker re-runs that script on import."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or path is None or getattr(main, "__spec__", None) is not None:
+        return True  # interactive, ``python -c``, ``python -m``: the child does not re-run a script
+    try:
+        tree = ast.parse(open(path, encoding="utf-8").read())  # noqa: SIM115
+    except (OSError, SyntaxError, ValueError):
+        return False
+    quiet = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.Assign,
+             ast.AnnAssign, ast.Expr, ast.Pass)
+    for node in tree.body:
+        if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test):
+            continue
+        if not isinstance(node, quiet) or (isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant)):
+            return False
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.If)) and any(
+            isinstance(n, ast.Call) for n in ast.walk(node)
+        ):
+            return False
+    return True
+
+
+def spawn_is_safe() -> bool:
+    """True when worker processes may be spawned from here: not inside a daemon or a spawning child,
+    and the main script (if any) is guarded, so a worker importing it does not encode again (or hang)."""
+    proc = multiprocessing.current_process()
+    if proc.daemon or getattr(proc, "_inheriting", False):
+        return False
+    return _main_is_guarded()
 
 
 def encode_in_processes(
     tokenizer: Tokenizer, items: list[Any], workers: int, add_special_tokens: bool, allowed: Any
 ) -> list[Encoding]:
     """``tokenizer.encode_batch(items)`` in ``workers`` spawned processes, chunked, in order."""
-    if multiprocessing.current_process().daemon:  # a daemonic process may not start processes
+    size_chars = sum(len(i) if isinstance(i, str) else sum(map(len, i)) for i in items)
+    if size_chars < MIN_PARALLEL_CHARS or not spawn_is_safe():  # one process: faster, or the only safe way
         return [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items]
     workers = min(workers, len(items))
     size = -(-len(items) // (workers * 4))

@@ -11,7 +11,9 @@ slow, piece-by-piece pipeline.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from itertools import islice
 from typing import Any
 
 import regex
@@ -21,15 +23,18 @@ from toolkit.alignment import NormalizedString, Piece
 from toolkit.cache import BoundedCache
 from toolkit.errors import InputError
 from toolkit.interfaces import Model, PreTokenizer
+from toolkit.unicode_tables import WHITESPACE_RANGES
 
 __all__ = [
-    "check_text",
-    "PipelineCaches",
-    "PieceTokens",
     "Columns",
-    "piece_tokens",
-    "encode_slices",
+    "PieceTokens",
+    "PipelineCaches",
+    "check_text",
     "encode_pieces",
+    "encode_slices",
+    "piece_tokens",
+    "scan_ids",
+    "scan_ids_reference",
     "segment_ids",
 ]
 
@@ -43,17 +48,23 @@ PieceTokens = tuple[tuple[int, ...], tuple[str, ...], tuple[tuple[int, int], ...
 Spell = Callable[[str], str] | None
 
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
+#: The White_Space characters of the pinned tables (tiktoken's and HF's ``\s``), the rule of scan_ids.
+_WHITESPACE = re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in WHITESPACE_RANGES) + "]")
+#: Longer words are encoded every time rather than kept in the chunk memo.
+MAX_CHUNK = 64
 
 
-def check_text(text: Any, what: str = "text") -> str:
+def check_text(text: Any, what: str = "text", *, sized: bool = True) -> str:
     """``text`` if it is a ``str`` within the input limit and free of lone surrogates; else :class:`InputError`.
+    ``sized=False`` skips the size limit (``encode_ids``: its memory is linear in the ids).
 
     >>> check_text("fine")
     'fine'
     """
     if not isinstance(text, str):
         raise InputError(f"{what} must be a str, got {type(text).__name__}")
-    limits.check_input_size(text, what)
+    if sized:
+        limits.check_input_size(text, what)
     m = None if text.isascii() else _SURROGATE.search(text)  # isascii() is O(1) in CPython
     if m is not None:
         raise InputError(
@@ -72,7 +83,7 @@ class PipelineCaches:
     it with :func:`toolkit.options.generation` and starts new caches when an option changed since.
     """
 
-    __slots__ = ("model", "pre_tokenizer", "raw", "tokens", "capacity", "generation")
+    __slots__ = ("capacity", "chunks", "generation", "model", "pre_tokenizer", "raw", "scan_encode", "scanner", "tokens")
 
     def __init__(self, model: Model, pre_tokenizer: PreTokenizer | None) -> None:
         self.model = model
@@ -83,6 +94,12 @@ class PipelineCaches:
         #: ``encode``: respelling (``None``: none) -> {piece: :data:`PieceTokens`}.
         self.tokens: dict[Spell, BoundedCache] = {}
         self.generation = options.generation()
+        #: ``encode_ids`` through :func:`scan_ids`: the pre-tokenizer's scanner, and word -> ids of " " + word.
+        self.scanner = None if pre_tokenizer is None else pre_tokenizer.scanner()
+        self.chunks: BoundedCache = BoundedCache(capacity)
+        self.scan_encode = None if self.scanner is None else _piece_encoder(
+            model, self.raw, self.scanner[0].findall, self.scanner[1]
+        )
 
     def tokens_for(self, spell: Spell) -> BoundedCache:
         """The piece-token cache of pieces respelled by ``spell``."""
@@ -126,7 +143,7 @@ def _cached_piece_tokens(cache: BoundedCache, model: Model, raw: str, spell: Spe
 class Columns:
     """The growing columns of one sequence's :class:`~toolkit.Encoding` (lists, appended in place)."""
 
-    __slots__ = ("ids", "tokens", "offsets", "words", "specials")
+    __slots__ = ("ids", "offsets", "specials", "tokens", "words")
 
     def __init__(self) -> None:
         self.ids: list[int] = []
@@ -226,4 +243,91 @@ def segment_ids(model: Model, pre_tokenizer: PreTokenizer | None, raw_cache: Bou
         if ids is None:
             ids = raw_cache.put(piece, encode_uncached(spell(piece)))
         out += ids
+    return out
+
+
+def _piece_encoder(
+    model: Model, raw_cache: BoundedCache, findall: Callable[[str], list[str]], spell: Spell
+) -> Callable[[str], list[int]]:
+    """``encode(text)``: the ids of the pieces ``findall`` cuts ``text`` into, each through the cache."""
+    if spell is None:
+        get, encode_piece = model.piece_cache.get, model.encode_piece
+
+        def encode_plain(text: str) -> list[int]:
+            out: list[int] = []
+            for piece in findall(text):
+                out += get(piece) or encode_piece(piece)
+            return out
+
+        return encode_plain
+    raw_get, put, encode_uncached = raw_cache.get, raw_cache.put, model._encode_piece
+
+    def encode(text: str) -> list[int]:
+        out: list[int] = []
+        for piece in findall(text):
+            ids = raw_get(piece)
+            if ids is None:
+                ids = put(piece, encode_uncached(spell(piece)))
+            out += ids
+        return out
+
+    return encode
+
+
+def scan_ids(caches: PipelineCaches, text: str) -> list[int]:
+    """The ids of ``text`` through the pre-tokenizer's scanner, a space-separated word at a time.
+
+    The rule (proven for the pinned named patterns by ``tests/test_exact_codepoints.py`` and the
+    property tests of ``tests/test_encode_speed_paths.py``): in ``text.split(" ")``, a part ``w`` that
+    is not the first, is not empty and holds no whitespace is a piece boundary on both sides: no match
+    of these patterns runs over a space except at its start or inside a whitespace run, and ``w`` has
+    none. So ``" " + w`` is scanned on its own and its ids kept in ``caches.chunks`` (a repeated word
+    costs one look-up); the parts between such words are joined back and scanned with the pattern,
+    together with the word that follows them (so a trailing whitespace run splits as in the full text).
+    :func:`scan_ids_reference` is the plain scan it must equal.
+    """
+    prefix = caches.scanner[2]  # type: ignore[index]
+    if prefix and text and text[0] != " ":
+        text = " " + text
+    encode = caches.scan_encode
+    memo = caches.chunks
+    get, put, has_space = memo.get, memo.put, _WHITESPACE.search
+    out: list[int] = []
+    parts = text.split(" ")
+    pending: list[str] | None = [parts[0]]  # parts waiting for the pattern, to be joined by " "
+    for w in islice(parts, 1, None):
+        ids = get(w)
+        if ids is None:
+            if not w or has_space(w):
+                if pending is None:
+                    pending = ["", w]  # "" stands for the space in front of w
+                else:
+                    pending.append(w)
+                continue
+            if pending is None:
+                ids = encode(" " + w)
+                if len(w) <= MAX_CHUNK:
+                    put(w, ids)
+        if pending is not None:
+            # Scanned together with the word: alone, the parts could end in a whitespace run that
+            # ``\s++$`` takes whole, where the full text splits it (cl100k's "\n " before " word").
+            pending.append(w)
+            out += encode(" ".join(pending))
+            pending = None
+            continue
+        out += ids
+    if pending is not None:
+        out += encode(" ".join(pending))
+    return out
+
+
+def scan_ids_reference(caches: PipelineCaches, text: str) -> list[int]:
+    """:func:`scan_ids` the obvious way: scan the whole text, encode each piece (no memo)."""
+    compiled, spell, prefix = caches.scanner  # type: ignore[misc]
+    if prefix and text and text[0] != " ":
+        text = " " + text
+    model = caches.model
+    out: list[int] = []
+    for piece in compiled.findall(text):
+        out += model.encode_piece(piece if spell is None else spell(piece))
     return out

@@ -215,6 +215,14 @@ class PreTokenizer(Component):
         """
         return None
 
+    def scanner(self) -> tuple[Any, Callable[[str], str] | None, bool] | None:
+        """Fast path for ids: ``(compiled, spell, prefix_space)`` when :meth:`split_raw` is exactly
+        ``compiled.findall(text)`` (after a space is put in front of a text that does not start with
+        one, if ``prefix_space``) with the respelling ``spell``, and ``compiled`` is one of the named
+        patterns for which splitting at single spaces is proven safe (``toolkit.fast_paths.scan_ids``).
+        Default ``None``."""
+        return None
+
     @property
     def respelling_only(self) -> bool:
         """True when this pre-tokenizer never splits or adds text, only respells each piece with the

@@ -21,7 +21,7 @@ from toolkit.cache import BoundedCache
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, CorpusError, InputError, SerializationError
 from toolkit.arguments import ComponentSlot, check_flag, check_indent, check_path, ids_to_tokens, writing
-from toolkit.fast_paths import Columns, PipelineCaches, check_text, encode_pieces, encode_slices, segment_ids
+from toolkit.fast_paths import Columns, PipelineCaches, check_text, encode_pieces, encode_slices, scan_ids, segment_ids
 from toolkit.hf_names import HFNames, PreTokenized, batch_item
 from toolkit.interfaces import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, Trainer
 from toolkit.padding import TruncationPadding, pad_batch, post_process, settings_from_dict
@@ -290,8 +290,9 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
         [2, 2]
         """
         if self._truncation is not None or self._padding is not None:
-            return self.encode(text, add_special_tokens=add_special_tokens, allowed_special=allowed_special).ids
-        check_text(text)
+            return self.encode(text, add_special_tokens=add_special_tokens, allowed_special=allowed_special,
+                               disallowed_special=disallowed_special).ids
+        check_text(text, sized=False)  # no size limit: time and memory are linear in the text
         check_flag(add_special_tokens, "add_special_tokens")
         caches = self._current_caches()  # one model for the whole call, even if another thread swaps it
         allowed: frozenset[str] = frozenset()
@@ -331,6 +332,8 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
         """The ids of a text without special tokens (normalized here, then :func:`segment_ids`)."""
         if self.normalizer is not None:
             segment = self.normalizer.normalize_str(segment)
+        if caches.scanner is not None:
+            return scan_ids(caches, segment)
         return segment_ids(caches.model, caches.pre_tokenizer, caches.raw, segment)
 
     def encode_batch(
@@ -350,8 +353,10 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
         ``num_workers`` > 1 encodes in that many worker processes: the inputs are cut into contiguous
         chunks (about four per worker), each worker receives the tokenizer once, and the encodings come
         back in input order, identical to the serial ones (an error is the one the serial loop would
-        raise first). Workers are *spawned* (safe with threads, the same on every platform), so a
-        script that uses them needs the usual ``if __name__ == "__main__":`` guard. Starting them costs
+        raise first). Workers are *spawned* (safe with threads, the same on every platform); this
+        process encodes alone when the batch is under ``toolkit.batch.MIN_PARALLEL_CHARS`` characters
+        or spawning is unsafe (a script without an ``if __name__ == "__main__":`` guard, which a worker
+        would re-run, a daemon, a spawning child), so no script hangs. Starting them costs
         a fraction of a second, and the results travel back as flat arrays that this process turns
         into ``Encoding`` objects again, so on two cores two workers gain little (measured in
         ``docs/benchmarks.md``); the share of the work done in parallel grows with the number of

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pretokenizers.pinned import from_hf_spelling, hf_spelling
 from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.errors import SerializationError
 
@@ -159,7 +160,7 @@ def imp_pre_tokenizer(d: Any, where: str) -> Json:
             )
         return {
             "type": "Split",
-            "pattern": pattern,
+            "pattern": pattern if literal else from_hf_spelling(pattern),  # Oniguruma's X{n,m}+ kept as HF reads it
             "literal": literal,
             "behavior": _BEHAVIOR_FROM_HF[behavior],
             "invert": _field(d, "invert", where, False),
@@ -459,10 +460,11 @@ def exp_pre_tokenizer(p: Any) -> Json:
             "use_regex": d["use_regex"],
         }
     if t == "Split":
-        key = "String" if d.get("literal") else "Regex"
+        literal = d.get("literal")
         return {
             "type": "Split",
-            "pattern": {key: d["pattern"]},
+            # Possessive intervals (cl100k's \p{N}{1,3}+) in a spelling Oniguruma reads the same way.
+            "pattern": {"String": d["pattern"]} if literal else {"Regex": hf_spelling(d["pattern"])},
             "behavior": _BEHAVIOR_TO_HF[d["behavior"]],
             "invert": d["invert"],
         }

@@ -205,7 +205,9 @@ def from_tiktoken(
 def _named_regexes() -> set[str]:
     import pretokenizers
 
-    return {pretokenizers.GPT2_PATTERN, pretokenizers.CL100K_PATTERN, pretokenizers.O200K_PATTERN}
+    return {
+        pretokenizers.GPT2_PATTERN, pretokenizers.CL100K_PATTERN, pretokenizers.O200K_PATTERN, pretokenizers.LLAMA3_PATTERN,
+    }
 
 
 def _check_specials(ranks: Mapping[bytes, int], special_tokens: Mapping[str, int], *, source: PathLike) -> None:

@@ -1,0 +1,92 @@
+"""Issue 19: ``encode_ids`` against tiktoken and HF ``tokenizers``, side by side in one run, identical ids asserted.
+
+GPT-2 (``encoder.json`` + ``vocab.bpe``) and cl100k (``cl100k_base.tiktoken``) on the first 6 MB of
+``gutenberg_part01.txt``: the whole text in one call (ours cold: a new tokenizer, empty caches; warm:
+the second call) and line by line. tiktoken and HF (``RAYON_NUM_THREADS=1``, ``encode_batch`` of the
+lines / one ``encode`` of the text) are built from the same files. One process, one core each.
+
+    python examples/benchmarks/bench_exact_speed.py [--mb 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("RAYON_NUM_THREADS", "1")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _common as C
+
+
+def _timed(fn: Any) -> tuple[float, Any]:
+    gc.collect()
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def contenders(kind: str, vocab: Path) -> tuple[Any, Any, Any]:
+    import tiktoken
+    from tiktoken.load import data_gym_to_mergeable_bpe_ranks, load_tiktoken_bpe
+    from tokenizers import Tokenizer as HF
+
+    from pretokenizers import CL100K_PATTERN, GPT2_PATTERN
+    from toolkit import Tokenizer
+
+    if kind == "gpt2":
+        enc, bpe = vocab / "gpt2/encoder.json", vocab / "gpt2/vocab.bpe"
+        ranks = data_gym_to_mergeable_bpe_ranks(str(bpe), str(enc))
+        ours = lambda: Tokenizer.from_gpt2(enc, bpe)
+        pattern = GPT2_PATTERN
+    else:
+        path = vocab / "tiktoken/cl100k_base.tiktoken"
+        ranks = load_tiktoken_bpe(str(path))
+        ours = lambda: Tokenizer.from_tiktoken(path)
+        pattern = CL100K_PATTERN
+    tk = tiktoken.Encoding(kind, pat_str=pattern, mergeable_ranks=ranks, special_tokens={})
+    from toolkit.interop.hf_json import to_hf_dict
+
+    hf = HF.from_str(json.dumps(to_hf_dict(ours())))  # our export, loaded by HF
+    return ours, tk, hf
+
+
+def run(kind: str, text: str, vocab: Path) -> dict[str, float]:
+    ours_factory, tk, hf = contenders(kind, vocab)
+    lines = text.splitlines(keepends=True)
+    row: dict[str, float] = {}
+    row["tiktoken whole"], ref = _timed(lambda: tk.encode_ordinary(text))
+    ours = ours_factory()
+    row["ours whole cold"], cold = _timed(lambda: ours.encode_ids(text))
+    row["ours whole warm"], warm = _timed(lambda: ours.encode_ids(text))
+    assert cold == warm == ref, f"{kind}: ids differ from tiktoken (whole text)"
+    row["tiktoken lines"], ref_lines = _timed(lambda: [tk.encode_ordinary(line) for line in lines])
+    row["ours lines"], ours_lines = _timed(lambda: [ours.encode_ids(line) for line in lines])
+    assert ours_lines == ref_lines, f"{kind}: ids differ from tiktoken (lines)"
+    if hf is not None:
+        row["HF whole"], hf_ids = _timed(lambda: hf.encode(text, add_special_tokens=False).ids)
+        assert hf_ids == ref, f"{kind}: HF ids differ"
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=6.0)
+    args = parser.parse_args()
+    corpora = C.CORPORA
+    text = (corpora / "english/gutenberg_part01.txt").read_text(encoding="utf-8")[: int(args.mb * 1_000_000)]
+    results = {kind: run(kind, text, corpora / "vocab") for kind in ("gpt2", "cl100k")}
+    for kind, row in results.items():
+        print(f"{kind}: " + ", ".join(f"{k} {v:.2f} s" for k, v in row.items()))
+        print(f"{kind}: vs tiktoken: warm {row['tiktoken whole'] / row['ours whole warm']:.2f}x, "
+              f"cold {row['tiktoken whole'] / row['ours whole cold']:.2f}x, lines {row['tiktoken lines'] / row['ours lines']:.2f}x")
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()

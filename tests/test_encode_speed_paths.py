@@ -1,0 +1,139 @@
+"""The encode_ids fast path (space-chunk memo over the pinned scanner) equals its obvious reference.
+
+``scan_ids`` keeps the ids of each ``" " + word`` chunk and scans only the rest with the pattern; the
+rule that makes this exact is checked here on adversarial text (every kind of whitespace next to
+words, digits, apostrophes, marks and letters outside the BMP), for every named pattern, against
+``scan_ids_reference`` (scan the whole text, encode each piece) and against the plain pattern split.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from algorithms import ByteLevelBPE
+from pretokenizers import (
+    CL100K_PATTERN,
+    GPT2_PATTERN,
+    HF_GPT2_PATTERN,
+    LLAMA3_PATTERN,
+    O200K_PATTERN,
+    ByteLevel,
+    Sequence,
+    Split,
+)
+from pretokenizers.pinned import compile_pinned
+from toolkit import Tokenizer
+from toolkit.fast_paths import scan_ids, scan_ids_reference
+
+ALPHABET = list(" \n\r\t\x0b\x0c\x85\xa0\u2028\u3000'sStTdmlvre1234567890aZéÀ\u0301\u00b2,.!?/-_\U0001d400\U0003d000ſ")
+TEXT = st.text(alphabet=st.sampled_from(ALPHABET), max_size=60) | st.lists(
+    st.sampled_from([" ", "  ", "\n", " \n ", "word", "'s", "12345", "x!", "\t", "Ab", "\r\n"]), max_size=20
+).map("".join)
+
+
+# Merges across every boundary the rule relies on (space-word, newline-space, digits, apostrophes): a
+# wrong cut changes the ids.
+_PAIRS = [("Ġ", "Ġ"), ("Ċ", "Ġ"), ("Ġ", "Ċ"), ("1", "2"), ("12", "3"), ("'", "s"), ("Ġ", "a"), ("a", "Ġ"), ("Ġ", "w"),
+          ("!", "Ġ"), ("ĉ", "Ġ"), ("Ġ", "'"), ("Ġ", "1"), ("x", "!"), ("Ċ", "Ċ"), ("Ġ", "x"), ("d", "Ġ")]
+
+
+def model() -> ByteLevelBPE:
+    vocab = {c: i for i, c in enumerate(ByteLevel.alphabet())}
+    for a, b in _PAIRS:
+        vocab[a + b] = len(vocab)
+    return ByteLevelBPE(vocab=vocab, merges=_PAIRS)
+
+
+def pipeline(pattern: str | None, *, prefix: bool = False) -> Tokenizer:
+    if pattern is None:
+        return Tokenizer(model(), pre_tokenizer=ByteLevel(add_prefix_space=prefix))
+    return Tokenizer(model(), pre_tokenizer=Sequence([Split(pattern), ByteLevel(add_prefix_space=False, use_regex=False)]))
+
+
+PIPELINES = {
+    "gpt2 ByteLevel": pipeline(None),
+    "gpt2 ByteLevel prefix": pipeline(None, prefix=True),
+    **{name: pipeline(p) for name, p in [("gpt2", GPT2_PATTERN), ("hf-gpt2", HF_GPT2_PATTERN), ("cl100k", CL100K_PATTERN),
+                                         ("o200k", O200K_PATTERN), ("llama3", LLAMA3_PATTERN)]},
+}
+
+
+@pytest.mark.parametrize("name", PIPELINES)
+@given(text=TEXT)
+def test_chunked_scan_equals_reference(name, text):
+    tok = PIPELINES[name]
+    caches = tok._current_caches()
+    assert caches.scanner is not None
+    expected = scan_ids_reference(caches, text)
+    assert scan_ids(caches, text) == expected
+    assert scan_ids(caches, text) == expected  # warm memo
+    assert tok.encode_ids(text, add_special_tokens=False) == tok.encode(text, add_special_tokens=False).ids
+
+
+@pytest.mark.parametrize("pattern", [GPT2_PATTERN, CL100K_PATTERN, O200K_PATTERN, LLAMA3_PATTERN])
+@given(text=TEXT)
+def test_space_chunk_rule(pattern, text):
+    """The rule itself: a part of text.split(" ") that is non-empty and has no whitespace is cut on its own."""
+    scan = compile_pinned(pattern).findall
+    pieces = scan(text)
+    parts = text.split(" ")
+    pos = len(parts[0])
+    cuts = set()
+    for w in parts[1:]:
+        if w and not re.search(r"\s", w):
+            cuts |= {pos, pos + 1 + len(w)}
+        pos += 1 + len(w)
+    ends = {0}
+    for p in pieces:
+        ends.add(max(ends) + len(p))
+    assert cuts <= ends
+
+
+def test_no_scanner_for_other_pipelines():
+    assert Split(r"\w+").scanner() is None
+    assert Split(CL100K_PATTERN, behavior="merged_with_next").scanner() is None
+    assert Sequence([Split(CL100K_PATTERN), ByteLevel(use_regex=True)]).scanner() is None
+    assert ByteLevel(use_regex=False).scanner() is None
+
+
+def test_encode_ids_has_no_size_limit_and_is_linear():
+    from toolkit import limits
+
+    tok = PIPELINES["cl100k"]
+    unit = "The quick brown fox, 12345 times!\n"
+    big = unit * (limits.MAX_INPUT_CHARS // len(unit) + 10)
+    ids = tok.encode_ids(big)
+    assert len(ids) == len(tok.encode_ids(unit)) * (len(big) // len(unit))  # counted, not timed
+
+
+UNGUARDED = """
+from algorithms import BPE
+from toolkit import Tokenizer
+tok = Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")]))
+out = tok.encode_batch(["ab" * 5000] * 120, num_workers=2)
+print(len(out), out[0].ids[:2])
+"""
+
+
+def test_encode_batch_in_a_script_without_main_guard_does_not_hang(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "unguarded.py"
+    script.write_text(UNGUARDED, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == "120 [2, 2]"  # printed once: no worker re-ran the script
+
+
+def test_spawn_safety_checks():
+    from toolkit.batch import MIN_PARALLEL_CHARS, spawn_is_safe
+
+    assert spawn_is_safe()  # pytest runs as ``python -m pytest``: no script for a worker to re-run
+    assert MIN_PARALLEL_CHARS > 0
