@@ -194,3 +194,30 @@ def test_quality_benchmark_runs_quick(tmp_path) -> None:
                           capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert "| fallback | 300 |" in proc.stdout and (tmp_path / "p.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("criterion", ["likelihood", "score", "frequency"])
+def test_cli_config_and_preset_expose_the_criterion(tmp_path, capsys, criterion: str) -> None:
+    from pathlib import Path
+
+    from toolkit import Tokenizer
+    from toolkit.cli import main
+    from toolkit.training.presets import bert
+
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("hug pug pun bun hugs\n" * 5 + "the hugging huggers hugged\n" * 3, encoding="utf-8")
+    config = Path(__file__).resolve().parent.parent / "examples" / "configs" / "wordpiece.toml"
+    out = tmp_path / "wp.json"
+    code = main(["train", str(config), "--set", f'corpus.files=["{corpus}"]', "--set", "trainer.vocab_size=60",
+                 "--set", "trainer.min_frequency=0", "--set", f'trainer.criterion="{criterion}"', "-o", str(out), "-q"])
+    assert code == 0, capsys.readouterr().err
+    counts = Counter(("hug pug pun bun hugs " * 5 + "the hugging huggers hugged " * 3).split())
+    expected = WordPieceTrainer(vocab_size=60, special_tokens=SPECIALS, criterion=criterion).train(counts)  # type: ignore[arg-type]
+    assert Tokenizer.load(out).model.get_vocab() == expected.get_vocab()
+    assert bert(vocab_size=60, criterion=criterion)[1].criterion == criterion
+    assert bert()[1].criterion == "likelihood"  # the default
+
+    code = main(["train", str(config), "--set", f'corpus.files=["{corpus}"]', "--set", 'trainer.criterion="pmi"',
+                 "-o", str(out), "-q"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code != 0 and len(err) == 1 and "criterion" in err[0]

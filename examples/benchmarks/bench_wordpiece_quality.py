@@ -12,6 +12,7 @@ vocabulary encodes the held-out text through the same pipeline; reported: UTF-8 
     .venv/bin/python examples/benchmarks/bench_wordpiece_quality.py --quick        # seconds
     .venv/bin/python examples/benchmarks/bench_wordpiece_quality.py --corpora english --sizes 8000
     ... --plot docs/img/wordpiece_criteria.png
+    ... --rows run1.err run2.err --plot docs/img/wordpiece_criteria.png   # table + plot of earlier runs
 """
 
 from __future__ import annotations
@@ -171,7 +172,18 @@ def main() -> None:
     ap.add_argument("--corpora", default="english,french,chinese,thai")
     ap.add_argument("--sizes", default="8000,16000,32000")
     ap.add_argument("--plot", default=None, help="write the PNG plot here")
+    ap.add_argument("--rows", nargs="+", metavar="LOG", default=None,
+                    help="no training: table and plot from the rows earlier runs printed to stderr")
     args = ap.parse_args()
+    if args.rows:
+        import ast
+
+        rows = [ast.literal_eval(line) for path in args.rows for line in open(path, encoding="utf-8")
+                if line.startswith("{'corpus'")]
+        report(rows)
+        if args.plot:
+            plot(rows, args.plot)
+        return
     sizes = [300, 600] if args.quick else [int(s) for s in args.sizes.split(",")]
     texts = corpora(args.quick)
     wanted = list(texts) if args.quick else [c for c in args.corpora.split(",") if c in texts]
