@@ -426,9 +426,10 @@ class _LikelihoodRun(_Run):
 
     A heap key is the gain at *lowered* frequencies ``θ_a <= f_a``, ``θ_b <= f_b``: an upper bound
     while ``f >= θ`` (docs/algorithms.md: the gain falls as ``f_a``, ``f_b`` grow; it grows with
-    ``N``, which only falls; it is convex in ``m`` and 0 at ``m = 0``, so ``max(0, gain)`` bounds it
-    for every lower count). Each pair registers its ``θ`` with both its tokens (``watch``); when a
-    merge lowers a token's frequency below a registered ``θ``, exactly those pairs are re-pushed.
+    ``N``, which only falls; it is convex in ``m``, so the larger of the gains at the lowest count
+    (``min_frequency``, at least 1) and at the pushed count bounds it for every count between).
+    Each pair registers its ``θ`` with both its tokens (``watch``); when a merge lowers a token's
+    frequency below a registered ``θ``, exactly those pairs are re-pushed.
 
     ``θ`` is chosen per pair from its distance to the top: a pair whose exact gain is ``h`` below
     the last merged gain gets ``θ = f * exp(-h * headroom_share / m)`` rounded down to a level of
@@ -520,6 +521,10 @@ class _LikelihoodRun(_Run):
         exp = math.exp
         ceil = math.ceil
         scale = _GAIN_SCALE
+        # G(m0) <= m0 (2 log N + 1): phi(m0) <= m0 log N, phi(N) - phi(N - m0) <= m0 (log N + 1), and
+        # the terms of a and b are <= 0; a bound above these limits needs no lower endpoint
+        lim1 = 2.0 * log(max(total, 1)) + 2.0
+        lim = min_count * lim1
         vanished: list[str] = []
         for p in pairs:
             m = get(p, 0)
@@ -534,7 +539,10 @@ class _LikelihoodRun(_Run):
                 gain = likelihood_gain(fx, 0, m, total, True)
                 jx = self._level(fx, exp(-(ref - gain) * share / m) if gain < ref else 1.0, 2 * m)
                 jy = jx
-                hi = gain if jx == _TIGHT else likelihood_gain(max(levels[jx], 2 * m), 0, m, total, True)
+                t = fx if jx == _TIGHT else max(levels[jx], 2 * m)
+                hi = gain if jx == _TIGHT else likelihood_gain(t, 0, m, total, True)
+                if m > 1 and hi < lim1:  # convex in m: the bound of every count in 1..m
+                    hi = max(hi, likelihood_gain(t, 0, 1, total, True))
             else:
                 fy = freq[y]
                 base = m * log(m) + xt - ((total - m) * log(total - m) if total > m else 0.0)
@@ -543,22 +551,26 @@ class _LikelihoodRun(_Run):
                 gain = hi = base + dx + dy
                 q = exp(-(ref - gain) * share / m) if gain < ref else 1.0
                 # _level, inlined for both tokens
-                t = max(fx * q, 4 * m)
-                if t >= fx - (fx >> 4):
+                tx = max(fx * q, 4 * m)
+                if tx >= fx - (fx >> 4):
                     jx = _TIGHT
+                    tx = fx
                 else:
-                    jx = bisect_right(levels, t) - 1
-                    t = levels[jx]
-                    hi += (t - m) * log(t - m) - t * log(t) - dx
-                t = max(fy * q, 4 * m)
-                if t >= fy - (fy >> 4):
+                    jx = bisect_right(levels, tx) - 1
+                    tx = levels[jx]
+                    hi += (tx - m) * log(tx - m) - tx * log(tx) - dx
+                ty = max(fy * q, 4 * m)
+                if ty >= fy - (fy >> 4):
                     jy = _TIGHT
+                    ty = fy
                 else:
-                    jy = bisect_right(levels, t) - 1
-                    t = levels[jy]
-                    hi += (t - m) * log(t - m) - t * log(t) - dy
+                    jy = bisect_right(levels, ty) - 1
+                    ty = levels[jy]
+                    hi += (ty - m) * log(ty - m) - ty * log(ty) - dy
+                if m > min_count and hi < lim:  # convex in m: the bound of every count in min_count..m
+                    hi = max(hi, likelihood_gain(tx, ty, min_count, total, False))
             code = x << _ID_BITS | y
-            key = -ceil((hi + margin if hi > 0.0 else margin) * scale) << key_shift | code
+            key = -ceil((hi + margin) * scale) << key_shift | code
             if fo:
                 key |= first[p]
             current[code] = key
