@@ -11,7 +11,7 @@ import math
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from algorithms._merges import (
     _COUNT_SHIFT_FIRST,
@@ -27,9 +27,6 @@ from algorithms._merges import (
 from algorithms._vocab import select_alphabet
 from toolkit import limits
 from toolkit.errors import TrainingError
-
-if TYPE_CHECKING:
-    from algorithms.wordpiece_trainer import WordPieceTrainer
 
 __all__ = ["WordPieceTraining", "likelihood_gain"]
 
@@ -106,7 +103,7 @@ class _Run(_Splits):
     #: Outdated heap entries tolerated beyond 4 per live pair before the heap is rebuilt.
     heap_slack = 10_000
 
-    def __init__(self, trainer: WordPieceTrainer, items: list[tuple[str, int]]) -> None:
+    def __init__(self, trainer: Any, items: list[tuple[str, int]]) -> None:  # a WordPieceTrainer
         self.trainer = trainer
         self.prefix = prefix = trainer.continuing_subword_prefix
         suffix = trainer.end_of_word_suffix or ""
@@ -440,7 +437,7 @@ class _LikelihoodRun(_Run):
 
     headroom_share = 0.25
 
-    def __init__(self, trainer: WordPieceTrainer, items: list[tuple[str, int]]) -> None:
+    def __init__(self, trainer: Any, items: list[tuple[str, int]]) -> None:  # a WordPieceTrainer
         self.margin = 0.0
         self.ref: float | None = None
         self.watch: list[dict[int, set[str]]] = []

@@ -118,7 +118,8 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("trainer", "WordPieceTrainer", "limit_alphabet"): (3, -1),
     ("trainer", "WordPieceTrainer", "initial_alphabet"): (["z"], 5),
     ("trainer", "WordPieceTrainer", "tie_break"): ("first_occurrence", "x"),
-    ("trainer", "WordPieceTrainer", "criterion"): ("likelihood", "x"),
+    ("trainer", "WordPieceTrainer", "criterion"): ("score", "x"),
+    ("trainer", "WordPieceTrainer", "end_of_word_suffix"): ("</w>", 5),
 }
 
 # Options a case needs set beforehand, on the component and on the fresh one (a rank-mode
