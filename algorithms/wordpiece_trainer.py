@@ -1,12 +1,11 @@
-"""The WordPiece trainer: learns a :class:`~algorithms.wordpiece.WordPiece` vocabulary with the real
-WordPiece criterion.
+"""The WordPiece trainer: learns a :class:`~algorithms.wordpiece.WordPiece` vocabulary with a
+score-based criterion (Hugging Face's ``WordPieceTrainer`` trains BPE and converts the result).
 
-Every step merges the adjacent pair maximising ``freq(pair) / (freq(first) * freq(second))``,
-compared exactly (Hugging Face's ``WordPieceTrainer`` trains BPE and converts the result; this one
-does not). Training is incremental: it shares the BPE engine's word splits, pair counts and pair
-index (:class:`algorithms._merges._Splits`) and adds an index from each token to the pairs that
-contain it and a priority queue of score upper bounds checked lazily (see :class:`_Run`). The slow
-oracle that recomputes every score at every step is :mod:`algorithms.reference.wordpiece`.
+``criterion="likelihood"`` (default) merges the pair whose merge most raises the unigram
+log-likelihood of the training data (Schuster & Nakajima 2012); ``"score"`` the course's
+``freq(ab) / (freq(a) * freq(b))``, compared exactly; ``"frequency"`` the most frequent pair (HF's
+vocabulary). The merge loops live in :mod:`algorithms._wordpiece_runs` (incremental, exact); the slow
+oracle is :mod:`algorithms.reference.wordpiece`; docs/algorithms.md defines the criteria.
 
 >>> trainer = WordPieceTrainer(vocab_size=12, special_tokens=["[UNK]"], tie_break="first_occurrence", criterion="score")
 >>> model = trainer.train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5})
@@ -35,7 +34,7 @@ __all__ = ["WordPieceTrainer", "WordPieceTraining", "likelihood_gain"]
 
 @register("WordPieceTrainer")
 class WordPieceTrainer(Trainer):
-    """Trains a :class:`WordPiece` vocabulary with the WordPiece score, exactly and incrementally.
+    """Trains a :class:`WordPiece` vocabulary by a score-based criterion, exactly and incrementally.
 
     Options (by keyword, ``vocab_size`` also by position; each one assignable after construction):
 
@@ -45,12 +44,14 @@ class WordPieceTrainer(Trainer):
       reaches it.
     - ``special_tokens`` (``[PAD] [UNK] [CLS] [SEP] [MASK]``): the first ids, in this order. The
       model's ``unk_token`` must be one of them.
-    - ``continuing_subword_prefix`` (``"##"``).
+    - ``continuing_subword_prefix`` (``"##"``); ``end_of_word_suffix`` (None): appended to each
+      word's last symbol, as HF's ``WordPieceTrainer`` does (the model does not add it when encoding).
     - ``limit_alphabet`` (None): keep only this many distinct characters (the most frequent; ties by
       code point; ``initial_alphabet`` characters are always kept). Words with a dropped character are
       still learned from, but no pair spans the dropped character.
     - ``initial_alphabet`` (()): single characters always in the alphabet, both as word-initial
       symbols and as ``##`` continuations, even when absent from the corpus.
+    - ``criterion`` (``"likelihood"``): ``"likelihood"``, ``"score"`` or ``"frequency"`` (above).
     - ``tie_break`` (``"ids"``): equal scores → smallest ``(left_id, right_id)``; ``"first_occurrence"``
       → the pair met first scanning the words in corpus order, left to right (the HF course).
     - ``progress``: ``progress(stage, done, total)`` callback; not serialized.

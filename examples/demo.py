@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
             tokens = tok.encode(sample).tokens
             print(f"  {name:<15}{len(tokens):>3}  {' '.join(tokens)}")
     print("\n(lossy: the normalizer rewrites text, e.g. NFKC turns … into ..., BERT lowercases)")
-    print("(WordPiece merges by criterion=\"likelihood\": the pair whose merge most raises the training text's "
+    print("(WordPiece merges by criterion=\"likelihood\", the default: the pair whose merge most raises the training text's "
           "unigram log-likelihood)")
     print("Next: .venv/bin/tokenizer-toolkit inspect out/wordpiece.json")
     print("      .venv/bin/tokenizer-toolkit encode out/byte_level_bpe.json 'Hello world' --format tokens")

@@ -49,9 +49,10 @@ def main() -> None:
     print(f"{len(text):,} characters, {len(counts):,} distinct words; CPU seconds, {args.reps} repetitions\n")
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
-        makers = {"bpe": lambda: BPETrainer(vocab_size=size, special_tokens=SPECIALS)}
+        makers = {"bpe": lambda size=size: BPETrainer(vocab_size=size, special_tokens=SPECIALS)}
         for crit in criteria:
-            makers[crit] = lambda crit=crit: WordPieceTrainer(vocab_size=size, special_tokens=SPECIALS, criterion=crit)
+            makers[crit] = lambda crit=crit, size=size: WordPieceTrainer(vocab_size=size, special_tokens=SPECIALS,
+                                                                       criterion=crit)
         times: dict[str, list[float]] = {k: [] for k in makers}
         for _ in range(args.reps):
             for name, make in makers.items():
