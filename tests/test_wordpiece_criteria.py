@@ -194,6 +194,16 @@ def test_quality_benchmark_runs_quick(tmp_path) -> None:
                           capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert "| fallback | 300 |" in proc.stdout and (tmp_path / "p.png").stat().st_size > 0
+    log = tmp_path / "rows.log"
+    log.write_text(proc.stderr, encoding="utf-8")
+    again = subprocess.run([sys.executable, str(script), "--rows", str(log)], capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0 and "| fallback | 300 |" in again.stdout  # the table re-read from the log
+
+    timing = script.with_name("bench_wordpiece_time.py")
+    proc = subprocess.run([sys.executable, str(timing), "--sizes", "300", "--reps", "1"],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "| 300 |" in proc.stdout and "×" in proc.stdout
 
 
 @pytest.mark.parametrize("criterion", ["likelihood", "score", "frequency"])
