@@ -54,8 +54,8 @@ def _symbol(c: str, i: int, n: int, prefix: str, suffix: str) -> str:
 def _segments(
     items: list[tuple[str, int]], alphabet: set[str], ids: Mapping[str, int], prefix: str, suffix: str
 ) -> tuple[list[list[int]], list[int], list[bool]]:
-    """Words as segments of symbol ids (a character outside the alphabet ends a segment): the
-    segments, the count of each, and whether each starts its word (its first symbol unprefixed)."""
+    """Words as segments of symbol ids (cut at characters outside the alphabet), their counts, and
+    whether each starts its word."""
     segs: list[list[int]] = []
     seg_counts: list[int] = []
     seg_initial: list[bool] = []
@@ -93,9 +93,8 @@ class _Run(_Splits):
     - ``g``: each token's *bound frequency*, ``g <= freq``: heap keys are computed with ``g``, so they
       stay upper bounds while ``freq`` falls, until ``freq < g`` and the token's pairs are re-pushed
       (tokens in at most ``slack_degree`` pairs use ``g = freq``, others ``freq - freq >> slack_shift``);
-    - ``heap``: ints ``key << 42 | pair code`` (``"ids"``) or ``key << 114 | first position | pair
-      code`` (``"first_occurrence"``); ``key`` is minus an upper bound of the score, first positions
-      are lower bounds. :meth:`_pop_best` checks them.
+    - ``heap``: ints ``key << 42 | pair code`` or ``key << 114 | first position | pair code``
+      (``first_occurrence``): minus an upper bound of the score, lower bounds of first positions.
     """
 
     slack_degree = 4
@@ -327,8 +326,8 @@ class _Run(_Splits):
         if len(self.heap) > 4 * len(self.pair_counts) + self.heap_slack:
             self._rebuild_heap()
 
-    def _new_token(self) -> None:
-        """Hook: per-token state of a new token."""
+    def _new_token(self) -> None:  # hook: per-token state of a new token
+        pass
 
     def _repush(self, new: int, old: dict[int, int], popped: list[str], formed: Iterable[str]) -> None:
         """Restore the heap's invariant after a merge lowered the frequencies of the tokens in ``old``
@@ -355,8 +354,7 @@ class _Run(_Splits):
         """Occurrences of ``p`` one merge rewrites: "a a a" counts (a, a) twice but merges once."""
         if p[0] != p[1]:
             return self.pair_counts[p]  # occurrences of "a b" cannot overlap: each one merges
-        words = self.words
-        counts = self.counts
+        words, counts = self.words, self.counts
         return sum(counts[si] * words[si].count(p) for si in set(self.where[p]))
 
     def run(self) -> WordPieceTraining:
@@ -452,10 +450,7 @@ class _LikelihoodRun(_Run):
             return -likelihood_gain(self.freq[x], 0, self._merged_count(p), self.total, True)
         # likelihood_gain(freq[x], freq[y], count, total, False) inlined: the same operations in the
         # same order, so the same float as the reference's
-        fa = self.freq[x]
-        fb = self.freq[y]
-        total = self.total
-        log = math.log
+        fa, fb, total, log = self.freq[x], self.freq[y], self.total, math.log
         da = ((fa - count) * log(fa - count) if fa > count else 0.0) - fa * log(fa)
         db = ((fb - count) * log(fb - count) if fb > count else 0.0) - fb * log(fb)
         return -(da + db + count * log(count) + (total * log(total) - ((total - count) * log(total - count)
@@ -482,11 +477,9 @@ class _LikelihoodRun(_Run):
 
     @staticmethod
     def _level(f: int, q: float, m: int) -> int:
-        """The level for a pair counted ``m`` whose token of frequency ``f`` may drop to ``f * q``.
-
-        The gain rises by about ``m log(f / θ)`` while ``θ >> m`` only (near ``m`` much faster), so
-        ``θ`` stays above ``4 m``; a token whose ``θ`` would be within 1/16 of ``f`` is exact.
-        """
+        """The level for a pair counted ``m`` whose token of frequency ``f`` may drop to ``f * q``: at
+        least ``4 m`` (the gain rises by about ``m log(f / θ)`` only while ``θ >> m``); exact when
+        within 1/16 of ``f``."""
         t = max(f * q, 4 * m)
         if t >= f - (f >> 4):
             return _TIGHT
