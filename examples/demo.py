@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     for (name, *_, exact) in rows:
         if not exact:
             print(f"\n(lossy, {name}: {lossy_causes(tokenizers[name], lines)})")
-    print("(WordPiece merges by criterion=\"likelihood\": the pair whose merge most raises the training text's "
+    print("(WordPiece merges by criterion=\"likelihood\", the default: the pair whose merge most raises the training text's "
           "unigram log-likelihood)")
     print("Next: .venv/bin/tokenizer-toolkit inspect out/wordpiece.json")
     print("      .venv/bin/tokenizer-toolkit encode out/byte_level_bpe.json 'Hello world' --format tokens")

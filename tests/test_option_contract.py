@@ -130,7 +130,8 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("trainer", "WordPieceTrainer", "limit_alphabet"): (3, -1),
     ("trainer", "WordPieceTrainer", "initial_alphabet"): (["z"], 5),
     ("trainer", "WordPieceTrainer", "tie_break"): ("first_occurrence", "x"),
-    ("trainer", "WordPieceTrainer", "criterion"): ("likelihood", "x"),
+    ("trainer", "WordPieceTrainer", "criterion"): ("score", "x"),
+    ("trainer", "WordPieceTrainer", "end_of_word_suffix"): ("</w>", 5),
     # unigram helper (issue 14)
     ("model", "Unigram", "unk_id"): (1, -1),
     ("model", "Unigram", "byte_fallback"): (True, "x"),

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from math import log
 
-from algorithms.wordpiece_trainer import WordPieceTraining
+from algorithms._wordpiece_runs import WordPieceTraining
 
 __all__ = ["reference_wordpiece_trainer"]
 
@@ -33,6 +33,7 @@ def reference_wordpiece_trainer(
     vocab_size: int,
     special_tokens: Sequence[str] = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"),
     continuing_subword_prefix: str = "##",
+    end_of_word_suffix: str | None = None,
     min_frequency: int = 0,
     limit_alphabet: int | None = None,
     initial_alphabet: Iterable[str] = (),
@@ -60,10 +61,15 @@ def reference_wordpiece_trainer(
         kept = set(initial) | set(others[: max(0, limit_alphabet - len(set(initial)))])
 
     # splits[i]: the symbols of word i; None marks a character outside the alphabet (a barrier no
-    # pair crosses). The symbol at word position 0 is bare, every later one carries the prefix.
+    # pair crosses). The symbol at word position 0 is bare, every later one carries the prefix, and
+    # the last one the end-of-word suffix.
+    suffix = end_of_word_suffix or ""
     splits: list[list[str | None]] = []
     for w, _ in words:
-        splits.append([(ch if i == 0 else prefix + ch) if ch in kept else None for i, ch in enumerate(w)])
+        splits.append([
+            ((ch if i == 0 else prefix + ch) + (suffix if i == len(w) - 1 else "")) if ch in kept else None
+            for i, ch in enumerate(w)
+        ])
 
     symbols = {prefix + ch for ch in initial} | set(initial)
     for split in splits:
@@ -133,7 +139,7 @@ def _xlogx(x: int) -> float:
 def _gain(pair: tuple[str, str], count: int, token_freq: dict[str, int], total: int,
           words: list[tuple[str, int]], splits: list[list[str | None]]) -> float:
     """Log-likelihood change of merging ``pair`` (the same float expression, in the same order, as
-    :func:`algorithms.wordpiece_trainer.likelihood_gain`): ``m`` occurrences merge, left to right."""
+    :func:`algorithms._wordpiece_runs.likelihood_gain`): ``m`` occurrences merge, left to right."""
     a, b = pair
     m = count
     if a == b:  # "a a a" counts the pair twice but merges once: count the left-to-right rewrites

@@ -12,6 +12,7 @@ vocabulary encodes the held-out text through the same pipeline; reported: UTF-8 
     .venv/bin/python examples/benchmarks/bench_wordpiece_quality.py --quick        # seconds
     .venv/bin/python examples/benchmarks/bench_wordpiece_quality.py --corpora english --sizes 8000
     ... --plot docs/img/wordpiece_criteria.png
+    ... --rows run1.err run2.err --plot docs/img/wordpiece_criteria.png   # table + plot of earlier runs
 """
 
 from __future__ import annotations
@@ -99,15 +100,15 @@ def run_corpus(name: str, train: str, held: str, sizes: list[int]) -> list[dict[
     for size in sizes:
         row: dict[str, Any] = {"corpus": name, "size": size, "mb": len(train.encode()) / 1e6}
         for crit in CRITERIA:
-            t = time.perf_counter()
+            t = time.process_time()  # CPU seconds: steadier than wall time on a shared machine
             model = WordPieceTrainer(vocab_size=size, special_tokens=SPECIALS, criterion=crit).train(counts)
-            row[f"{crit}_s"] = time.perf_counter() - t
+            row[f"{crit}_s"] = time.process_time() - t
             row[crit], row[f"{crit}_unk"] = evaluate(model, held)
             if crit == "frequency":
                 freq_vocab = model.get_vocab()
-        t = time.perf_counter()
+        t = time.process_time()
         bpe = BPETrainer(vocab_size=size, special_tokens=SPECIALS, unk_token="[UNK]").train(counts)
-        row["bpe_s"] = time.perf_counter() - t
+        row["bpe_s"] = time.process_time() - t
         row["bpe"], row["bpe_unk"] = evaluate(bpe, held)
         try:
             vocab, row["hf_s"] = hf_vocab(train, size)
@@ -123,7 +124,8 @@ def run_corpus(name: str, train: str, held: str, sizes: list[int]) -> list[dict[
 
 def report(rows: list[dict[str, Any]]) -> None:
     headers = ["corpus", "vocab", "likelihood (default)", "score", "frequency", "HF WordPiece", "BPE",
-               "default / HF", "[UNK] default / HF", "frequency == HF", "train s: default / BPE / score"]
+               "default / HF", "[UNK] default / HF", "frequency == HF", "train CPU s: default / BPE / score",
+               "default / BPE time"]
     out = []
     for r in rows:
         hf = r.get("hf")
@@ -132,7 +134,8 @@ def report(rows: list[dict[str, Any]]) -> None:
             f"{hf:.3f}" if hf else "n/a", f"{r['bpe']:.3f}", f"{r['likelihood'] / hf:.3f}" if hf else "n/a",
             f"{r['likelihood_unk']:.4%} / {r['hf_unk']:.4%}" if hf else "n/a",
             {True: "yes", False: "NO"}.get(r.get("identical"), "n/a"),
-            f"{r['likelihood_s']:.1f} / {r['bpe_s']:.1f} / {r['score_s']:.1f}",
+            f"{r['likelihood_s']:.2f} / {r['bpe_s']:.2f} / {r['score_s']:.2f}",
+            f"{r['likelihood_s'] / max(r['bpe_s'], 1e-9):.2f}x",
         ])
     print(C.md_table(headers, out))
 
@@ -169,7 +172,18 @@ def main() -> None:
     ap.add_argument("--corpora", default="english,french,chinese,thai")
     ap.add_argument("--sizes", default="8000,16000,32000")
     ap.add_argument("--plot", default=None, help="write the PNG plot here")
+    ap.add_argument("--rows", nargs="+", metavar="LOG", default=None,
+                    help="no training: table and plot from the rows earlier runs printed to stderr")
     args = ap.parse_args()
+    if args.rows:
+        import ast
+
+        rows = [ast.literal_eval(line) for path in args.rows for line in open(path, encoding="utf-8")
+                if line.startswith("{'corpus'")]
+        report(rows)
+        if args.plot:
+            plot(rows, args.plot)
+        return
     sizes = [300, 600] if args.quick else [int(s) for s in args.sizes.split(",")]
     texts = corpora(args.quick)
     wanted = list(texts) if args.quick else [c for c in args.corpora.split(",") if c in texts]
