@@ -215,14 +215,17 @@ def test_plain_text_rendering(report: ComparisonReport) -> None:
     assert text == report.to_text()
     assert text.startswith("Comparison on 2 texts, 14 UTF-8 bytes, 13 characters, 4 whitespace words")
     lines = text.splitlines()
-    header = next(line for line in lines if line.startswith("tokenizer "))
-    for label in ("vocab", "tokens", "bytes/token", "fertility", "split words", "[UNK] tokens", "mean len", "round trip"):
+    headers = [line for line in lines if line.startswith("tokenizer ")]
+    header, vocab_header = headers[0], headers[1]  # compression and coverage; vocabulary, round trip and speed
+    for label in ("tokens", "bytes/token", "fertility", "split words", "[UNK] tokens", "mean len"):
         assert label in header
-    assert "encode" not in header and "train" not in header  # not measured: no empty columns
-    bpe_row = next(line for line in lines if line.startswith("BPE "))
+    for label in ("vocab", "Rényi eff.", "Shannon eff.", "vocab used", "unreachable", "round trip"):
+        assert label in vocab_header
+    assert "encode" not in vocab_header and "train" not in vocab_header  # not measured: no empty columns
+    bpe_rows = [line.split() for line in lines if line.startswith("BPE ")]
     # The best value of each column with a direction carries a "*" (the literature metrics: test_compare_literature.py).
-    assert bpe_row.split() == ["BPE", "BPE", "7", "7", "2.00", "1.86", "1.75", "50.0%", "14.3%", "25.0%", "1.67", "0%",
-                               "0.86*", "0.90*", "85.7%*", "0"]
+    assert bpe_rows[0] == ["BPE", "BPE", "7", "2.00", "1.86", "1.75", "50.0%", "14.3%", "25.0%", "1.67"]
+    assert bpe_rows[1] == ["BPE", "BPE", "7", "0.86*", "0.90*", "85.7%*", "0", "0%"]
     assert "* best value of a column" in text
     assert "Vocabulary overlap (Jaccard)" in text and "Words tokenized identically" in text
     overlap_row = next(line for line in lines if line.startswith("BPE ") and "83.3%" in line)
@@ -233,10 +236,13 @@ def test_markdown_rendering(report: ComparisonReport) -> None:
     md = report.to_markdown()
     assert md.startswith("## Tokenizer comparison\n\nMeasured on 2 texts")
     assert "### Tokenizers" in md
-    assert "| tokenizer | algorithm | vocab | tokens | bytes/token |" in md
+    assert "| tokenizer | algorithm | tokens | bytes/token |" in md
+    assert "### Vocabulary, round trip and speed" in md
+    assert "| tokenizer | algorithm | vocab | Rényi eff. | Shannon eff. | vocab used | unreachable | round trip |" in md
     assert "|---|---|---:|---:|---:|" in md
-    assert ("| WordPiece | WordPiece | 6 | **5** | **2.80** | **2.60** | **1.25** | **25.0%** | 40.0% | 50.0% | 2.33 "
-            "| 50.0% | 0.56 | 0.59 | 50.0% | 0 |") in md  # the best values in bold
+    # the best values in bold
+    assert "| WordPiece | WordPiece | **5** | **2.80** | **2.60** | **1.25** | **25.0%** | 40.0% | 50.0% | 2.33 |" in md
+    assert "| WordPiece | WordPiece | 6 | 0.56 | 0.59 | 50.0% | 0 | 50.0% |" in md
     assert "|  | BPE | WordPiece | byte-level |" in md
     assert report.to_markdown(title=None).startswith("Measured on")
     # A "|" inside a cell is escaped.

@@ -353,26 +353,20 @@ def _hf_unreachable(path: Path, ids: list[int]) -> set[int]:
 
 
 def _load_llm(name: str) -> Tokenizer:
-    """An LLM tokenizer of ../shared; one this version cannot load yet is an xfail naming the reason."""
-    from toolkit.errors import SerializationError
+    """An LLM tokenizer of ../shared (skipped when the shared corpora are absent)."""
     from toolkit.interop.files import load_tokenizer
 
     path = LLM / name / "tokenizer.json"
     if not path.is_file():
         pytest.skip(f"shared corpora absent ({path})")
-    try:
-        return load_tokenizer(path)
-    except SerializationError as exc:
-        if name in LOADS_TODAY:
-            raise
-        pytest.xfail(f"{name} does not load yet (picked up once it does): {exc}")
+    return load_tokenizer(path)
 
 
-LOADS_TODAY = ("gpt4o", "llama3", "llama2")  # the others (non-special added tokens) are tested once they load
+LLMS = ("gpt4o", "llama3", "llama2", "qwen3", "gemma3", "deepseek_v3")
 
 
 @pytest.mark.parity
-@pytest.mark.parametrize("name", [*LOADS_TODAY, "qwen3", "gemma3", "deepseek_v3"])
+@pytest.mark.parametrize("name", LLMS)
 def test_unreachable_tokens_agree_with_hf_on_a_sample(name: str) -> None:
     path = LLM / name / "tokenizer.json"
     tok = _load_llm(name)

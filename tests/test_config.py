@@ -178,7 +178,8 @@ def test_every_bad_field_is_listed_with_its_path(corpus_file: Path, tmp_path: Pa
 
 def test_unknown_algorithm_lists_the_known_ones(corpus_file: Path) -> None:
     message = _error({**_base(corpus_file), "algorithm": "sentencepiece"})
-    assert "algorithm: unknown algorithm 'sentencepiece'; known: BPE, ByteLevelBPE, " in message
+    assert "algorithm: unknown algorithm 'sentencepiece' (did you mean 'sentencepiecebpe'?)" in message
+    assert "; known: BPE, ByteLevelBPE, " in message and "Unigram, WordLevel, WordPiece" in message
     assert "WordPiece (case, '_' and '-' are ignored)" in message
 
 

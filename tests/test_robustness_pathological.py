@@ -199,7 +199,7 @@ def test_wrong_input_types_are_input_errors(bad: object) -> None:
     for call in calls:
         with pytest.raises(InputError):
             call()
-    with pytest.raises(InputError, match="tuple of 2"):
+    with pytest.raises(InputError, match=r"\(text, pair\) tuple or list of 2 items, got 3"):
         tok.encode_batch([("a", "b", "c")])
     with pytest.raises(InputError, match="got one string; use encode"):
         tok.encode_batch("a text, not a list of texts")

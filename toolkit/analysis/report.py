@@ -217,9 +217,10 @@ class _ReportBuilder:
 
 
 # ------------------------------------------------------------------------------------ rendering
-#: Columns of the main table: metric name and formatting kind.
+#: Columns of the main table (how well each tokenizer compresses and covers the text) and of the second
+#: one (its vocabulary, round trip and speed): metric name and formatting kind. Two tables, not one,
+#: so that each fits a notebook page.
 _COLUMNS: list[tuple[str, str]] = [
-    ("vocab_size", "int"),
     ("tokens", "int"),
     ("bytes_per_token", "float"),
     ("chars_per_token", "float"),
@@ -228,14 +229,17 @@ _COLUMNS: list[tuple[str, str]] = [
     ("unk_rate", "pct"),
     ("unk_word_share", "pct"),
     ("mean_token_length", "float"),
-    ("roundtrip_share", "pct"),
-    ("throughput", "rate"),
-    ("train_seconds", "seconds"),
+    ("parity", "float"),
+]
+_VOCAB_COLUMNS: list[tuple[str, str]] = [
+    ("vocab_size", "int"),
     ("renyi_efficiency", "float"),
     ("shannon_efficiency", "float"),
     ("vocab_utilization", "pct"),
     ("unreachable_tokens", "int"),
-    ("parity", "float"),
+    ("roundtrip_share", "pct"),
+    ("throughput", "rate"),
+    ("train_seconds", "seconds"),
 ]
 
 #: Metrics shown per language (``parity`` only with a reference language).
@@ -373,7 +377,8 @@ class ComparisonReport:
     def tables(self) -> list[_Table]:
         """The tables every rendering shows: metrics, per-language metrics, overlap, identical words."""
         out = [_metrics_table("Tokenizers", self.rows, _COLUMNS,
-                              "Special tokens added by post-processors are not counted; see docs/compare.md.")]
+                              "Special tokens added by post-processors are not counted; see docs/compare.md."),
+               _metrics_table("Vocabulary, round trip and speed", self.rows, _VOCAB_COLUMNS)]
         if self.languages:
             out += [self._language_table(metric, kind) for metric, kind in _LANGUAGE_METRICS
                     if metric != "parity" or self.reference is not None]
@@ -410,7 +415,7 @@ class ComparisonReport:
             shown = " ".join(repr(t) for t in tokens[:EXAMPLES]) + (" …" if len(tokens) > EXAMPLES else "")
             body.append([row.name, f"{len(tokens):,}", _fmt_number(_ratio(len(tokens), row.vocab_size), "pct"), shown])
         return _Table("Never-used tokens", ["tokenizer", "never used", "share", "first by id"], body,
-                      ["l", "r", "r", "l"], note="Vocabulary tokens that occur nowhere in the texts "
+                      ["l", "r", "r", "w"], note="Vocabulary tokens that occur nowhere in the texts "
                       "(special tokens included); every one is in to_dict()['never_used'].")
 
     def _unreachable_table(self) -> _Table:
@@ -422,7 +427,7 @@ class ComparisonReport:
             shown = "; ".join(str(x) for x in u.unreachable[:EXAMPLES]) + (" …" if u.count > EXAMPLES else "")
             body.append([row.name, f"{u.checked:,}", f"{u.count:,}", f"{u.partial:,}", shown])
         return _Table("Unreachable tokens", ["tokenizer", "checked", "unreachable", "partial UTF-8", "examples"], body,
-                      ["l", "r", "r", "r", "l"], note="token → decoded text → what that text encodes to "
+                      ["l", "r", "r", "r", "w"], note="token → decoded text → what that text encodes to "
                       "(Land & Bartolo 2024); partial UTF-8 byte tokens and special tokens are not checked.")
 
     def to_text(self) -> str:

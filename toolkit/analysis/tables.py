@@ -55,7 +55,7 @@ class _Table:
     title: str
     header: list[str]
     rows: list[list[str]]
-    align: list[str]  # "l" or "r" per column
+    align: list[str]  # per column: "l" left, "r" right (numbers), "w" left and wrapping (lists of examples)
     best: list[set[int]] = field(default_factory=list)  # per row: indexes of cells to emphasise (HTML)
     note: str = ""
 
@@ -73,7 +73,7 @@ class _Table:
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
 
         def line(cells: Sequence[str]) -> str:
-            out = [c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(cells, widths, self.align)]
+            out = [c.rjust(w) if a == "r" else c.ljust(w) for c, w, a in zip(cells, widths, self.align)]
             return "  ".join(out).rstrip()
 
         rule = "  ".join("-" * w for w in widths)
@@ -109,7 +109,8 @@ class _Table:
             best = self._best(r)
             cells = []
             for i, (cell, a) in enumerate(zip(row, self.align)):
-                cls = " ".join(c for c in ("num" if a == "r" else "", "best" if i in best else "") if c)
+                kind = {"r": "num", "w": "wrap"}.get(a, "")
+                cls = " ".join(c for c in (kind, "best" if i in best else "") if c)
                 cells.append(f'<td class="{cls}">{html.escape(cell)}</td>')
             body.append("<tr>" + "".join(cells) + "</tr>")
         note = f'<div class="tkc-note">{html.escape(self.note)}</div>' if self.note else ""
@@ -127,6 +128,7 @@ _HTML_STYLE = """<style>
   text-align:left;white-space:nowrap}
 .tkc-report table.tkc th{background:#f3f4f6;font-weight:600;white-space:normal;vertical-align:bottom}
 .tkc-report table.tkc .num{text-align:right;font-variant-numeric:tabular-nums}
+.tkc-report table.tkc td.wrap{white-space:normal;min-width:12em}
 .tkc-report table.tkc td.best{font-weight:700;color:#065f46}
 .tkc-report .tkc-note{color:#6b7280;font-size:12px;margin-top:3px}
 </style>"""
