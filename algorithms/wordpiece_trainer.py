@@ -25,7 +25,7 @@ from algorithms._wordpiece_runs import WordPieceTraining, _LikelihoodRun, _Run, 
 from algorithms.wordpiece import DEFAULT_SPECIAL_TOKENS, WordPiece
 from toolkit import limits
 from toolkit.errors import ConfigError, TrainingError
-from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
+from toolkit.interfaces import Model, ProgressCallback, Trainer
 from toolkit.progress import training_progress
 from toolkit.registry import register
 from toolkit.runtime import gc_paused

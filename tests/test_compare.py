@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-import toolkit
 from algorithms import BPE, ByteLevelBPE, WordPiece
 from conftest import require
 from pretokenizers import ByteLevel, Metaspace, Whitespace

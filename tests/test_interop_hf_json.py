@@ -20,7 +20,7 @@ import pytest
 
 from algorithms import BPE, BPETrainer, WordPiece, WordPieceTrainer
 from conftest import require
-from pretokenizers import BertPreTokenizer, ByteLevel, Digits, Metaspace, Punctuation, Split, Whitespace, WhitespaceSplit
+from pretokenizers import BertPreTokenizer, Digits, Metaspace, Punctuation, Split, Whitespace, WhitespaceSplit
 from pretokenizers import Sequence as PreSequence
 from test_interop_tiktoken import TEST_TEXTS, training_lines
 from toolkit import Tokenizer

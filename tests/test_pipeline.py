@@ -3,7 +3,6 @@ pairs, streaming decode and input errors. Algorithm details are tested in their 
 
 from __future__ import annotations
 
-import unicodedata
 
 import pytest
 from hypothesis import given

@@ -13,7 +13,6 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import pytest
 
 from conftest import REQUIRE_OPTIONAL_ENV, ROOT
 
