@@ -485,6 +485,11 @@ class UnigramTrainer(Trainer):
         tokens = [*self.special_tokens, *([] if self.unk_token is None else [self.unk_token])]
         limits.check_trainer_options(self.vocab_size, tokens, where=where, initial_alphabet=self.initial_alphabet)
 
+    def unreached_reason(self, floor: int) -> str:
+        """A Unigram vocabulary is pruned from the substrings of the words: a small text has few of them."""
+        return (f"the training text has no more distinct substrings of at most {self.max_piece_length} characters "
+                "worth a piece")
+
     def _report(self, stage: str, done: int, total: int) -> None:
         if self.show_progress and self.progress is not None:
             self.progress(stage, done, total)

@@ -119,6 +119,10 @@ class WordLevelTrainer(Trainer):
     def _configure(self) -> None:
         limits.check_trainer_options(max(1, self.vocab_size), self.special_tokens, where=type(self).__name__)
 
+    def unreached_reason(self, floor: int) -> str:
+        """A word-level vocabulary holds whole words: it stops at the number of distinct words."""
+        return "the training text has no more distinct words" + (f" seen at least {floor} times" if floor > 1 else "")
+
     def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> WordLevel:
         """A :class:`WordLevel` model of the most frequent words; a WordLevel ``model`` template keeps
         its ``unk_token``."""

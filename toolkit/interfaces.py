@@ -376,8 +376,7 @@ class Trainer(Component):
         if not isinstance(requested, int) or reached >= requested:
             return None
         floor = getattr(self, "min_frequency", 0) or 0
-        why = (f"no pair of symbols occurs at least {floor} times" if floor > 1
-               else "no pair of adjacent symbols is left to merge") + " in the training text"
+        why = self.unreached_reason(floor)
         fix = "train on more text" + (", lower min_frequency" if floor > 1 else "")
         message = (
             f"{type(self).__name__}: vocab_size={requested:,} cannot be reached: training stopped at "
@@ -385,6 +384,11 @@ class Trainer(Component):
         )
         warnings.warn(message, VocabSizeWarning, stacklevel=3)
         return message
+
+    def unreached_reason(self, floor: int) -> str:
+        """Why training stopped short of ``vocab_size`` (for :meth:`check_reached`); merge trainers' wording."""
+        return (f"no pair of symbols occurs at least {floor} times" if floor > 1
+                else "no pair of adjacent symbols is left to merge") + " in the training text"
 
     @abstractmethod
     def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> Model:

@@ -482,7 +482,7 @@ def train_from_config(
     ``progress(stage, done, total)`` hears ``"counting"`` (bytes) and the trainer's stages.
 
     >>> cfg = TrainingConfig.from_dict({"algorithm": "bpe", "corpus": {"texts": ["low lower lowest"] * 5},
-    ...                                 "pre_tokenizer": "Whitespace", "trainer": {"vocab_size": 15}})
+    ...                                 "pre_tokenizer": "Whitespace", "trainer": {"vocab_size": 13}})
     >>> train_from_config(cfg).tokenizer.encode("lowest").tokens
     ['lowest']
     """

@@ -16,7 +16,7 @@ a byte-level one encodes every byte as its own token.
 * :func:`t5_unigram` — T5/ALBERT-style SentencePiece Unigram: ``NFKC``, ``Metaspace`` pre-tokenizer and
   decoder, :class:`~algorithms.Unigram`, ``</s>`` appended, and a :class:`~algorithms.UnigramTrainer`.
 
->>> tok, trainer = PRESETS["chat"]()
+>>> tok, trainer = PRESETS["chat"](vocab_size=280)
 >>> tok = tok.train(["Phileas Fogg parie vingt mille livres.", "snake_case_name 12345"] * 3, trainer)
 >>> tok.decode(tok.encode_ids("snake_case 12345!")) == "snake_case 12345!"
 True
@@ -58,10 +58,10 @@ def gpt2_style(
 
     ``vocab_size`` counts the 256 bytes, the merges and the special tokens (GPT-2: 256 + 50 000 + 1).
 
-    >>> tok, trainer = gpt2_style(vocab_size=300)
+    >>> tok, trainer = gpt2_style(vocab_size=265)
     >>> tok = tok.train(["Hello world, hello world!"] * 10, trainer)
-    >>> tok.decode(tok.encode_ids("Hello world")), tok.vocab_size <= 300
-    ('Hello world', True)
+    >>> tok.decode(tok.encode_ids("Hello world")), tok.vocab_size
+    ('Hello world', 265)
     """
     tokenizer = byte_level_tokenizer(add_prefix_space=add_prefix_space)
     return tokenizer, _byte_level_trainer(vocab_size, special_tokens, min_frequency, tie_break, progress)
@@ -97,8 +97,8 @@ def chat(
     The pre-tokenizer is ``Sequence([Split(CHAT_PATTERN, behavior="isolated"), ByteLevel(use_regex=False)])``:
     the pattern cuts the text, ``ByteLevel`` only maps each piece to the byte-level alphabet.
 
-    >>> tok, trainer = chat(vocab_size=300)
-    >>> tok = tok.train(["<|im_start|> is ordinary text here"], trainer)  # too little text for 42 merges
+    >>> tok, trainer = chat(vocab_size=282)  # 256 bytes, 24 merges (all this text has), 2 special tokens
+    >>> tok = tok.train(["<|im_start|> is ordinary text here"], trainer)
     >>> len(tok.model.merges), tok.special_tokens
     (24, {'<|im_start|>': 280, '<|im_end|>': 281})
     >>> tok.encode("<|im_start|> text", allowed_special="all").tokens
@@ -173,10 +173,10 @@ def bert(
 ) -> tuple[Tokenizer, WordPieceTrainer]:
     """An untrained BERT pipeline (:func:`bert_pipeline`) and the real-WordPiece trainer that fits it.
 
-    >>> tok, trainer = bert(vocab_size=60)
+    >>> tok, trainer = bert(vocab_size=30)
     >>> tok = tok.train(["Hugging hugs huggable pugs", "Hugs!"] * 3, trainer)
-    >>> tok.encode("hugs").tokens[0], tok.vocab_size <= 60
-    ('[CLS]', True)
+    >>> tok.encode("hugs").tokens, tok.vocab_size
+    (['[CLS]', 'hugs', '[SEP]'], 30)
     """
     tokenizer = bert_pipeline(None, lowercase=lowercase, special_tokens=special_tokens)
     trainer = WordPieceTrainer(
@@ -205,7 +205,7 @@ def t5_unigram(
     and its trainer: ``NFKC``, ``Metaspace`` (``▁`` before every word) and its decoder, ``eos_token``
     appended to every sequence (``None``: nothing; ALBERT: pass its special tokens and ``eos_token=None``).
 
-    >>> tok, trainer = t5_unigram(vocab_size=40)
+    >>> tok, trainer = t5_unigram(vocab_size=19)
     >>> tok = tok.train(["the lower the newest", "the widest lowest"] * 5, trainer)
     >>> tok.encode("the lowest").tokens[-1], tok.decode(tok.encode_ids("the lowest"), skip_special_tokens=True)
     ('</s>', 'the lowest')
