@@ -91,6 +91,15 @@ def _component_types(data: Any) -> Iterator[dict[str, Any]]:
             yield from _component_types(value)
 
 
+def non_text_tokens(model: Any) -> set[str]:
+    """The model's special tokens and its unknown token: tokens that stand for no text of their own."""
+    specials = set(model.special_tokens)
+    unk = getattr(model, "unk_token", None)
+    if unk:
+        specials.add(unk)
+    return specials
+
+
 def surface_function(tokenizer: Tokenizer) -> Callable[[str], bytes | None]:
     """A function giving the bytes each token string of ``tokenizer`` stands for (see :func:`token_surface`).
 
@@ -109,10 +118,7 @@ def surface_function(tokenizer: Tokenizer) -> Callable[[str], bytes | None]:
     from toolkit.bytelevel import from_byte_level
 
     model = tokenizer.model
-    specials = set(model.special_tokens)
-    unk = getattr(model, "unk_token", None)
-    if unk:
-        specials.add(unk)
+    specials = non_text_tokens(model)
     prefix = getattr(model, "continuing_subword_prefix", None) or ""
     suffix = getattr(model, "end_of_word_suffix", None) or ""
     parts = [tokenizer.pre_tokenizer, tokenizer.decoder]

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from toolkit.analysis.metrics import non_text_tokens
 from toolkit.errors import InputError
 
 if TYPE_CHECKING:
@@ -116,10 +117,7 @@ def unreachable_tokens(tokenizer: Tokenizer, ids: Iterable[int] | None = None) -
     (6, 1, "'abc' → 'abc' → 'ab' 'c'")
     """
     model = tokenizer.model
-    specials = set(model.special_tokens)
-    unk = getattr(model, "unk_token", None)
-    if unk:
-        specials.add(unk)
+    specials = non_text_tokens(model)
     prefix = getattr(model, "continuing_subword_prefix", None) or ""
     encode, decode = _encoder(tokenizer), _decoder(tokenizer)
     anchor = encode(_ANCHOR)
