@@ -554,3 +554,41 @@ def test_edit_options_after_construction() -> None:
     pre = Prepend("▁")
     pre.prepend = "#"
     assert pre.normalize_str("x") == "#x"
+
+
+# --------------------------------------------------------------------------- offsets inside changed clusters
+CLUSTERS = ["Cafe\u0301 x", "e\u0301\u0302 a\u0327\u0301 x", "\ufb01ne \u00bd x", "\u1100\u1161\u11a8 x",
+            "a\u0323\u0307 q", "\u212b \u2126", "Caf\u00e9 x", "\u00c5\u0301b"]
+
+
+def _char_spans(normalizer, text: str) -> list[tuple[int, int]]:
+    ns = normalizer.normalize(NormalizedString(text))
+    return list(ns.alignments) if ns.alignments is not None else [(i, i + 1) for i in range(len(text))]
+
+
+def _hf_char_spans(hf_normalizer, text: str) -> list[tuple[int, int]]:
+    tokenizers = require("tokenizers")
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel({"[UNK]": 0}, unk_token="[UNK]"))
+    hf.normalizer = hf_normalizer
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Split(tokenizers.Regex(r"[\s\S]"), behavior="isolated")
+    return hf.encode(text).offsets
+
+
+@pytest.mark.parametrize("name", ["NFC", "NFD", "NFKC", "NFKD"])
+def test_offsets_cover_the_whole_cluster_a_character_came_from(hf_pairs, name: str) -> None:
+    """A deliberate difference (docs/migrating.md): HF gives a composed character the span of its first
+    source character (NFC of "Cafe\\u0301": "é" -> (3, 4), "e" alone); ours gives the whole cluster it came
+    from, (3, 5), so slicing the original by a token's offsets gives text that normalizes to it. Outside
+    the clusters a normal form changes, the spans are HF's."""
+    ours, hf = hf_pairs[name]
+    assert _char_spans(NFC(), "Cafe\u0301 x")[3] == (3, 5)
+    assert _hf_char_spans(hf_pairs["NFC"][1], "Cafe\u0301 x")[3] == (3, 4)
+    for text in CLUSTERS + TRICKY:
+        normalized = ours.normalize_str(text)
+        spans, hf_spans = _char_spans(ours, text), _hf_char_spans(hf, text)
+        assert len(spans) == len(hf_spans) == len(normalized)
+        for i, (start, end) in enumerate(spans):
+            # (the normal form of the slice by our tables, which are HF's: see the parity tests above)
+            assert normalized[i] in ours.normalize_str(text[start:end]), (text, i)
+            if end - start == 1 and ours.normalize_str(text[start]) == normalized[i]:
+                assert hf_spans[i] == (start, end), (text, i)  # an unchanged character: HF's span
