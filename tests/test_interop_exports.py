@@ -126,3 +126,25 @@ def test_writes_are_atomic(byte_level: Tokenizer, tmp_path: Path, monkeypatch: p
         byte_level.save_tiktoken(target)
     assert target.read_text(encoding="utf-8") == "previous"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.tiktoken"]
+
+
+def test_vocab_merges_are_written_both_or_neither(byte_level: Tokenizer, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """``save_vocab_merges`` failing after ``vocab.json`` leaves the previous pair intact, nothing else."""
+    from toolkit.interop import gpt2
+
+    (tmp_path / "vocab.json").write_text("old vocab", encoding="utf-8")
+    (tmp_path / "merges.txt").write_text("old merges", encoding="utf-8")
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise SerializationError("disk full")
+
+    monkeypatch.setattr(gpt2, "write_merges_txt", boom)
+    with pytest.raises(SerializationError, match="disk full"):
+        byte_level.save_vocab_merges(tmp_path)
+    assert {p.name: p.read_text(encoding="utf-8") for p in tmp_path.iterdir()} == {
+        "vocab.json": "old vocab", "merges.txt": "old merges"}
+    monkeypatch.undo()
+    vocab, merges = byte_level.save_vocab_merges(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["merges.txt", "vocab.json"]
+    assert read_bpe_model(vocab, merges).get_vocab() == byte_level.model.get_vocab()

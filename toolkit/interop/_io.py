@@ -8,13 +8,16 @@ atomic write used by every exporter. Every message names the file, and the line 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from toolkit.errors import SerializationError
 from toolkit.limits import check_file_size, read_bounded
 from toolkit.serialization import atomic_write_text
 
-__all__ = ["PathLike", "read_bytes", "read_text", "numbered_lines", "write_text", "rstrip_ws", "where"]
+__all__ = ["PathLike", "read_bytes", "read_text", "numbered_lines", "write_text", "write_as_unit", "rstrip_ws", "where"]
 
 PathLike = str | os.PathLike[str]
 
@@ -88,3 +91,36 @@ def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
 def write_text(path: PathLike, text: str) -> None:
     """Write ``text`` atomically (see :func:`toolkit.serialization.atomic_write_text`)."""
     atomic_write_text(path, text)
+
+
+def write_as_unit(folder: Path, write: Callable[[Path], list[Path]]) -> list[Path]:
+    """Write several files into ``folder`` all or nothing: ``write(staging)`` writes them into a fresh
+    folder inside ``folder``, then each replaces its namesake; a failure at any point restores the
+    files that were there and removes a ``folder`` created for the purpose. Returns the final paths.
+    """
+    created = not folder.exists()
+    folder.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".tokenizer-toolkit-", dir=folder))
+    moved: list[tuple[Path, Path | None]] = []  # (final path, backup of the file it replaced)
+    try:
+        staged = write(staging)
+        for index, path in enumerate(staged):
+            target = folder / path.name
+            backup = None
+            if target.exists():
+                backup = staging / f".old-{index}"
+                os.replace(target, backup)
+            moved.append((target, backup))
+            os.replace(path, target)
+        return [target for target, _ in moved]
+    except BaseException:
+        for target, backup in reversed(moved):
+            if backup is not None:
+                os.replace(backup, target)
+            else:
+                target.unlink(missing_ok=True)
+        raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        if created and not any(folder.iterdir()):
+            folder.rmdir()

@@ -16,8 +16,6 @@ from __future__ import annotations
 import inspect
 import os
 import re
-import shutil
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -285,45 +283,12 @@ def save_tokenizer(tok: Tokenizer, path: str | os.PathLike[str], *, format: str,
     elif format == "sentencepiece":
         sentencepiece.save_sentencepiece(tok, output)
     elif format == "vocab-merges":
-        return write_as_unit(output, lambda folder: list(gpt2.save_vocab_merges(tok, folder)))
+        return list(gpt2.save_vocab_merges(tok, output, create=True))
     elif format == "transformers":  # a directory for transformers.AutoTokenizer, written all or nothing
         return [Path(p) for p in transformers.save_pretrained(tok, output)]
     else:
         raise ConfigError(f"format: unknown format {format!r} (--to on the command line); choose one of {', '.join(TOKENIZER_FORMATS)}")
     return [output]
-
-
-def write_as_unit(folder: Path, write: Callable[[Path], list[Path]]) -> list[Path]:
-    """Write several files into ``folder`` all or nothing: ``write(staging)`` writes them into a fresh
-    folder inside ``folder``, then each replaces its namesake; a failure at any point restores the
-    files that were there and removes a ``folder`` created for the purpose. Returns the final paths.
-    """
-    created = not folder.exists()
-    folder.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".tokenizer-toolkit-", dir=folder))
-    moved: list[tuple[Path, Path | None]] = []  # (final path, backup of the file it replaced)
-    try:
-        staged = write(staging)
-        for index, path in enumerate(staged):
-            target = folder / path.name
-            backup = None
-            if target.exists():
-                backup = staging / f".old-{index}"
-                os.replace(target, backup)
-            moved.append((target, backup))
-            os.replace(path, target)
-        return [target for target, _ in moved]
-    except BaseException:
-        for target, backup in reversed(moved):
-            if backup is not None:
-                os.replace(backup, target)
-            else:
-                target.unlink(missing_ok=True)
-        raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-        if created and not any(folder.iterdir()):
-            folder.rmdir()
 
 
 def written_files(path: str | os.PathLike[str], format: str) -> list[Path]:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import ConfigError, SerializationError, VocabularyError
-from toolkit.interop._io import PathLike, numbered_lines, read_text, where, write_text
+from toolkit.interop._io import PathLike, numbered_lines, read_text, where, write_as_unit, write_text
 from toolkit.interop.pipelines import byte_level_tokenizer
 from toolkit.serialization import parse_json
 
@@ -244,13 +244,15 @@ def bpe_merges_of(model: Any) -> list[tuple[str, str]]:
     return [(left, right) for left, right in merges]
 
 
-def save_vocab_merges(tok: Tokenizer, folder: PathLike, *, prefix: str | None = None) -> tuple[Path, Path]:
-    """Write ``vocab.json`` and ``merges.txt`` of a BPE-family tokenizer into ``folder``.
+def save_vocab_merges(
+    tok: Tokenizer, folder: PathLike, *, prefix: str | None = None, create: bool = False
+) -> tuple[Path, Path]:
+    """Write ``vocab.json`` and ``merges.txt`` of a BPE-family tokenizer into ``folder``, both or neither.
 
     The files load with ``tokenizers.models.BPE.from_file``, tiktoken's
     ``data_gym_to_mergeable_bpe_ranks`` (byte-level models) and :func:`from_gpt2`. ``prefix`` names the
-    files ``{prefix}-vocab.json`` / ``{prefix}-merges.txt`` like Hugging Face's ``model.save``.
-    Returns the two paths.
+    files ``{prefix}-vocab.json`` / ``{prefix}-merges.txt`` like Hugging Face's ``model.save``;
+    ``create`` makes a missing ``folder`` (removed again if writing fails). Returns the two paths.
     """
     model = tok.model
     if type(model).__name__ not in ("BPE", "ByteLevelBPE"):
@@ -259,11 +261,16 @@ def save_vocab_merges(tok: Tokenizer, folder: PathLike, *, prefix: str | None = 
             "(use save_bert_vocab for WordPiece)"
         )
     target = Path(folder)
-    if not target.is_dir():
+    if not target.is_dir() and not create:
         raise SerializationError(f"save_vocab_merges: folder {target} does not exist")
     name = f"{prefix}-" if prefix else ""
-    vocab_path, merges_path = target / f"{name}vocab.json", target / f"{name}merges.txt"
     merges = bpe_merges_of(model)
-    write_vocab_json(model.get_vocab(), vocab_path)
-    write_merges_txt(merges, merges_path)
+
+    def write(staging: Path) -> list[Path]:
+        vocab_path, merges_path = staging / f"{name}vocab.json", staging / f"{name}merges.txt"
+        write_vocab_json(model.get_vocab(), vocab_path)
+        write_merges_txt(merges, merges_path)
+        return [vocab_path, merges_path]
+
+    vocab_path, merges_path = write_as_unit(target, write)
     return vocab_path, merges_path

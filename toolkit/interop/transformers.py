@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import ConfigError, SerializationError
+from toolkit.interop._io import write_as_unit
 from toolkit.interop.hf_json import to_hf_dict
 
 if TYPE_CHECKING:
@@ -112,24 +111,16 @@ def save_pretrained(tok: Tokenizer, directory: str | os.PathLike[str], **overrid
     if target.exists() and not target.is_dir():
         raise SerializationError(f"{target}: exists and is not a directory; give a directory path")
     files = transformers_files(tok, **overrides)
-    parent = target.parent if str(target.parent) else Path(".")
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
-    except OSError as exc:
-        raise SerializationError(f"{target}: cannot create the directory: {exc.strerror}") from None
-    try:
+
+    def write(staging: Path) -> list[Path]:
         for name, doc in files.items():
             (staging / name).write_text(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        if not target.exists():
-            os.replace(staging, target)
-        else:
-            for name in files:
-                os.replace(staging / name, target / name)
+        return [staging / name for name in files]
+
+    try:
+        write_as_unit(target, write)
     except OSError as exc:
         raise SerializationError(f"{target}: cannot write: {exc.strerror}") from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
     return [str(target / name) for name in files]
 
 
