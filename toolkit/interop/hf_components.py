@@ -160,8 +160,8 @@ def imp_pre_tokenizer(d: Any, where: str) -> Json:
             )
         return {
             "type": "Split",
-            "pattern": pattern if literal else from_hf_spelling(pattern),  # Oniguruma's X{n,m}+ kept as HF reads it
-            "literal": literal,
+            # Oniguruma's X{n,m}+ kept as HF reads it
+            "pattern": {"String": pattern} if literal else {"Regex": from_hf_spelling(pattern)},
             "behavior": _BEHAVIOR_FROM_HF[behavior],
             "invert": _field(d, "invert", where, False),
         }
@@ -460,11 +460,11 @@ def exp_pre_tokenizer(p: Any) -> Json:
             "use_regex": d["use_regex"],
         }
     if t == "Split":
-        literal = d.get("literal")
+        pattern = d["pattern"]  # {"String": s} or {"Regex": r}, as in HF
         return {
             "type": "Split",
             # Possessive intervals (cl100k's \p{N}{1,3}+) in a spelling Oniguruma reads the same way.
-            "pattern": {"String": d["pattern"]} if literal else {"Regex": hf_spelling(d["pattern"])},
+            "pattern": {"Regex": hf_spelling(pattern["Regex"])} if "Regex" in pattern else pattern,
             "behavior": _BEHAVIOR_TO_HF[d["behavior"]],
             "invert": d["invert"],
         }
