@@ -154,7 +154,7 @@ def _error(data: Mapping[str, Any]) -> str:
 def test_every_bad_field_is_listed_with_its_path(corpus_file: Path, tmp_path: Path) -> None:
     data = _base(corpus_file)
     data["trainer"] = {"vocab_size": 100, "special_tokens": ["<|endoftext|>"]}
-    data["pre_tokenizer"] = {"type": "Split", "pattern": "(unclosed", "behavior": "isolated"}
+    data["pre_tokenizer"] = {"type": "Split", "pattern": {"Regex": "(unclosed"}, "behavior": "isolated"}
     data["corpus"] = {"files": [str(corpus_file), str(tmp_path / "missing.txt")], "errors": "ignore"}
     data["normalizer"] = {"type": "Lowercase", "shout": True}
     data["num_workers"] = 0

@@ -28,6 +28,7 @@ from toolkit import decoders as D
 from toolkit import normalizers as N
 from toolkit import processors as P
 from toolkit.errors import SerializationError
+from toolkit.normalizers import Regex
 
 tokenizers = require("tokenizers")
 
@@ -149,7 +150,7 @@ def wordpiece_bert() -> Tokenizer:
 def wordpiece_cased_split() -> Tokenizer:
     tok = Tokenizer(
         WordPiece(), normalizer=N.NFC(),
-        pre_tokenizer=PreSequence([Split(r"\s+", behavior="removed"), Punctuation(behavior="isolated")]),
+        pre_tokenizer=PreSequence([Split(Regex(r"\s+"), behavior="removed"), Punctuation(behavior="isolated")]),
         decoder=D.WordPiece(cleanup=False),
     )
     return tok.train(training_lines(), WordPieceTrainer(vocab_size=700))
