@@ -167,7 +167,7 @@ class TrainingConfig(_Strict):
         data = copy.deepcopy(dict(data))
         items = _override_items(overrides)
         # `preset` first: the other overrides apply to the config as merged with its preset, so
-        # `--set pre_tokenizer.pretokenizers.0.pattern=...` can reach into a preset's component.
+        # `--set pre_tokenizer.pretokenizers.0.pattern.Regex=...` can reach into a preset's component.
         apply_overrides(data, [(k, v) for k, v in items if k == "preset"])
         data = _expand(data)
         problems: list[str] = []
