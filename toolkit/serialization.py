@@ -42,6 +42,7 @@ from typing import Any
 from toolkit import limits
 from toolkit.errors import SerializationError, ToolkitError
 from toolkit.interfaces import build
+from toolkit.runtime import gc_paused
 
 __all__ = [
     "FORMAT",
@@ -66,7 +67,8 @@ def parse_json(text: str, *, source: str = "<string>") -> Any:
     """Parse JSON text; malformed or truncated JSON is a :class:`SerializationError` with its position,
     and so is nesting deeper than ``toolkit.limits.MAX_NESTING_DEPTH``."""
     try:
-        data = json.loads(text)
+        with gc_paused():  # a large file is millions of cycle-free containers: collecting them is wasted time
+            data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SerializationError(
             f"{source}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
@@ -174,22 +176,25 @@ def build_components(data: dict[str, Any], *, validate: bool, source: str = "<st
     """
     out: dict[str, Any] = {}
     limits.check_nesting_depth(data, source=source)  # a dict built in memory is not parsed by parse_json
-    for kind in PIPELINE_FIELDS:
-        spec = data.get(kind)
-        if spec is None:
-            out[kind] = None
-            continue
-        try:
-            if validate:
-                with untrusted_document():
-                    out[kind] = build(kind, spec, validate=True)
-            else:
-                out[kind] = build(kind, spec, validate=False)
-        except SerializationError:
-            raise
-        except ToolkitError as exc:
-            raise SerializationError(f"{source}: {exc}") from None
+    with gc_paused():  # a large model builds hundreds of thousands of cycle-free tuples and dicts
+        for kind in PIPELINE_FIELDS:
+            out[kind] = _build_one(kind, data.get(kind), validate=validate, source=source)
     return out
+
+
+def _build_one(kind: str, spec: Any, *, validate: bool, source: str) -> Any:
+    """One pipeline component of a document (``None`` stays ``None``); errors name ``source``."""
+    if spec is None:
+        return None
+    try:
+        if validate:
+            with untrusted_document():
+                return build(kind, spec, validate=True)
+        return build(kind, spec, validate=False)
+    except SerializationError:
+        raise
+    except ToolkitError as exc:
+        raise SerializationError(f"{source}: {exc}") from None
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:

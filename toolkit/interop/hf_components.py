@@ -8,7 +8,8 @@ component dict, ``exp_<kind>(component)`` the HF dict. A component or option wit
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from pretokenizers.pinned import from_hf_spelling, hf_spelling
@@ -270,17 +271,17 @@ def imp_post_processor(d: Any, where: str) -> Json:
     raise Unsupported(f"{where}: the HF post-processor {t!r} has no equivalent in tokenizer-toolkit")
 
 
-def _merges_from_hf(merges: Any, where: str) -> list[tuple[str, str]]:
-    """Merges as ``[[l, r], ...]`` (tokenizers >= 0.20) or ``["l r", ...]`` (older files)."""
+def _merges_from_hf(merges: Any, where: str) -> list[Sequence[str]]:
+    """Merges as ``[[l, r], ...]`` (tokenizers >= 0.20, returned as they are) or ``["l r", ...]``
+    (older files, split into pairs)."""
     if not isinstance(merges, list):
         raise SerializationError(f"{where}: must be a list")
-    # The usual file (tokenizers >= 0.20): pairs of strings, checked and converted in bulk (large
-    # LLM files hold hundreds of thousands of merges); anything else takes the loop, which names it.
-    if all(type(m) is list and len(m) == 2 for m in merges):
-        pairs = [(m[0], m[1]) for m in merges]
-        if all(type(a) is str and type(b) is str for a, b in pairs):
-            return pairs
-    out: list[tuple[str, str]] = []
+    # The usual file (tokenizers >= 0.20): pairs of strings, checked in C-speed passes (large LLM
+    # files hold hundreds of thousands of merges); anything else takes the loop, which names it.
+    if set(map(type, merges)) == {list} and set(map(len, merges)) == {2}:
+        if set(map(type, chain.from_iterable(merges))) == {str}:
+            return merges
+    out: list[Sequence[str]] = []
     for i, m in enumerate(merges):
         if isinstance(m, str):
             parts = m.split(" ")
@@ -403,7 +404,7 @@ def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, spe
         return {
             "type": "ByteLevelBPE",
             "vocab": {token: i for token, i in vocab.items() if token not in specials},
-            "merges": [list(m) for m in merges],
+            "merges": merges,
             "special_tokens": dict(specials),
             "ignore_merges": options["ignore_merges"],
             "mode": "merges",
@@ -413,7 +414,7 @@ def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, spe
     return {
         "type": "BPE",
         "vocab": vocab,
-        "merges": [list(m) for m in merges],
+        "merges": merges,
         **options,
         "special_tokens": list(specials),
         "dropout": dropout,
