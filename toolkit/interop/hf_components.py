@@ -9,7 +9,7 @@ component dict, ``exp_<kind>(component)`` the HF dict. A component or option wit
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any
 
 from pretokenizers.pinned import from_hf_spelling, hf_spelling
@@ -278,9 +278,14 @@ def _merges_from_hf(merges: Any, where: str) -> list[Sequence[str]]:
         raise SerializationError(f"{where}: must be a list")
     # The usual file (tokenizers >= 0.20): pairs of strings, checked in C-speed passes (large LLM
     # files hold hundreds of thousands of merges); anything else takes the loop, which names it.
-    if set(map(type, merges)) == {list} and set(map(len, merges)) == {2}:
+    kinds = set(map(type, merges))
+    if kinds == {list} and set(map(len, merges)) == {2}:
         if set(map(type, chain.from_iterable(merges))) == {str}:
             return merges
+    elif kinds == {str}:  # older files (Llama 3): "left right"
+        pairs = list(map(str.split, merges, repeat(" ")))
+        if set(map(len, pairs)) == {2}:
+            return pairs
     out: list[Sequence[str]] = []
     for i, m in enumerate(merges):
         if isinstance(m, str):
