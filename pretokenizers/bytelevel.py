@@ -72,7 +72,8 @@ class ByteLevel(PreTokenizer):
     * ``use_regex`` (default ``True``): split with :data:`~pretokenizers.GPT2_PATTERN` (words with their leading space,
       digit runs, symbol runs, spaces). ``False`` keeps each input piece whole (use it after a
       :class:`~pretokenizers.Split` with another pattern, e.g. cl100k's).
-    * ``trim_offsets`` (default ``True``): accepted so a Hugging Face ``tokenizer.json`` ``ByteLevel`` block loads as is;
+    * ``trim_offsets`` (default ``True``): accepted so a Hugging Face ``tokenizer.json`` ``ByteLevel``
+      block loads as is;
       it has no effect on pre-tokenization (HF only uses it in its ``ByteLevel`` post-processor).
 
     >>> ByteLevel().pre_tokenize_str("Hi  there")

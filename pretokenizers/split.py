@@ -19,9 +19,9 @@ one character.
 
 A ``str`` pattern is literal text and a :class:`~toolkit.normalizers.Regex` a regular expression, as in
 Hugging Face (and our ``Replace``). Regexes use the syntax of the ``regex`` module (Python's ``re`` plus
-``\\p{..}``, possessive quantifiers...). Hugging Face files use Oniguruma (Ruby) syntax, which differs in a few places: there
-``^``/``$`` always match at line boundaries, ``(?m)`` means "dot matches newline", ``{n,m}+`` repeats
-the interval instead of being possessive (so cl100k's ``\\p{N}{1,3}+`` keeps whole digit runs in HF),
+``\\p{..}``, possessive quantifiers...). Hugging Face files use Oniguruma (Ruby) syntax, which differs
+in a few places: there ``^``/``$`` always match at line boundaries, ``(?m)`` means "dot matches
+newline", ``{n,m}+`` repeats the interval instead of being possessive (so cl100k's ``\\p{N}{1,3}+`` keeps whole digit runs in HF),
 and ``\\w`` also covers ``²³¹¼½¾`` but not the joiners ZWNJ/ZWJ.
 
 >>> Split(Regex(r"\\d+")).pre_tokenize_str("ab12cd")

@@ -297,7 +297,9 @@ def test_rank_mode_matches_tiktoken_cl100k() -> None:
     enc = tiktoken.Encoding("cl100k_test", pat_str=CL100K_PATTERN, mergeable_ranks=ranks, special_tokens=specials)
     tok = Tokenizer(
         ByteLevelBPE.from_ranks(ranks, special_tokens=specials),
-        pre_tokenizer=Sequence([Split(Regex(CL100K_PATTERN), behavior="isolated"), ByteLevel(add_prefix_space=False, use_regex=False)]),
+        pre_tokenizer=Sequence(
+            [Split(Regex(CL100K_PATTERN), behavior="isolated"), ByteLevel(add_prefix_space=False, use_regex=False)]
+        ),
     )
     texts = [
         shared_path("english/tinyshakespeare_input.txt").read_text(encoding="utf-8")[:20000],
