@@ -21,8 +21,8 @@ A ``str`` pattern is literal text and a :class:`~toolkit.normalizers.Regex` a re
 Hugging Face (and our ``Replace``). Regexes use the syntax of the ``regex`` module (Python's ``re`` plus
 ``\\p{..}``, possessive quantifiers...). Hugging Face files use Oniguruma (Ruby) syntax, which differs
 in a few places: there ``^``/``$`` always match at line boundaries, ``(?m)`` means "dot matches
-newline", ``{n,m}+`` repeats the interval instead of being possessive (so cl100k's ``\\p{N}{1,3}+`` keeps whole digit runs in HF),
-and ``\\w`` also covers ``²³¹¼½¾`` but not the joiners ZWNJ/ZWJ.
+newline", ``{n,m}+`` repeats the interval instead of being possessive (so cl100k's ``\\p{N}{1,3}+``
+keeps whole digit runs in HF), and ``\\w`` also covers ``²³¹¼½¾`` but not the joiners ZWNJ/ZWJ.
 
 >>> Split(Regex(r"\\d+")).pre_tokenize_str("ab12cd")
 [('ab', (0, 2)), ('12', (2, 4)), ('cd', (4, 6))]
