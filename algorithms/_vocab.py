@@ -19,6 +19,8 @@ toolkit.errors.VocabularyError: BPE.vocab: ids must be unique, but 'a' and 'b' b
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 from toolkit import limits
@@ -70,12 +72,44 @@ def _is_int(value: Any) -> bool:
 def check_vocab(vocab: Any, *, where: str) -> dict[int, str]:
     """Check a ``token -> id`` mapping; return the inverse ``id -> token``.
 
+    Valid vocabularies are checked in bulk (C-speed passes over the tokens and the ids); any doubt
+    falls back to :func:`_check_vocab_items`, which names the first bad entry.
+
     >>> check_vocab({"a": 0, "b": 1}, where="BPE")
     {0: 'a', 1: 'b'}
     """
     if not isinstance(vocab, Mapping):
         raise ConfigError(f"{where}.vocab: must be an object mapping token strings to ids, got {type(vocab).__name__}")
     limits.check_vocab_size(len(vocab), where=f"{where}.vocab")
+    tokens = list(vocab)
+    ids = list(vocab.values())
+    if (
+        set(map(type, tokens)) <= {str}
+        and set(map(type, ids)) <= {int}  # exact types: a bool is not an id
+        and min(ids, default=0) >= 0
+        and max(ids, default=0) <= limits.MAX_TOKEN_ID
+        and min(map(len, tokens), default=1) > 0
+        and max(map(len, tokens), default=0) <= limits.MAX_TOKEN_LENGTH
+        and _no_surrogate("".join(tokens))
+    ):
+        inverse = dict(zip(ids, tokens))
+        if len(inverse) == len(ids):
+            return inverse
+    return _check_vocab_items(vocab, where=where)
+
+
+def _no_surrogate(text: str) -> bool:
+    """True when ``text`` holds no lone surrogate (the one rule of :func:`limits.token_text_problem`
+    beyond emptiness and length)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _check_vocab_items(vocab: Mapping[Any, Any], *, where: str) -> dict[int, str]:
+    """:func:`check_vocab` entry by entry: the reference, and the path that names the first problem."""
     max_len, max_id = limits.MAX_TOKEN_LENGTH, limits.MAX_TOKEN_ID
     inverse: dict[int, str] = {}
     for token, token_id in vocab.items():
@@ -102,7 +136,8 @@ def parse_merges(merges: Any, *, where: str) -> list[tuple[str, str]]:
     """Normalize a merge list to ``[(left, right), ...]``.
 
     Accepts pairs (``["a", "b"]``/tuples, the current Hugging Face format) and ``"a b"`` strings (the
-    ``merges.txt`` / older ``tokenizer.json`` format).
+    ``merges.txt`` / older ``tokenizer.json`` format). A list of one form is checked in bulk; anything
+    else goes through :func:`_parse_merge_items`, which names the first bad merge.
 
     >>> parse_merges([["a", "b"], "ab c"], where="BPE")
     [('a', 'b'), ('ab', 'c')]
@@ -111,6 +146,23 @@ def parse_merges(merges: Any, *, where: str) -> list[tuple[str, str]]:
         return []
     if isinstance(merges, (str, bytes, Mapping)) or not isinstance(merges, Iterable):
         raise ConfigError(f"{where}.merges: must be a list of [left, right] pairs, got {type(merges).__name__}")
+    merges = merges if isinstance(merges, list) else list(merges)
+    kinds = set(map(type, merges))
+    if kinds == {str}:
+        pairs = [merge.split(" ") for merge in merges]
+        if set(map(len, pairs)) == {2}:
+            lefts, rights = zip(*pairs)
+            if "" not in lefts and "" not in rights:
+                return list(zip(lefts, rights))
+    elif kinds and kinds <= {list, tuple} and set(map(len, merges)) == {2}:
+        tokens = list(chain.from_iterable(merges))
+        if set(map(type, tokens)) == {str}:
+            return list(zip(tokens[0::2], tokens[1::2]))
+    return _parse_merge_items(merges, where=where)
+
+
+def _parse_merge_items(merges: Iterable[Any], *, where: str) -> list[tuple[str, str]]:
+    """:func:`parse_merges` merge by merge: the reference, and the path that names the first problem."""
     out: list[tuple[str, str]] = []
     for rank, merge in enumerate(merges):
         if isinstance(merge, str):
@@ -162,7 +214,10 @@ def check_special_tokens(
 
 def ordered_vocab(vocab: Mapping[str, int]) -> dict[str, int]:
     """The vocabulary sorted by id: the canonical (deterministic) order in files and ``get_vocab``."""
-    return dict(sorted(vocab.items(), key=lambda item: item[1]))
+    ids = list(vocab.values())
+    if set(map(type, ids)) <= {int} and all(map(int.__lt__, ids, ids[1:])):
+        return dict(vocab)  # already in id order (the files we and HF write): no sort
+    return dict(sorted(vocab.items(), key=itemgetter(1)))
 
 
 def merges_to_json(merges: Iterable[tuple[str, str]]) -> list[list[str]]:
@@ -241,37 +296,53 @@ def build_pair_table(
     The merged token of ``(left, right)`` is ``left + right``, without ``prefix`` at the start of
     ``right``. Every token must be in ``vocab``; a repeated pair is an error. A merge whose result is
     one of ``special_ids`` never applies (ordinary text must not turn into a special id; trainers
-    never learn such merges, a foreign file may contain them).
+    never learn such merges, a foreign file may contain them). Built in bulk (look-ups mapped over
+    whole columns); a problem is located by :func:`_first_merge_problem`.
 
     >>> build_pair_table([("a", "b")], {"a": 0, "b": 1, "ab": 2}, where="BPE")
     ({(0, 1): 0}, [2])
     """
     get = vocab.get
+    tokens = list(chain.from_iterable(merges))
+    if len(tokens) != 2 * len(merges):
+        raise ConfigError(f"{where}.merges: every merge must be a pair of token strings")
+    lefts, rights = tokens[0::2], tokens[1::2]
+    if prefix:
+        strip = len(prefix)
+        tails = [right[strip:] if right.startswith(prefix) else right for right in rights]
+    else:
+        tails = rights
+    left_ids = list(map(get, lefts))
+    right_ids = list(map(get, rights))
+    rank_id: list[int] = list(map(get, map(str.__add__, lefts, tails)))  # type: ignore[arg-type]
+    pair_rank = dict(zip(zip(left_ids, right_ids), range(len(rank_id))))
+    if len(pair_rank) != len(rank_id) or None in left_ids or None in right_ids or None in rank_id:
+        raise _first_merge_problem(merges, vocab, prefix=prefix, where=where)
+    return without_special_results(pair_rank, rank_id, special_ids), rank_id
+
+
+def _first_merge_problem(
+    merges: Sequence[tuple[str, str]], vocab: Mapping[str, int], *, prefix: str | None, where: str
+) -> VocabularyError:
+    """The error of the first merge that uses or produces a token outside ``vocab``, or repeats a pair."""
     strip = len(prefix) if prefix else 0
-    pair_rank: dict[tuple[int, int], int] = {}
-    rank_id: list[int] = []
+    seen: dict[tuple[int | None, int | None], int] = {}
     for rank, (left, right) in enumerate(merges):
-        left_id = get(left)
-        right_id = get(right)
+        left_id, right_id = vocab.get(left), vocab.get(right)
         if left_id is None or right_id is None:
             missing = left if left_id is None else right
-            raise VocabularyError(
+            return VocabularyError(
                 f"{where}.merges[{rank}]: ({left!r}, {right!r}) uses {missing!r}, which is not in the vocabulary"
             )
         merged = left + (right[strip:] if strip and right.startswith(prefix) else right)  # type: ignore[arg-type]
-        merged_id = get(merged)
-        if merged_id is None:
-            raise VocabularyError(
+        if merged not in vocab:
+            return VocabularyError(
                 f"{where}.merges[{rank}]: ({left!r}, {right!r}) produces {merged!r}, which is not in the vocabulary"
             )
-        key = (left_id, right_id)
-        if key in pair_rank:
-            raise VocabularyError(
-                f"{where}.merges[{rank}]: ({left!r}, {right!r}) is a duplicate of merges[{pair_rank[key]}]"
-            )
-        pair_rank[key] = rank
-        rank_id.append(merged_id)
-    return without_special_results(pair_rank, rank_id, special_ids), rank_id
+        first = seen.setdefault((left_id, right_id), rank)
+        if first != rank:
+            return VocabularyError(f"{where}.merges[{rank}]: ({left!r}, {right!r}) is a duplicate of merges[{first}]")
+    raise AssertionError("_first_merge_problem called on a valid merge list")  # pragma: no cover
 
 
 def without_special_results(
@@ -279,6 +350,6 @@ def without_special_results(
 ) -> dict[tuple[int, int], int]:
     """``pair_rank`` without the pairs whose merged id is one of ``special_ids``."""
     banned = set(special_ids)
-    if not banned:
+    if banned.isdisjoint(rank_id):  # the usual case, checked at C speed
         return pair_rank
     return {pair: rank for pair, rank in pair_rank.items() if rank_id[rank] not in banned}

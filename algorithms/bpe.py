@@ -127,7 +127,11 @@ class BPE(VocabLookup, Model):
             )
         self._unk_id = self.vocab.get(self.unk_token) if self.unk_token is not None else None
         # Regular tokens only: ignore_merges must never turn ordinary text into a special token.
-        self._regular = {t: i for t, i in self.vocab.items() if t not in specials} if specials else self.vocab
+        self._regular = self.vocab
+        if specials:
+            self._regular = dict(self.vocab)  # a C-speed copy, then the few specials out
+            for token in specials:
+                del self._regular[token]
         prefix = self.continuing_subword_prefix
         self._pair_rank, self._rank_id = build_pair_table(
             self.merges, self.vocab, specials.values(), prefix=prefix, where=where

@@ -212,9 +212,13 @@ class ByteLevelBPE(VocabLookup, Model):
         # Byte-level character -> id of its single-byte token: the initial symbols of a piece.
         self._char_ids = {c: vocab[c] for c in BYTE_TO_CHAR}
         # Regular tokens only (special tokens are never produced from ordinary text).
-        self._regular = {t: i for t, i in self.vocab.items() if t not in specials} if specials else self.vocab
+        self._regular = self.vocab
+        if specials:
+            self._regular = dict(self.vocab)  # a C-speed copy, then the few specials out
+            for token in specials:
+                self._regular.pop(token, None)
         # Byte length of each regular token (one byte-level character per byte), for tokenize().
-        self._id_len = {token_id: len(token) for token, token_id in self._regular.items()}
+        self._id_len = dict(zip(self._regular.values(), map(len, self._regular)))
 
     # ------------------------------------------------------------------ properties
     @property

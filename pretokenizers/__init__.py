@@ -6,7 +6,7 @@ component registry.
 
 ===================  ==========================================================================
 :class:`ByteLevel`   GPT-2: split with :data:`GPT2_PATTERN`, spell pieces in the byte alphabet (Ġ)
-:class:`Split`       any regex (or literal) with a delimiter behaviour; lossless unless "removed"
+:class:`Split`       literal text (a ``str``) or a ``Regex``, with a delimiter behaviour; lossless unless "removed"
 :class:`Whitespace`  ``\\w+|[^\\w\\s]+``: words and symbol runs, whitespace dropped
 :class:`WhitespaceSplit`  runs of non-whitespace
 :class:`BertPreTokenizer`  whitespace dropped, each punctuation character alone
@@ -20,10 +20,12 @@ component registry.
 ===================  ==========================================================================
 
 The split patterns of OpenAI's encodings are :data:`GPT2_PATTERN`, :data:`CL100K_PATTERN` and
-:data:`O200K_PATTERN` (exactly tiktoken's strings).
+:data:`O200K_PATTERN` (exactly tiktoken's strings); give them to ``Split`` as a ``Regex`` (a ``str``
+is literal text, as in Hugging Face).
 
 >>> from pretokenizers import Split, CL100K_PATTERN
->>> Split(CL100K_PATTERN).split_text("I'm 12345 years old")
+>>> from toolkit import Regex
+>>> Split(Regex(CL100K_PATTERN)).split_text("I'm 12345 years old")
 ['I', "'m", ' ', '123', '45', ' years', ' old']
 """
 

@@ -7,7 +7,9 @@ byte-level character stays aligned to the character it came from, so offsets sti
 text.
 
 >>> ByteLevel().split_text("Hello my friend, héllo")
-['Hello', 'Ġmy', 'Ġfriend', ',', 'ĠhÃ©llo']
+['ĠHello', 'Ġmy', 'Ġfriend', ',', 'ĠhÃ©llo']
+>>> ByteLevel(add_prefix_space=False).split_text("Hello")  # GPT-2 itself adds no space
+['Hello']
 """
 
 from __future__ import annotations
@@ -61,18 +63,20 @@ def _byte_level_piece(piece: Piece, bl: str) -> Piece:
 class ByteLevel(PreTokenizer):
     """GPT-2 pre-tokenization: the GPT-2 split pattern, then the byte → character table (``Ġ``).
 
-    Options (Hugging Face semantics):
+    Options (Hugging Face's names, meanings and defaults):
 
-    * ``add_prefix_space``: put a space in front of each input piece that does not start with one,
+    * ``add_prefix_space`` (default ``True``): put a space in front of each input piece that does not start with one,
       so the first word is spelled like the others (``Ġhello``). The added space stands for the empty
-      span at the start of the piece.
-    * ``use_regex``: split with :data:`~pretokenizers.GPT2_PATTERN` (words with their leading space,
+      span at the start of the piece. GPT-2 and tiktoken encodings add none: their loaders set
+      ``add_prefix_space=False``.
+    * ``use_regex`` (default ``True``): split with :data:`~pretokenizers.GPT2_PATTERN` (words with their leading space,
       digit runs, symbol runs, spaces). ``False`` keeps each input piece whole (use it after a
       :class:`~pretokenizers.Split` with another pattern, e.g. cl100k's).
-    * ``trim_offsets``: accepted so a Hugging Face ``tokenizer.json`` ``ByteLevel`` block loads as is;
+    * ``trim_offsets`` (default ``True``): accepted so a Hugging Face ``tokenizer.json`` ``ByteLevel``
+      block loads as is;
       it has no effect on pre-tokenization (HF only uses it in its ``ByteLevel`` post-processor).
 
-    >>> ByteLevel(add_prefix_space=True).pre_tokenize_str("Hi  there")
+    >>> ByteLevel().pre_tokenize_str("Hi  there")
     [('ĠHi', (0, 2)), ('Ġ', (2, 3)), ('Ġthere', (3, 9))]
     >>> len(ByteLevel.alphabet())
     256
@@ -81,7 +85,7 @@ class ByteLevel(PreTokenizer):
     positional = ("add_prefix_space", "trim_offsets", "use_regex")  # Hugging Face's argument order
 
     class Params(Params):
-        add_prefix_space: bool = False
+        add_prefix_space: bool = True
         use_regex: bool = True
         trim_offsets: bool = True
 
@@ -159,7 +163,7 @@ class ByteLevel(PreTokenizer):
     def split_raw(self, text: str) -> tuple[list[str], Callable[[str], str] | None]:
         """The GPT-2 pieces before respelling, and the respelling (:func:`toolkit.bytelevel.to_byte_level`).
 
-        >>> ByteLevel().split_raw("Hi there")[0]
+        >>> ByteLevel(add_prefix_space=False).split_raw("Hi there")[0]
         ['Hi', ' there']
         """
         if not text:
@@ -173,7 +177,7 @@ class ByteLevel(PreTokenizer):
         ``Tokenizer.encode``'s offsets. ``None`` when a prefix space would be added (that piece is not
         a slice of ``text``). The respelling writes each character as its UTF-8 bytes, on its own.
 
-        >>> ByteLevel().split_slices("Hi there")[:2]
+        >>> ByteLevel(add_prefix_space=False).split_slices("Hi there")[:2]
         (['Hi', ' there'], [0, 2])
         """
         if self.add_prefix_space and text and text[0] != " ":

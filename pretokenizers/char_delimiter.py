@@ -22,7 +22,7 @@ class CharDelimiterSplit(PreTokenizer):
     """Split each piece at every occurrence of ``delimiter`` (one character) and drop it.
 
     As Hugging Face ``pre_tokenizers.CharDelimiterSplit``: empty pieces (two delimiters in a row, a
-    delimiter at either end) are not produced. ``Split(delimiter, literal=True, behavior="removed")``
+    delimiter at either end) are not produced. ``Split(delimiter, behavior="removed")``
     cuts the same way.
 
     >>> CharDelimiterSplit("x").pre_tokenize_str("axxbx")

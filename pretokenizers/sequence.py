@@ -26,7 +26,7 @@ class Sequence(Container, PreTokenizer):
     ``{"type": "Sequence", "pretokenizers": [...]}`` (the Hugging Face layout).
 
     >>> from pretokenizers import ByteLevel, Punctuation
-    >>> Sequence([Punctuation(), ByteLevel(use_regex=False)]).split_text("hi, you")
+    >>> Sequence([Punctuation(), ByteLevel(add_prefix_space=False, use_regex=False)]).split_text("hi, you")
     ['hi', ',', 'Ġyou']
     """
 

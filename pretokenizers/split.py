@@ -17,15 +17,16 @@ HF). Empty pieces are never produced. Empty matches follow Oniguruma's iteration
 engine): an empty match right where the previous match ended is skipped, and the search moves on by
 one character.
 
-Patterns use the syntax of the ``regex`` module (Python's ``re`` plus ``\\p{..}``, possessive
-quantifiers...). Hugging Face files use Oniguruma (Ruby) syntax, which differs in a few places: there
-``^``/``$`` always match at line boundaries, ``(?m)`` means "dot matches newline", ``{n,m}+`` repeats
-the interval instead of being possessive (so cl100k's ``\\p{N}{1,3}+`` keeps whole digit runs in HF),
-and ``\\w`` also covers ``²³¹¼½¾`` but not the joiners ZWNJ/ZWJ.
+A ``str`` pattern is literal text and a :class:`~toolkit.normalizers.Regex` a regular expression, as in
+Hugging Face (and our ``Replace``). Regexes use the syntax of the ``regex`` module (Python's ``re`` plus
+``\\p{..}``, possessive quantifiers...). Hugging Face files use Oniguruma (Ruby) syntax, which differs
+in a few places: there ``^``/``$`` always match at line boundaries, ``(?m)`` means "dot matches
+newline", ``{n,m}+`` repeats the interval instead of being possessive (so cl100k's ``\\p{N}{1,3}+``
+keeps whole digit runs in HF), and ``\\w`` also covers ``²³¹¼½¾`` but not the joiners ZWNJ/ZWJ.
 
->>> Split(r"\\d+").pre_tokenize_str("ab12cd")
+>>> Split(Regex(r"\\d+")).pre_tokenize_str("ab12cd")
 [('ab', (0, 2)), ('12', (2, 4)), ('cd', (4, 6))]
->>> Split("-", behavior="merged_with_previous", literal=True).split_text("a-b--c")
+>>> Split("-", behavior="merged_with_previous").split_text("a-b--c")
 ['a-', 'b-', '-', 'c']
 """
 
@@ -51,7 +52,7 @@ from toolkit import limits
 from toolkit.alignment import Piece
 from toolkit.errors import ConfigError, InputError
 from toolkit.interfaces import Params, PreTokenizer
-from toolkit.normalizers.patterns import check_repeat_cost, find_spans
+from toolkit.normalizers.patterns import Regex, check_repeat_cost, find_spans, parse_pattern, pattern_to_json
 from toolkit.registry import register
 from toolkit.serialization import reading_untrusted
 
@@ -172,6 +173,11 @@ def apply_behavior(segs: list[Segment], behavior: str) -> list[Span]:
     return [(s, e) for s, e in out if e > s]
 
 
+def _user_regex(pattern: Any) -> bool:
+    """True for a regex that is not one of the shipped, linear-time patterns (it runs under the guard)."""
+    return isinstance(pattern, Regex) and pattern.pattern not in _TRUSTED_PATTERNS
+
+
 def _check_file_timeout(value: float | None, pattern: str) -> None:
     """The guard of a user pattern from an untrusted file: on, and at most ``limits.MAX_REGEX_TIMEOUT``."""
     cap = limits.MAX_REGEX_TIMEOUT
@@ -192,39 +198,65 @@ def _check_file_timeout(value: float | None, pattern: str) -> None:
     raise PydanticCustomError("regex_guard", "{message}", {"message": message})
 
 
+def _named_as_literal(text: str) -> str | None:
+    """The name of the shipped regex that ``text`` spells, if any (passing one as a ``str`` is a mistake)."""
+    for name, value in NAMED_PATTERNS.items():
+        if text == value:
+            return f"{name.upper()}_PATTERN"
+    return "HF_GPT2_PATTERN" if text == HF_GPT2_PATTERN else None
+
+
+def _check_split_pattern(value: Any) -> str | Regex:
+    """A ``Split`` pattern from its Python or JSON form (see :func:`~toolkit.normalizers.patterns.parse_pattern`)."""
+    pattern = parse_pattern(value)
+    if isinstance(pattern, str) and (name := _named_as_literal(pattern)):
+        raise ConfigError(
+            f"the {name} regex given as a str, which Split reads as literal text (as Hugging Face does); "
+            f"pass Regex({name}) to split with the regex"
+        )
+    return pattern
+
+
 @register("Split")
 class Split(PreTokenizer):
-    """Split on a regular expression (or a literal string) with one of HF's five behaviours.
+    """Split on a literal string or a regular expression with one of HF's five behaviours.
 
-    ``pattern`` is a ``regex``-module pattern (``literal=True``: a plain string to find). Text the
-    pattern does not match still forms pieces (except with ``"removed"``), so splitting is lossless.
-    ``invert=True`` splits on the complement: what the pattern does *not* match counts as the
-    delimiter.
+    ``pattern`` is literal text when it is a ``str`` and a regular expression when it is a
+    :class:`~toolkit.normalizers.Regex` (``regex``-module syntax), as in Hugging Face; in JSON it is
+    ``{"String": "..."}`` or ``{"Regex": "..."}``. Text the pattern does not match still forms pieces
+    (except with ``"removed"``), so splitting is lossless. ``invert=True`` splits on the complement:
+    what the pattern does *not* match counts as the delimiter.
 
-    User patterns run under a ``timeout`` (seconds per text; ``None`` disables it; the default is
+    User regexes run under a ``timeout`` (seconds per text; ``None`` disables it; the default is
     ``toolkit.limits.REGEX_TIMEOUT`` when the Split is made): a pattern that backtracks
     catastrophically raises :class:`~toolkit.errors.InputError` naming the pattern instead of
     hanging. Literal strings and the patterns shipped in :mod:`pretokenizers.patterns` cannot
     backtrack catastrophically and always run without the guard. A tokenizer file that is not
-    trusted may neither switch the guard off for a user pattern nor set it above
+    trusted may neither switch the guard off for a user regex nor set it above
     ``toolkit.limits.MAX_REGEX_TIMEOUT``.
 
-    >>> Split(r"\\s+", behavior="removed").split_text("to  be or")
+    >>> Split(Regex(r"\\s+"), behavior="removed").split_text("to  be or")
     ['to', 'be', 'or']
-    >>> Split(r"\\w+", behavior="removed", invert=True).split_text("to, be!")
+    >>> Split(Regex(r"\\w+"), behavior="removed", invert=True).split_text("to, be!")
     ['to', 'be']
-    >>> Split(",", behavior="merged_with_next", literal=True).pre_tokenize_str("a,b")
+    >>> Split(",", behavior="merged_with_next").pre_tokenize_str("a,b")
     [('a', (0, 1)), (',b', (1, 3))]
+    >>> Split(".").split_text("a.b"), Split(Regex(".")).split_text("a.b")
+    (['a', '.', 'b'], ['a', '.', 'b'])
     """
 
     positional = ("pattern", "behavior", "invert")  # Hugging Face's argument order
 
     class Params(Params):
-        pattern: StrictStr
+        pattern: StrictStr | Regex | dict[str, Any]
         behavior: BehaviorOption = "isolated"
         invert: bool = False
-        literal: bool = False
         timeout: StrictFloat | None = Field(default_factory=lambda: limits.REGEX_TIMEOUT)
+
+        @field_validator("pattern")
+        @classmethod
+        def _check_pattern(cls, value: Any) -> str | Regex:
+            return _check_split_pattern(value)  # raises ConfigError (a ValueError) naming the problem
 
         @field_validator("timeout")
         @classmethod
@@ -232,33 +264,43 @@ class Split(PreTokenizer):
             if value is not None and not value > 0:
                 raise PydanticCustomError("timeout", "must be a positive number of seconds, or null for no timeout")
             pattern = info.data.get("pattern")  # absent when the pattern itself was invalid
-            user_regex = pattern is not None and not info.data.get("literal") and pattern not in _TRUSTED_PATTERNS
-            if user_regex and reading_untrusted():
-                _check_file_timeout(value, pattern)
+            if _user_regex(pattern) and reading_untrusted():
+                _check_file_timeout(value, pattern.pattern)
             return value
 
-    pattern: str
+    pattern: str | Regex
     behavior: str
     invert: bool
-    literal: bool
     timeout: float | None
 
+    def params(self) -> dict[str, Any]:
+        return {**super().params(), "pattern": pattern_to_json(self.pattern)}
+
+    @property
+    def regex_text(self) -> str | None:
+        """The regular expression's text, or ``None`` for a literal pattern.
+
+        >>> Split(Regex("a+")).regex_text, Split("a+").regex_text
+        ('a+', None)
+        """
+        return self.pattern.pattern if isinstance(self.pattern, Regex) else None
+
     def _configure(self) -> None:
-        if self.literal:
+        text = self.regex_text
+        if text is None:
             self._regex = regex.compile(regex.escape(self.pattern))
-        elif self.pattern in PINNED_PATTERNS:  # Unicode classes pinned to tiktoken's / HF's tables, on ``re``
-            self._regex = compile_pinned(self.pattern)
+        elif text in PINNED_PATTERNS:  # Unicode classes pinned to tiktoken's / HF's tables, on ``re``
+            self._regex = compile_pinned(text)
         else:
-            if self.pattern not in _TRUSTED_PATTERNS:
-                check_repeat_cost(self.pattern, where=f"{self._where()}.pattern")
+            if text not in _TRUSTED_PATTERNS:
+                check_repeat_cost(text, where=f"{self._where()}.pattern")
             try:
-                self._regex = regex.compile(self.pattern)
+                self._regex = regex.compile(text)
             except (regex.error, ValueError, OverflowError) as exc:
                 raise ConfigError(
-                    f"{self._where()}.pattern: {self.pattern!r} is not a valid regular expression: {exc}"
+                    f"{self._where()}.pattern: {text!r} is not a valid regular expression: {exc}"
                 ) from None
-        trusted = self.literal or self.pattern in _TRUSTED_PATTERNS
-        self._timeout = None if trusted else self.timeout  # the guard, for user patterns only
+        self._timeout = self.timeout if _user_regex(self.pattern) else None  # the guard, for user regexes only
         self._timeout_kw: dict[str, float] = {} if self._timeout is None else {"timeout": self._timeout}
         # findall/split return only whole matches and gaps when the pattern has no groups.
         self._no_groups = self._regex.groups == 0
@@ -267,18 +309,18 @@ class Split(PreTokenizer):
         """The pinned scanner when this Split keeps exactly the matches of a named pattern that tiles any text.
 
         >>> from pretokenizers import CL100K_PATTERN
-        >>> Split(CL100K_PATTERN).scanner()[0].findall("ab 1234")
+        >>> Split(Regex(CL100K_PATTERN)).scanner()[0].findall("ab 1234")
         ['ab', ' ', '123', '4']
         """
         keeps_matches = (self.behavior, self.invert) in (("isolated", False), ("removed", True))
-        if self.literal or self.pattern not in PINNED_PATTERNS or not keeps_matches:
+        if self.regex_text not in PINNED_PATTERNS or not keeps_matches:
             return None
         return self._regex, None, False
 
     # ------------------------------------------------------------------ matching
     def _timeout_error(self, text: str) -> InputError:
         return InputError(
-            f"Split pattern {self.pattern!r} took longer than {self.timeout} s on a text of {len(text)} "
+            f"Split pattern {self.regex_text!r} took longer than {self.timeout} s on a text of {len(text)} "
             "characters (catastrophic backtracking?); simplify the pattern (avoid nested or overlapping "
             "quantifiers such as (a|a)+ or (a+)+), split the text, or raise the Split timeout"
         )
@@ -293,7 +335,7 @@ class Split(PreTokenizer):
     def piece_spans(self, text: str) -> list[Span]:
         """Spans of the pieces ``text`` is cut into.
 
-        >>> Split("a", behavior="contiguous").piece_spans("baab")
+        >>> Split(Regex("a"), behavior="contiguous").piece_spans("baab")
         [(0, 1), (1, 3), (3, 4)]
         """
         if not text:

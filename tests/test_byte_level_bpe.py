@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from algorithms import ByteLevelBPE, ByteLevelBPETrainer
 from algorithms._bpe_encode import merge_long, merge_short
 from conftest import require, shared_path
-from toolkit import Tokenizer
+from toolkit import Regex, Tokenizer
 from toolkit.training import presets
 from toolkit.bytelevel import BYTE_TO_CHAR, to_byte_level
 from toolkit.errors import ConfigError, InputError, SerializationError, TrainingError, VocabularyError
@@ -193,7 +193,7 @@ def test_stream_decoder_holds_incomplete_utf8() -> None:
     from pretokenizers import ByteLevel
     from toolkit import decoders
 
-    tok = Tokenizer(ByteLevelBPE(), pre_tokenizer=ByteLevel(), decoder=decoders.ByteLevel())
+    tok = Tokenizer(ByteLevelBPE(), pre_tokenizer=ByteLevel(add_prefix_space=False), decoder=decoders.ByteLevel())
     ids = tok.encode_ids("Bravo 🙂 !")
     assert ids[6:10] == list("🙂".encode())  # four byte tokens, no merge
     stream = tok.stream_decoder()
@@ -297,7 +297,9 @@ def test_rank_mode_matches_tiktoken_cl100k() -> None:
     enc = tiktoken.Encoding("cl100k_test", pat_str=CL100K_PATTERN, mergeable_ranks=ranks, special_tokens=specials)
     tok = Tokenizer(
         ByteLevelBPE.from_ranks(ranks, special_tokens=specials),
-        pre_tokenizer=Sequence([Split(CL100K_PATTERN, behavior="isolated"), ByteLevel(use_regex=False)]),
+        pre_tokenizer=Sequence(
+            [Split(Regex(CL100K_PATTERN), behavior="isolated"), ByteLevel(add_prefix_space=False, use_regex=False)]
+        ),
     )
     texts = [
         shared_path("english/tinyshakespeare_input.txt").read_text(encoding="utf-8")[:20000],
@@ -359,7 +361,7 @@ def test_one_million_identical_bytes(gpt2_tok: Tokenizer) -> None:
     from pretokenizers import ByteLevel
 
     model = ByteLevelBPETrainer(vocab_size=270).train({"a" * 64: 1})
-    tok = Tokenizer(model, pre_tokenizer=ByteLevel(use_regex=False))
+    tok = Tokenizer(model, pre_tokenizer=ByteLevel(add_prefix_space=False, use_regex=False))
     ids = tok.encode_ids("a" * 1_000_000)
     assert sum(len(model.token_bytes(i)) for i in ids) == 1_000_000  # type: ignore[arg-type]
     assert len(ids) < 1_000_000 // 32
@@ -370,7 +372,7 @@ def test_one_megabyte_without_spaces(gpt2_tok: Tokenizer) -> None:
 
     text = shared_path("english/tinyshakespeare_input.txt").read_text(encoding="utf-8")
     text = "".join(text.split())[:1_000_000]
-    tok = Tokenizer(gpt2_tok.model, pre_tokenizer=ByteLevel(use_regex=False), decoder=gpt2_tok.decoder)
+    tok = Tokenizer(gpt2_tok.model, pre_tokenizer=ByteLevel(add_prefix_space=False, use_regex=False), decoder=gpt2_tok.decoder)
     ids = tok.encode_ids(text)
     assert tok.decode(ids) == text
 

@@ -154,7 +154,7 @@ def _error(data: Mapping[str, Any]) -> str:
 def test_every_bad_field_is_listed_with_its_path(corpus_file: Path, tmp_path: Path) -> None:
     data = _base(corpus_file)
     data["trainer"] = {"vocab_size": 100, "special_tokens": ["<|endoftext|>"]}
-    data["pre_tokenizer"] = {"type": "Split", "pattern": "(unclosed", "behavior": "isolated"}
+    data["pre_tokenizer"] = {"type": "Split", "pattern": {"Regex": "(unclosed"}, "behavior": "isolated"}
     data["corpus"] = {"files": [str(corpus_file), str(tmp_path / "missing.txt")], "errors": "ignore"}
     data["normalizer"] = {"type": "Lowercase", "shout": True}
     data["num_workers"] = 0
@@ -313,7 +313,7 @@ def test_metadata_records_the_effective_config_and_the_corpus_fingerprint(corpus
     assert training["corpus"]["files"] == [{"path": str(corpus_file), "bytes": len(SMALL_CORPUS.encode()), "sha256": digest}]
     effective = training["config"]
     assert effective["trainer"]["type"] == "ByteLevelBPETrainer" and effective["trainer"]["tie_break"] == "ids"
-    assert effective["pre_tokenizer"] == {"type": "ByteLevel", "add_prefix_space": False, "use_regex": True, "trim_offsets": True}
+    assert effective["pre_tokenizer"] == {"type": "ByteLevel", "add_prefix_space": True, "use_regex": True, "trim_offsets": True}
     assert training["stats"]["tokens"] == result.tokens
     # The recorded config trains the same tokenizer again.
     again = train_from_config(TrainingConfig.from_dict(effective), write=False).tokenizer
@@ -390,8 +390,8 @@ def test_dask_backend_fields_are_validated(corpus_file: Path, monkeypatch: pytes
 def test_overrides_reach_into_a_presets_components(corpus_file: Path) -> None:
     config = TrainingConfig.from_file(
         ROOT / "examples/configs/chat.toml",
-        overrides=[f'corpus.files=["{corpus_file}"]', "pre_tokenizer.pretokenizers.0.pattern=\\w+|\\s+", "trainer.vocab_size=300"],
+        overrides=[f'corpus.files=["{corpus_file}"]', "pre_tokenizer.pretokenizers.0.pattern.Regex=\\w+|\\s+", "trainer.vocab_size=300"],
     )
-    assert config.pre_tokenizer["pretokenizers"][0]["pattern"] == "\\w+|\\s+"
+    assert config.pre_tokenizer["pretokenizers"][0]["pattern"] == {"Regex": "\\w+|\\s+"}
     assert config.trainer["vocab_size"] == 300 and config.trainer["special_tokens"] == ["<|im_start|>", "<|im_end|>"]
     assert TrainingConfig.from_dict({"corpus": {"files": [str(corpus_file)]}}, overrides=["preset=chat"]).model["type"] == "ByteLevelBPE"

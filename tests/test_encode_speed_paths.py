@@ -28,6 +28,7 @@ from pretokenizers import (
 from pretokenizers.pinned import compile_pinned
 from toolkit import Tokenizer
 from toolkit.fast_paths import scan_ids, scan_ids_reference
+from toolkit.normalizers import Regex
 
 ALPHABET = list(" \n\r\t\x0b\x0c\x85\xa0\u2028\u3000'sStTdmlvre1234567890aZéÀ\u0301\u00b2,.!?/-_\U0001d400\U0003d000ſ")
 TEXT = st.text(alphabet=st.sampled_from(ALPHABET), max_size=60) | st.lists(
@@ -51,7 +52,7 @@ def model() -> ByteLevelBPE:
 def pipeline(pattern: str | None, *, prefix: bool = False) -> Tokenizer:
     if pattern is None:
         return Tokenizer(model(), pre_tokenizer=ByteLevel(add_prefix_space=prefix))
-    return Tokenizer(model(), pre_tokenizer=Sequence([Split(pattern), ByteLevel(add_prefix_space=False, use_regex=False)]))
+    return Tokenizer(model(), pre_tokenizer=Sequence([Split(Regex(pattern)), ByteLevel(add_prefix_space=False, use_regex=False)]))
 
 
 PIPELINES = {
@@ -94,9 +95,9 @@ def test_space_chunk_rule(pattern, text):
 
 
 def test_no_scanner_for_other_pipelines():
-    assert Split(r"\w+").scanner() is None
-    assert Split(CL100K_PATTERN, behavior="merged_with_next").scanner() is None
-    assert Sequence([Split(CL100K_PATTERN), ByteLevel(use_regex=True)]).scanner() is None
+    assert Split(Regex(r"\w+")).scanner() is None
+    assert Split(Regex(CL100K_PATTERN), behavior="merged_with_next").scanner() is None
+    assert Sequence([Split(Regex(CL100K_PATTERN)), ByteLevel(use_regex=True)]).scanner() is None
     assert ByteLevel(use_regex=False).scanner() is None
 
 

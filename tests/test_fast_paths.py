@@ -141,7 +141,7 @@ def _char_spans(piece: Piece) -> list[tuple[int, int]]:
     return [piece.span(i, i + 1) for i in range(len(piece.text))]
 
 
-@pytest.mark.parametrize("options", [{}, {"add_prefix_space": True}, {"use_regex": False}])
+@pytest.mark.parametrize("options", [{}, {"add_prefix_space": False}, {"use_regex": False}])
 @given(text=TEXT)
 def test_byte_level_pre_tokenize_against_the_definition(options: dict, text: str) -> None:
     pre = ByteLevel(**options)
@@ -149,7 +149,7 @@ def test_byte_level_pre_tokenize_against_the_definition(options: dict, text: str
     assert got == _byte_level_reference(pre, text)
     sliced = pre.split_slices(text)
     if sliced is None:
-        assert options.get("add_prefix_space") and text and not text.startswith(" ")
+        assert pre.add_prefix_space and text and not text.startswith(" ")
     else:
         pieces, starts, spell = sliced
         assert "".join(pieces) == text  # the GPT-2 pattern matches every character
@@ -296,20 +296,20 @@ PIPELINES = {
     "bert-nfkc": lambda: Tokenizer(
         _small_wordpiece(), normalizer=N.Sequence([N.NFKC(), N.BertNormalizer()]), pre_tokenizer=BertPreTokenizer()
     ),
-    "byte-level": lambda: Tokenizer(_small_byte_level(), pre_tokenizer=ByteLevel()),
+    "byte-level": lambda: Tokenizer(_small_byte_level(), pre_tokenizer=ByteLevel(add_prefix_space=False)),
     "byte-level-prefix": lambda: Tokenizer(_small_byte_level(), pre_tokenizer=ByteLevel(add_prefix_space=True)),
-    "byte-level-nfc": lambda: Tokenizer(_small_byte_level(), normalizer=N.NFKC(), pre_tokenizer=ByteLevel()),
-    "byte-level-no-regex": lambda: Tokenizer(_small_byte_level(), pre_tokenizer=ByteLevel(use_regex=False)),
+    "byte-level-nfc": lambda: Tokenizer(_small_byte_level(), normalizer=N.NFKC(), pre_tokenizer=ByteLevel(add_prefix_space=False)),
+    "byte-level-no-regex": lambda: Tokenizer(_small_byte_level(), pre_tokenizer=ByteLevel(add_prefix_space=False, use_regex=False)),
     # Generic path (no split_slices): Piece objects through a Sequence.
     "split+byte-level": lambda: Tokenizer(
-        _small_byte_level(), pre_tokenizer=PreSequence([WhitespaceSplit(), ByteLevel(use_regex=False)])
+        _small_byte_level(), pre_tokenizer=PreSequence([WhitespaceSplit(), ByteLevel(add_prefix_space=False, use_regex=False)])
     ),
     "metaspace": lambda: Tokenizer(_small_wordpiece(), normalizer=N.Lowercase(), pre_tokenizer=Metaspace()),
     # Special tokens that are prefixes of each other: the longest one is cut first.
     "chat": lambda: Tokenizer(
         _small_byte_level(("<|im_start|>", "<|im_start|>assistant", "<|im_end|>", "assistant")),
         normalizer=N.Sequence([N.NFC(), N.Lowercase()]),
-        pre_tokenizer=PreSequence([WhitespaceSplit(), ByteLevel(use_regex=False)]),
+        pre_tokenizer=PreSequence([WhitespaceSplit(), ByteLevel(add_prefix_space=False, use_regex=False)]),
     ),
 }
 

@@ -49,7 +49,7 @@ def test_byte_level_vocab_merges_reload_everywhere(byte_level: Tokenizer, tmp_pa
     assert read_vocab_json(vocab_path) == byte_level.get_vocab()
     # Ours: the GPT-2 importer and the generic one.
     ours_again = Tokenizer.from_gpt2(vocab_path, merges_path)
-    generic = Tokenizer(read_bpe_model(vocab_path, merges_path, special_tokens=["<|endoftext|>"]), pre_tokenizer=ByteLevel(),
+    generic = Tokenizer(read_bpe_model(vocab_path, merges_path, special_tokens=["<|endoftext|>"]), pre_tokenizer=ByteLevel(add_prefix_space=False),
                         decoder=D.ByteLevel())
     # HF: models.BPE.from_file with the same pre-tokenizer.
     hf = tokenizers.Tokenizer(models.BPE.from_file(str(vocab_path), str(merges_path)))

@@ -28,6 +28,7 @@ from toolkit import decoders as D
 from toolkit import normalizers as N
 from toolkit import processors as P
 from toolkit.errors import SerializationError
+from toolkit.normalizers import Regex
 
 tokenizers = require("tokenizers")
 
@@ -149,7 +150,7 @@ def wordpiece_bert() -> Tokenizer:
 def wordpiece_cased_split() -> Tokenizer:
     tok = Tokenizer(
         WordPiece(), normalizer=N.NFC(),
-        pre_tokenizer=PreSequence([Split(r"\s+", behavior="removed"), Punctuation(behavior="isolated")]),
+        pre_tokenizer=PreSequence([Split(Regex(r"\s+"), behavior="removed"), Punctuation(behavior="isolated")]),
         decoder=D.WordPiece(cleanup=False),
     )
     return tok.train(training_lines(), WordPieceTrainer(vocab_size=700))
@@ -349,7 +350,7 @@ def test_minimal_document_loads(tmp_path: Path) -> None:
         ({"extra_field": 1}, "unknown top-level field(s) extra_field"),
         ({"model": None}, "model: required field is missing"),
         ({"model": {"type": "WordPiece", "unk_token": "[UNK]", "vocab": {"hi": 0}}}, "unk_token '[UNK]' is not in the vocabulary"),
-        ({"pre_tokenizer": {"type": "Split", "pattern": {"Regex": "("}, "behavior": "Isolated", "invert": False}}, "not a valid regular expression"),
+        ({"pre_tokenizer": {"type": "Split", "pattern": {"Regex": "("}, "behavior": "Isolated", "invert": False}}, "valid regular expression"),
         ({"pre_tokenizer": {"type": "Split", "pattern": {"Glob": "*"}, "behavior": "Isolated", "invert": False}}, "pre_tokenizer.pattern"),
         ({"added_tokens": [{"id": 5, "content": "hi", "special": True}]}, "'hi' has id 5 but the model vocabulary gives it 1"),
     ],

@@ -118,9 +118,9 @@ def test_unknown_file_name_defaults_to_cl100k_pattern(tmp_path: Path) -> None:
     path = tmp_path / "mine.tiktoken"
     path.write_text("".join(f"{base64.b64encode(bytes([b])).decode()} {b}\n" for b in range(256)))
     tok = Tokenizer.from_tiktoken(path)
-    assert tok.pre_tokenizer.pretokenizers[0].pattern == CL100K_PATTERN and tok.special_tokens == {}
+    assert tok.pre_tokenizer.pretokenizers[0].regex_text == CL100K_PATTERN and tok.special_tokens == {}
     assert tok.encode_ids("hi") == [104, 105]
-    assert Tokenizer.from_tiktoken(path, pattern="gpt2").pre_tokenizer.pretokenizers[0].pattern == GPT2_PATTERN
+    assert Tokenizer.from_tiktoken(path, pattern="gpt2").pre_tokenizer.pretokenizers[0].regex_text == GPT2_PATTERN
     with pytest.raises(ConfigError, match="pattern"):
         Tokenizer.from_tiktoken(path, pattern="")
 

@@ -45,7 +45,7 @@ class _Terminal(io.StringIO):
 
 
 def _byte_level() -> Tokenizer:
-    return Tokenizer(ByteLevelBPE(), pre_tokenizer=ByteLevel(), decoder=decoders.ByteLevel())
+    return Tokenizer(ByteLevelBPE(), pre_tokenizer=ByteLevel(add_prefix_space=False), decoder=decoders.ByteLevel())
 
 
 # ---------------------------------------------------------------------------------------- progress

@@ -75,7 +75,7 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("decoder", "WordPiece", "prefix"): ("@@", None),
     ("decoder", "WordPiece", "cleanup"): (False, "no"),
     # pre-tokenizers
-    ("pre_tokenizer", "ByteLevel", "add_prefix_space"): (True, "x"),
+    ("pre_tokenizer", "ByteLevel", "add_prefix_space"): (False, "x"),
     ("pre_tokenizer", "ByteLevel", "use_regex"): (False, "x"),
     ("pre_tokenizer", "ByteLevel", "trim_offsets"): (False, "x"),
     ("pre_tokenizer", "Digits", "individual_digits"): (True, "x"),
@@ -84,10 +84,9 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("pre_tokenizer", "Metaspace", "split"): (False, "x"),
     ("pre_tokenizer", "Punctuation", "behavior"): ("removed", "x"),
     ("pre_tokenizer", "Sequence", "pretokenizers"): ([{"type": "Whitespace"}], [42]),
-    ("pre_tokenizer", "Split", "pattern"): ("-", 5),
+    ("pre_tokenizer", "Split", "pattern"): ({"Regex": "-"}, 5),
     ("pre_tokenizer", "Split", "behavior"): ("removed", "x"),
     ("pre_tokenizer", "Split", "invert"): (True, "x"),
-    ("pre_tokenizer", "Split", "literal"): (True, "x"),
     ("pre_tokenizer", "Split", "timeout"): (1.0, -1.0),
     # issue 17 (pre-tokenizers of issue 14)
     ("pre_tokenizer", "CharDelimiterSplit", "delimiter"): ("-", "ab"),

@@ -23,6 +23,7 @@ from pretokenizers import Sequence as PreSequence
 from toolkit import ConfigError, InputError, Tokenizer
 from toolkit import normalizers as N
 from toolkit.processors import BertProcessing
+from toolkit.normalizers import Regex
 
 # Texts whose length changes under normalization: ligatures, decomposed/precomposed accents,
 # dotted capital I (lowercases to two characters), CJK, control characters, emoji with modifiers.
@@ -126,7 +127,7 @@ PRE_TOKENIZERS = {
     "BertPreTokenizer": BertPreTokenizer(),
     "Punctuation": Punctuation(),
     "Digits": Digits(individual_digits=True),
-    "Split": Split(r"\d+", behavior="isolated"),
+    "Split": Split(Regex(r"\d+"), behavior="isolated"),
     "Metaspace": Metaspace(),
     "ByteLevel": ByteLevel(add_prefix_space=True),
     "Sequence": PreSequence([WhitespaceSplit(), Digits()]),

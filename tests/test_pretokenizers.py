@@ -56,6 +56,7 @@ from toolkit.alignment import Piece
 from toolkit.bytelevel import to_byte_level
 from toolkit.errors import ConfigError, InputError, RegistryError
 from toolkit.interfaces import PreTokenizer, build
+from toolkit.normalizers import Regex
 from toolkit.registry import lookup
 
 from conftest import require, shared_path
@@ -202,7 +203,7 @@ def _split_specs() -> list[Spec]:
                 out.append(
                     Spec(
                         f"Split#{i}({b},invert={inv})",
-                        lambda p=pattern, b=b, inv=inv: Split(p, behavior=b, invert=inv),
+                        lambda p=pattern, b=b, inv=inv: Split(Regex(p), behavior=b, invert=inv),
                         lambda H, R, p=pattern, b=b, inv=inv: H.Split(R(p), b, invert=inv),
                     )
                 )
@@ -212,7 +213,7 @@ def _split_specs() -> list[Spec]:
                 out.append(
                     Spec(
                         f"Split(literal={literal!r},{b},invert={inv})",
-                        lambda p=literal, b=b, inv=inv: Split(p, behavior=b, invert=inv, literal=True),
+                        lambda p=literal, b=b, inv=inv: Split(p, behavior=b, invert=inv),
                         lambda H, R, p=literal, b=b, inv=inv: H.Split(p, b, invert=inv),
                     )
                 )
@@ -229,23 +230,23 @@ def _sequence_specs() -> list[Spec]:
         ),
         Spec(
             "Seq(Punctuation,ByteLevel aps)",
-            lambda: Sequence([Punctuation(), ByteLevel(add_prefix_space=True)]),
+            lambda: Sequence([Punctuation(), ByteLevel()]),
             lambda H, R: H.Sequence([H.Punctuation(), H.ByteLevel(add_prefix_space=True)]),
             "Ġ",
         ),
         Spec(
             "Seq(Split llama3,ByteLevel no regex)",  # the Llama-3 pipeline
-            lambda: Sequence([Split(LLAMA3_PATTERN), ByteLevel(use_regex=False)]),
+            lambda: Sequence([Split(Regex(LLAMA3_PATTERN)), ByteLevel(add_prefix_space=False, use_regex=False)]),
             lambda H, R: H.Sequence([H.Split(R(LLAMA3_PATTERN), "isolated"), H.ByteLevel(add_prefix_space=False, use_regex=False)]),
         ),
         Spec(
             "Seq(ByteLevel,Punctuation)",  # punctuation found inside byte-level spellings
-            lambda: Sequence([ByteLevel(), Punctuation()]),
+            lambda: Sequence([ByteLevel(add_prefix_space=False), Punctuation()]),
             lambda H, R: H.Sequence([H.ByteLevel(add_prefix_space=False), H.Punctuation()]),
         ),
         Spec(
             "Seq(ByteLevel,ByteLevel)",  # byte-level spelling of byte-level pieces: alignment through two maps
-            lambda: Sequence([ByteLevel(), ByteLevel()]),
+            lambda: Sequence([ByteLevel(add_prefix_space=False), ByteLevel(add_prefix_space=False)]),
             lambda H, R: H.Sequence([H.ByteLevel(add_prefix_space=False), H.ByteLevel(add_prefix_space=False)]),
         ),
         Spec(
@@ -465,7 +466,7 @@ NAMED = {"gpt2": GPT2_PATTERN, "cl100k": CL100K_PATTERN, "o200k": O200K_PATTERN}
 @pytest.mark.parametrize("name", list(NAMED))
 def test_patterns_split_like_tiktoken_tricky(name: str) -> None:
     pattern = NAMED[name]
-    split = Split(pattern)
+    split = Split(Regex(pattern))
     for text in TRICKY:
         pieces = split.split_text(text)
         assert pieces == regex.findall(pattern, text)
@@ -478,7 +479,7 @@ def test_patterns_split_like_tiktoken_tricky(name: str) -> None:
 @given(text=st.text(st.one_of(st.sampled_from(_TRICKY_CHARS), assigned_char), max_size=40))
 def test_patterns_split_like_tiktoken_random(name: str, text: str) -> None:
     pattern = NAMED[name]
-    pieces = Split(pattern).split_text(text)
+    pieces = Split(Regex(pattern)).split_text(text)
     assert "".join(pieces) == text
     assert [p.encode() for p in pieces] == tiktoken_split(pattern, text, pieces)
 
@@ -486,7 +487,7 @@ def test_patterns_split_like_tiktoken_random(name: str, text: str) -> None:
 @pytest.mark.parametrize("name", list(NAMED))
 def test_patterns_split_like_tiktoken_corpora(name: str, corpora: Path) -> None:
     pattern = NAMED[name]
-    split = Split(pattern)
+    split = Split(Regex(pattern))
     for relative in CORPUS_FILES:
         text = "".join(corpus_chunks(relative, n_lines=1000))
         pieces = split.split_text(text)
@@ -514,11 +515,11 @@ def test_tiktoken_gpt2_pattern_equals_original_gpt2_pattern(text: str) -> None:
 
 
 def test_pattern_examples() -> None:
-    assert Split(CL100K_PATTERN).split_text("I'M 12345 DON'T\n\n  go") == [
+    assert Split(Regex(CL100K_PATTERN)).split_text("I'M 12345 DON'T\n\n  go") == [
         "I", "'M", " ", "123", "45", " DON", "'T", "\n\n", " ", " go"
     ]
-    assert Split(O200K_PATTERN).split_text("CamelCase I'M 12345") == ["Camel", "Case", " I'M", " ", "123", "45"]
-    assert Split(GPT2_PATTERN).split_text("I'M 12345") == ["I", "'", "M", " 12345"]
+    assert Split(Regex(O200K_PATTERN)).split_text("CamelCase I'M 12345") == ["Camel", "Case", " I'M", " ", "123", "45"]
+    assert Split(Regex(GPT2_PATTERN)).split_text("I'M 12345") == ["I", "'", "M", " 12345"]
 
 
 # ---------------------------------------------------------------------------------------------- lossless
@@ -537,7 +538,7 @@ def _meta_spell(s: str) -> str:
 
 
 LOSSLESS = [
-    Lossless("ByteLevel", ByteLevel, to_byte_level),
+    Lossless("ByteLevel", lambda: ByteLevel(add_prefix_space=False), to_byte_level),
     Lossless("ByteLevel aps", lambda: ByteLevel(add_prefix_space=True), to_byte_level, "Ġ"),
     Lossless("ByteLevel no regex aps", lambda: ByteLevel(add_prefix_space=True, use_regex=False), to_byte_level, "Ġ"),
     Lossless("Punctuation isolated", Punctuation),
@@ -548,17 +549,17 @@ LOSSLESS = [
     Lossless("Metaspace", Metaspace, _meta_spell, "▁"),
     Lossless("Metaspace first no split", lambda: Metaspace(prepend_scheme="first", split=False), _meta_spell, "▁"),
     Lossless("Metaspace never", lambda: Metaspace(prepend_scheme="never"), _meta_spell),
-    Lossless("Split chat", lambda: Split(CHAT_PATTERN)),
-    Lossless("Split cl100k", lambda: Split(CL100K_PATTERN)),
-    Lossless("Split o200k", lambda: Split(O200K_PATTERN)),
-    Lossless("Split a* merged_with_previous", lambda: Split("a*", behavior="merged_with_previous")),
-    Lossless("Split \\s merged_with_next invert", lambda: Split(r"\s", behavior="merged_with_next", invert=True)),
-    Lossless("Split vowels contiguous", lambda: Split("[aeiou]", behavior="contiguous")),
-    Lossless("Split literal isolated", lambda: Split("ab", literal=True)),
-    Lossless("Split groups isolated", lambda: Split(r"(\w)(\w)?")),
+    Lossless("Split chat", lambda: Split(Regex(CHAT_PATTERN))),
+    Lossless("Split cl100k", lambda: Split(Regex(CL100K_PATTERN))),
+    Lossless("Split o200k", lambda: Split(Regex(O200K_PATTERN))),
+    Lossless("Split a* merged_with_previous", lambda: Split(Regex("a*"), behavior="merged_with_previous")),
+    Lossless("Split \\s merged_with_next invert", lambda: Split(Regex(r"\s"), behavior="merged_with_next", invert=True)),
+    Lossless("Split vowels contiguous", lambda: Split(Regex("[aeiou]"), behavior="contiguous")),
+    Lossless("Split literal isolated", lambda: Split("ab")),
+    Lossless("Split groups isolated", lambda: Split(Regex(r"(\w)(\w)?"))),
     Lossless(
         "Seq(Split chat, ByteLevel no regex)",
-        lambda: Sequence([Split(CHAT_PATTERN), ByteLevel(use_regex=False)]),
+        lambda: Sequence([Split(Regex(CHAT_PATTERN)), ByteLevel(add_prefix_space=False, use_regex=False)]),
         to_byte_level,
     ),
     Lossless(
@@ -604,8 +605,8 @@ REMOVING = [
     (Whitespace, r"\s"),
     (WhitespaceSplit, r"\s"),
     (BertPreTokenizer, r"\s"),
-    (lambda: Split(r"\s+", behavior="removed"), r"\s"),
-    (lambda: Split(r"[^\W\d]+", behavior="removed", invert=True), r"[\W\d]"),
+    (lambda: Split(Regex(r"\s+"), behavior="removed"), r"\s"),
+    (lambda: Split(Regex(r"[^\W\d]+"), behavior="removed", invert=True), r"[\W\d]"),
     (lambda: Punctuation(behavior="removed"), PUNCTUATION),
 ]
 
@@ -630,7 +631,7 @@ def test_removing_pre_tokenizers_drop_only_delimiters(index: int, text: str) -> 
 def test_pieces_keep_their_alignment_through_a_sequence() -> None:
     """A byte-level piece (with per-character spans) is split again; spans still point at the text."""
     text = "été, çà!"
-    pieces = Sequence([ByteLevel(), Punctuation()]).pre_tokenize([Piece(text, 0, len(text))])
+    pieces = Sequence([ByteLevel(add_prefix_space=False), Punctuation()]).pre_tokenize([Piece(text, 0, len(text))])
     # "ç" is spelled "Ã§" and "§" is punctuation: the split falls inside the character, and both
     # halves still point at it.
     assert [(p.text, p.start, p.end) for p in pieces] == [
@@ -638,7 +639,7 @@ def test_pieces_keep_their_alignment_through_a_sequence() -> None:
     ]
     p = pieces[0]
     assert [p.span(i, i + 1) for i in range(len(p.text))] == [(0, 1), (0, 1), (1, 2), (2, 3), (2, 3)]
-    shifted = ByteLevel().pre_tokenize([Piece("ab cd", 10, 15)])
+    shifted = ByteLevel(add_prefix_space=False).pre_tokenize([Piece("ab cd", 10, 15)])
     assert [(p.text, p.start, p.end) for p in shifted] == [("ab", 10, 12), ("Ġcd", 12, 15)]
 
 
@@ -653,10 +654,10 @@ def test_metaspace_first_only_prepends_at_offset_zero() -> None:
 def test_chat_pattern_keeps_underscores() -> None:
     text = "snake_case __init__ x_1 _"
     assert "_" not in "".join(regex.findall(CHAT_PATTERN, text))  # the pattern alone would lose them
-    pieces = Split(CHAT_PATTERN, behavior="isolated").split_text(text)
+    pieces = Split(Regex(CHAT_PATTERN), behavior="isolated").split_text(text)
     assert pieces == ["snake", "_", "case", " ", "__", "init", "__", " x", "_", "1", " ", "_"]
     assert "".join(pieces) == text
-    assert Split(CHAT_PATTERN).pre_tokenize_str("a_b") == [("a", (0, 1)), ("_", (1, 2)), ("b", (2, 3))]
+    assert Split(Regex(CHAT_PATTERN)).pre_tokenize_str("a_b") == [("a", (0, 1)), ("_", (1, 2)), ("b", (2, 3))]
 
 
 def test_split_behaviours_examples() -> None:
@@ -669,11 +670,13 @@ def test_split_behaviours_examples() -> None:
         "contiguous": ["a", "--", "b", "-", "c", "-"],
     }
     for behavior, pieces in expected.items():
+        assert Split(Regex("-"), behavior=behavior).split_text(text) == pieces, behavior
         assert Split("-", behavior=behavior).split_text(text) == pieces, behavior
-        assert Split("-", behavior=behavior, literal=True).split_text(text) == pieces, behavior
     assert Split("-", behavior="removed", invert=True).split_text(text) == ["-", "-", "-", "-"]
-    assert Split(".", literal=True).split_text("a.b") == ["a", ".", "b"]  # literal: "." is a dot
-    assert Split(".").split_text("a.b") == ["a", ".", "b"]  # regex: "." is any character
+    assert Split(".").split_text("a.b") == ["a", ".", "b"]  # a str is literal: "." is a dot
+    assert Split(".").split_text("a-b") == ["a-b"]
+    assert Split(Regex(".")).split_text("a.b") == ["a", ".", "b"]  # a Regex: "." is any character
+    assert Split(Regex("."), behavior="removed").split_text("a-b") == []
 
 
 def test_split_accepts_hf_behaviour_spelling() -> None:
@@ -700,13 +703,14 @@ ASSIGNMENTS = [
     (lambda: Metaspace(), "prepend_scheme", "never", lambda: Metaspace(prepend_scheme="never")),
     (lambda: Metaspace(), "split", False, lambda: Metaspace(split=False)),
     (lambda: Digits(), "individual_digits", True, lambda: Digits(individual_digits=True)),
-    (lambda: ByteLevel(), "add_prefix_space", True, lambda: ByteLevel(add_prefix_space=True)),
+    (lambda: ByteLevel(), "add_prefix_space", False, lambda: ByteLevel(add_prefix_space=False)),
     (lambda: ByteLevel(), "use_regex", False, lambda: ByteLevel(use_regex=False)),
     (lambda: Punctuation(), "behavior", "MergedWithNext", lambda: Punctuation(behavior="merged_with_next")),
-    (lambda: Split(r"\d+"), "pattern", r"\s+", lambda: Split(r"\s+")),
-    (lambda: Split(r"\d+"), "behavior", "removed", lambda: Split(r"\d+", behavior="removed")),
-    (lambda: Split(r"\d+", behavior="removed"), "invert", True, lambda: Split(r"\d+", behavior="removed", invert=True)),
-    (lambda: Split("."), "literal", True, lambda: Split(".", literal=True)),
+    (lambda: Split(Regex(r"\d+")), "pattern", Regex(r"\s+"), lambda: Split(Regex(r"\s+"))),
+    (lambda: Split(Regex(r"\d+")), "behavior", "removed", lambda: Split(Regex(r"\d+"), behavior="removed")),
+    (lambda: Split(Regex(r"\d+"), behavior="removed"), "invert", True, lambda: Split(Regex(r"\d+"), behavior="removed", invert=True)),
+    (lambda: Split(Regex(".")), "pattern", ".", lambda: Split(".")),
+    (lambda: Split("."), "pattern", {"Regex": "."}, lambda: Split(Regex("."))),
     (lambda: Sequence([Digits()]), "pretokenizers", [{"type": "Whitespace"}], lambda: Sequence([Whitespace()])),
 ]
 
@@ -735,10 +739,12 @@ def test_every_option_can_be_assigned_and_takes_effect(
         (lambda: Digits(), "individual_digits", "perhaps"),
         (lambda: ByteLevel(), "use_regex", [1]),
         (lambda: Punctuation(), "behavior", "sideways"),
-        (lambda: Split(r"\d+"), "pattern", "("),
-        (lambda: Split(r"\d+"), "pattern", 42),
-        (lambda: Split(r"\d+"), "timeout", -1),
-        (lambda: Split(r"\d+"), "timeout", True),
+        (lambda: Split(Regex(r"\d+")), "pattern", {"Regex": "("}),
+        (lambda: Split(Regex(r"\d+")), "pattern", 42),
+        (lambda: Split(Regex(r"\d+")), "pattern", {"Regexp": "x"}),
+        (lambda: Split(Regex(r"\d+")), "pattern", CL100K_PATTERN),
+        (lambda: Split(Regex(r"\d+")), "timeout", -1),
+        (lambda: Split(Regex(r"\d+")), "timeout", True),
         (lambda: Sequence([Digits()]), "pretokenizers", ["Whitespace"]),
     ],
     ids=lambda v: v if isinstance(v, str) else "",
@@ -761,7 +767,7 @@ def test_split_timeout_default_is_read_when_the_split_is_made(monkeypatch: pytes
     monkeypatch.setattr(limits, "REGEX_TIMEOUT", 12.5)
     assert Split("x").timeout == 12.5 == split.DEFAULT_TIMEOUT
     assert build("pre_tokenizer", {"type": "Split", "pattern": "x"}).timeout == 12.5
-    trap = Split(r"(a|a)+$")
+    trap = Split(Regex(r"(a|a)+$"))
     trap.timeout = 0.2  # takes effect at once
     with pytest.raises(InputError, match="0.2 s"):
         trap.split_text("a" * 40 + "c")
@@ -774,7 +780,8 @@ def test_declared_fast_path_hooks() -> None:
         assert pt.respelling_only is False
         raw, spell = pt.split_raw("a b-c 1")
         assert spell is None and raw == pt.split_text("a b-c 1")
-    assert ByteLevel(use_regex=False).respelling_only and not ByteLevel().respelling_only
+    assert ByteLevel(add_prefix_space=False, use_regex=False).respelling_only and not ByteLevel().respelling_only
+    assert not ByteLevel(use_regex=False).respelling_only  # it adds a space
     assert Metaspace(prepend_scheme="first").position_sensitive and not Metaspace().position_sensitive
     assert Sequence([Digits(), Metaspace(prepend_scheme="first")]).position_sensitive
     assert ByteLevel(add_prefix_space=True).split_slices("hi") is None
@@ -788,7 +795,7 @@ def test_one_oniguruma_match_iterator() -> None:
 
     assert split.find_spans is patterns.find_spans
     assert patterns.find_spans(regex.compile("a*"), "baab") == [(0, 0), (1, 3), (4, 4)]
-    assert Split("a*", behavior="removed").split_text("baab") == ["b", "b"]
+    assert Split(Regex("a*"), behavior="removed").split_text("baab") == ["b", "b"]
     assert replace_all(Regex("a*"), "-", "baab") == "-b-b-"
     with pytest.raises(TimeoutError):
         patterns.find_spans(regex.compile(r"(a|a)+$"), "a" * 40 + "!", 0.05)
@@ -797,7 +804,7 @@ def test_one_oniguruma_match_iterator() -> None:
 def test_byte_level_cache_is_bounded_and_travels_empty() -> None:
     from toolkit.cache import BoundedCache
 
-    pt = ByteLevel()
+    pt = ByteLevel(add_prefix_space=False)
     pt.split_text("hello there hello")
     cache = pt.__dict__["_cache"]
     assert isinstance(cache, BoundedCache) and sorted(cache) == [" hello", " there", "hello"]
@@ -808,7 +815,7 @@ def test_byte_level_cache_is_bounded_and_travels_empty() -> None:
 def test_catastrophic_pattern_times_out() -> None:
     # ``(a+)+$`` is defused by the ``regex`` module's own guards; ``(a|a)+$`` still backtracks
     # exponentially (2**40 paths here) and must be stopped by the timeout.
-    split = Split(r"(a|a)+$", timeout=0.2)
+    split = Split(Regex(r"(a|a)+$"), timeout=0.2)
     text = "a" * 40 + "c"
     for call in (split.split_text, split.pre_tokenize_str):
         start = time.monotonic()
@@ -816,17 +823,17 @@ def test_catastrophic_pattern_times_out() -> None:
             call(text)
         assert time.monotonic() - start < 5
     # The same through a configuration file.
-    loaded = build("pre_tokenizer", {"type": "Split", "pattern": "(?:a|a)+$", "behavior": "contiguous", "timeout": 0.2})
+    loaded = build("pre_tokenizer", {"type": "Split", "pattern": {"Regex": "(?:a|a)+$"}, "behavior": "contiguous", "timeout": 0.2})
     with pytest.raises(InputError, match="timeout"):
         loaded.split_text(text)
 
 
 def test_invalid_pattern_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match=r"'\('.*missing \)"):
-        Split("(")
+        Split(Regex("("))
     with pytest.raises(ConfigError, match=r"\[z-a\]"):
-        build("pre_tokenizer", {"type": "Split", "pattern": "[z-a]"})
-    assert Split("(", literal=True).split_text("f(x)") == ["f", "(", "x)"]
+        build("pre_tokenizer", {"type": "Split", "pattern": {"Regex": "[z-a]"}})
+    assert Split("(").split_text("f(x)") == ["f", "(", "x)"]
 
 
 @pytest.mark.parametrize(
@@ -836,6 +843,8 @@ def test_invalid_pattern_is_a_config_error() -> None:
         lambda: Split("x", timeout=0),
         lambda: Split("x", timeout=-1.0),
         lambda: Split(42),  # type: ignore[arg-type]
+        lambda: Split({"Regex": "x", "String": "y"}),
+        lambda: Split(GPT2_PATTERN),  # a named regex given as a str: refused, not split on as text
         lambda: Punctuation(behavior="nope"),  # type: ignore[arg-type]
         lambda: Metaspace(replacement="ab"),
         lambda: Metaspace(replacement=""),
@@ -853,9 +862,9 @@ def test_invalid_constructor_options(make: Callable[[], Any]) -> None:
 ROUND_TRIP = [
     ByteLevel(),
     ByteLevel(add_prefix_space=True, use_regex=False, trim_offsets=False),
-    Split(CL100K_PATTERN),
-    Split(r"\s+", behavior="merged_with_next", invert=True, timeout=None),
-    Split("--", behavior="contiguous", literal=True, timeout=1.5),
+    Split(Regex(CL100K_PATTERN)),
+    Split(Regex(r"\s+"), behavior="merged_with_next", invert=True, timeout=None),
+    Split("--", behavior="contiguous", timeout=1.5),
     Whitespace(),
     WhitespaceSplit(),
     BertPreTokenizer(),
@@ -891,10 +900,11 @@ def test_pickle_and_copy(pt: PreTokenizer) -> None:
 
 
 def test_json_forms() -> None:
-    assert Split("-", literal=True).to_dict() == {
-        "type": "Split", "pattern": "-", "behavior": "isolated", "invert": False, "literal": True, "timeout": 5.0
+    assert Split("-").to_dict() == {
+        "type": "Split", "pattern": {"String": "-"}, "behavior": "isolated", "invert": False, "timeout": 5.0
     }
-    assert ByteLevel().to_dict() == {"type": "ByteLevel", "add_prefix_space": False, "use_regex": True, "trim_offsets": True}
+    assert Split(Regex("-")).to_dict()["pattern"] == {"Regex": "-"}
+    assert ByteLevel().to_dict() == {"type": "ByteLevel", "add_prefix_space": True, "use_regex": True, "trim_offsets": True}
     assert Sequence([Digits()]).to_dict() == {"type": "Sequence", "pretokenizers": [{"type": "Digits", "individual_digits": False}]}
     assert Metaspace().to_dict() == {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True}
     assert Whitespace() == Whitespace() and Digits() != Digits(individual_digits=True)

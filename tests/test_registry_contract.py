@@ -226,7 +226,7 @@ def test_minimal_document_loads() -> None:
     [
         ('{"format": "tokenizer-toolkit", "version": 1, "model": {', "not valid JSON"),
         ("[1, 2]", "must be a JSON object"),
-        (json.dumps(_doc(version=2)), "version: file format version 2 is newer"),
+        (json.dumps(_doc(version=3)), "version: file format version 3 is newer"),
         (json.dumps(_doc(version="1")), "version: must be an integer"),
         (json.dumps(_doc(format="other")), "format: expected"),
         (json.dumps({k: v for k, v in _doc().items() if k != "model"}), "model: required"),

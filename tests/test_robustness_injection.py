@@ -120,7 +120,7 @@ def test_byte_level_merges_that_spell_a_special_token_never_apply() -> None:
     from toolkit.decoders import ByteLevel as ByteLevelDecoder
 
     model = ByteLevelBPE(vocab, [("<", "s"), ("<s", ">"), ("s", ">")], special_tokens=["<s>"])
-    tok = Tokenizer(model, pre_tokenizer=ByteLevel(use_regex=False), decoder=ByteLevelDecoder())
+    tok = Tokenizer(model, pre_tokenizer=ByteLevel(add_prefix_space=False, use_regex=False), decoder=ByteLevelDecoder())
     for text in ("<s>", "a<s>b", "<s><s>"):
         ids = tok.encode_ids(text)
         assert 257 not in ids, ids
@@ -136,7 +136,7 @@ def test_rank_mode_special_inside_the_ranks_is_never_produced() -> None:
 
     ranks = {bytes([b]): b for b in range(256)} | {b"<s": 256, b"<s>": 257}
     model = ByteLevelBPE.from_ranks(ranks, special_tokens={"<s>": 257})
-    tok = Tokenizer(model, pre_tokenizer=ByteLevel(use_regex=False))
+    tok = Tokenizer(model, pre_tokenizer=ByteLevel(add_prefix_space=False, use_regex=False))
     assert tok.encode_ids("<s>") == [256, ord(">")]
     assert tok.encode("x<s>").ids == [ord("x"), 256, ord(">")]
     assert tok.encode_ids("<s>", allowed_special="all") == [257]

@@ -188,20 +188,21 @@ def test_regex_limits_are_read_when_a_file_is_validated(monkeypatch: pytest.Monk
     """``Split`` guards itself: the timeout a file may ask for is checked against the current
     ``MAX_REGEX_TIMEOUT``, and only untrusted loads apply it (a program may do what it wants)."""
     from pretokenizers import Split
+    from toolkit import Regex
 
-    text = _with_split(pattern=r"\w+", timeout=30.0)
+    text = _with_split(pattern={"Regex": r"\w+"}, timeout=30.0)
     assert Tokenizer.from_json(text).pre_tokenizer[0].timeout == 30.0
     monkeypatch.setattr(limits, "MAX_REGEX_TIMEOUT", 10.0)
     message = r"pre_tokenizer\.pretokenizers\[0\]\.timeout: 30 s is more than the limit of 10 s"
     with pytest.raises(SerializationError, match=message):
         Tokenizer.from_json(text)
     assert Tokenizer.from_json(text, trusted=True).pre_tokenizer[0].timeout == 30.0
-    assert Split(r"\w+", timeout=30.0).timeout == 30.0 and Split(r"\w+", timeout=None).timeout is None
+    assert Split(Regex(r"\w+"), timeout=30.0).timeout == 30.0 and Split(Regex(r"\w+"), timeout=None).timeout is None
     # The pattern's braces are not read as a message template.
     with pytest.raises(SerializationError, match=r"catastrophic regex \('\\\\p\{L\}\{2,\}'\)"):
-        Tokenizer.from_json(_with_split(pattern=r"\p{L}{2,}", timeout=None))
+        Tokenizer.from_json(_with_split(pattern={"Regex": r"\p{L}{2,}"}, timeout=None))
     # Literal and shipped patterns run unguarded whatever the file says.
-    Tokenizer.from_json(_with_split(pattern="(a|a)+$", literal=True, timeout=None))
+    Tokenizer.from_json(_with_split(pattern={"String": "(a|a)+$"}, timeout=None))
 
 
 def test_limits_are_only_numbers_and_checks() -> None:

@@ -1,10 +1,10 @@
 """The tokenizer file format: one versioned JSON document, and atomic writes.
 
-Layout (``version`` 1)::
+Layout (``version`` 2)::
 
     {
       "format": "tokenizer-toolkit",
-      "version": 1,
+      "version": 2,
       "normalizer": {"type": ...} | null,
       "pre_tokenizer": {"type": ...} | null,
       "model": {"type": ...},
@@ -19,6 +19,12 @@ built, :func:`reading_untrusted` is true, so a component can refuse options that
 program but not from a stranger (``Split`` refuses to switch its regex timeout off). Every problem
 is a :class:`~toolkit.errors.SerializationError` naming the field. Files are written to a temporary file in
 the same folder and renamed over the target, so a crash never leaves a half-written file.
+
+Version 1 documents (written before Hugging Face's defaults were adopted) are read with the meaning
+they were written with (:func:`upgrade_document`): a ``ByteLevel`` pre-tokenizer without
+``add_prefix_space`` adds no space, and a ``Split`` pattern given as a plain string is a regular
+expression (``"literal": true``: literal text). Version 2 writes a ``Split`` pattern as HF does,
+``{"Regex": "..."}`` or ``{"String": "..."}``.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from typing import Any
 from toolkit import limits
 from toolkit.errors import SerializationError, ToolkitError
 from toolkit.interfaces import build
+from toolkit.runtime import gc_paused
 
 __all__ = [
     "FORMAT",
@@ -43,6 +50,7 @@ __all__ = [
     "PIPELINE_FIELDS",
     "parse_json",
     "check_document",
+    "upgrade_document",
     "build_components",
     "reading_untrusted",
     "untrusted_document",
@@ -51,7 +59,7 @@ __all__ = [
 ]
 
 FORMAT = "tokenizer-toolkit"
-VERSION = 1
+VERSION = 2
 PIPELINE_FIELDS = ("normalizer", "pre_tokenizer", "model", "post_processor", "decoder")
 
 
@@ -59,7 +67,8 @@ def parse_json(text: str, *, source: str = "<string>") -> Any:
     """Parse JSON text; malformed or truncated JSON is a :class:`SerializationError` with its position,
     and so is nesting deeper than ``toolkit.limits.MAX_NESTING_DEPTH``."""
     try:
-        data = json.loads(text)
+        with gc_paused():  # a large file is millions of cycle-free containers: collecting them is wasted time
+            data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SerializationError(
             f"{source}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
@@ -99,7 +108,39 @@ def check_document(data: Any, *, source: str = "<string>") -> dict[str, Any]:
     meta = data.get("metadata", {})
     if not isinstance(meta, dict):
         raise SerializationError(f"{source}: metadata: must be an object, got {type(meta).__name__}")
-    return data
+    return upgrade_document(data)
+
+
+def upgrade_document(data: dict[str, Any]) -> dict[str, Any]:
+    """A document of an earlier ``version`` rewritten in the current one, with the same meaning.
+
+    >>> old = {"version": 1, "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+    ...     {"type": "Split", "pattern": "\\\\s+", "literal": False}, {"type": "ByteLevel", "use_regex": False}]}}
+    >>> upgrade_document(old)["pre_tokenizer"]["pretokenizers"]
+    [{'type': 'Split', 'pattern': {'Regex': '\\\\s+'}}, {'type': 'ByteLevel', 'use_regex': False, 'add_prefix_space': False}]
+    """
+    if data.get("version") != 1 or not isinstance(data.get("pre_tokenizer"), dict):
+        return data
+    return {**data, "version": VERSION, "pre_tokenizer": _upgrade_v1_pre_tokenizer(data["pre_tokenizer"])}
+
+
+def _upgrade_v1_pre_tokenizer(spec: Any, depth: int = 0) -> Any:
+    """Version 1 → 2 of one pre-tokenizer (and its children): the defaults that changed, made explicit.
+    Anything malformed is left as it is, for the component check to name."""
+    if not isinstance(spec, dict) or depth > limits.MAX_NESTING_DEPTH:
+        return spec
+    kind = spec.get("type")
+    if kind == "ByteLevel" and "add_prefix_space" not in spec:
+        return {**spec, "add_prefix_space": False}  # version 1's default
+    literal = spec.get("literal", False)
+    if kind == "Split" and isinstance(spec.get("pattern"), str) and isinstance(literal, bool):
+        out = {k: v for k, v in spec.items() if k != "literal"}
+        out["pattern"] = {"String" if literal else "Regex": spec["pattern"]}  # version 1: a regex unless literal
+        return out
+    if kind == "Sequence" and isinstance(spec.get("pretokenizers"), list):
+        children = [_upgrade_v1_pre_tokenizer(child, depth + 1) for child in spec["pretokenizers"]]
+        return {**spec, "pretokenizers": children}
+    return spec
 
 
 _UNTRUSTED: ContextVar[bool] = ContextVar("toolkit_untrusted_document", default=False)
@@ -135,22 +176,25 @@ def build_components(data: dict[str, Any], *, validate: bool, source: str = "<st
     """
     out: dict[str, Any] = {}
     limits.check_nesting_depth(data, source=source)  # a dict built in memory is not parsed by parse_json
-    for kind in PIPELINE_FIELDS:
-        spec = data.get(kind)
-        if spec is None:
-            out[kind] = None
-            continue
-        try:
-            if validate:
-                with untrusted_document():
-                    out[kind] = build(kind, spec, validate=True)
-            else:
-                out[kind] = build(kind, spec, validate=False)
-        except SerializationError:
-            raise
-        except ToolkitError as exc:
-            raise SerializationError(f"{source}: {exc}") from None
+    with gc_paused():  # a large model builds hundreds of thousands of cycle-free tuples and dicts
+        for kind in PIPELINE_FIELDS:
+            out[kind] = _build_one(kind, data.get(kind), validate=validate, source=source)
     return out
+
+
+def _build_one(kind: str, spec: Any, *, validate: bool, source: str) -> Any:
+    """One pipeline component of a document (``None`` stays ``None``); errors name ``source``."""
+    if spec is None:
+        return None
+    try:
+        if validate:
+            with untrusted_document():
+                return build(kind, spec, validate=True)
+        return build(kind, spec, validate=False)
+    except SerializationError:
+        raise
+    except ToolkitError as exc:
+        raise SerializationError(f"{source}: {exc}") from None
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:

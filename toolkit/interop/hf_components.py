@@ -8,7 +8,8 @@ component dict, ``exp_<kind>(component)`` the HF dict. A component or option wit
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from itertools import chain, repeat
 from typing import Any
 
 from pretokenizers.pinned import from_hf_spelling, hf_spelling
@@ -160,8 +161,8 @@ def imp_pre_tokenizer(d: Any, where: str) -> Json:
             )
         return {
             "type": "Split",
-            "pattern": pattern if literal else from_hf_spelling(pattern),  # Oniguruma's X{n,m}+ kept as HF reads it
-            "literal": literal,
+            # Oniguruma's X{n,m}+ kept as HF reads it
+            "pattern": {"String": pattern} if literal else {"Regex": from_hf_spelling(pattern)},
             "behavior": _BEHAVIOR_FROM_HF[behavior],
             "invert": _field(d, "invert", where, False),
         }
@@ -270,17 +271,22 @@ def imp_post_processor(d: Any, where: str) -> Json:
     raise Unsupported(f"{where}: the HF post-processor {t!r} has no equivalent in tokenizer-toolkit")
 
 
-def _merges_from_hf(merges: Any, where: str) -> list[tuple[str, str]]:
-    """Merges as ``[[l, r], ...]`` (tokenizers >= 0.20) or ``["l r", ...]`` (older files)."""
+def _merges_from_hf(merges: Any, where: str) -> list[Sequence[str]]:
+    """Merges as ``[[l, r], ...]`` (tokenizers >= 0.20, returned as they are) or ``["l r", ...]``
+    (older files, split into pairs)."""
     if not isinstance(merges, list):
         raise SerializationError(f"{where}: must be a list")
-    # The usual file (tokenizers >= 0.20): pairs of strings, checked and converted in bulk (large
-    # LLM files hold hundreds of thousands of merges); anything else takes the loop, which names it.
-    if all(type(m) is list and len(m) == 2 for m in merges):
-        pairs = [(m[0], m[1]) for m in merges]
-        if all(type(a) is str and type(b) is str for a, b in pairs):
+    # The usual file (tokenizers >= 0.20): pairs of strings, checked in C-speed passes (large LLM
+    # files hold hundreds of thousands of merges); anything else takes the loop, which names it.
+    kinds = set(map(type, merges))
+    if kinds == {list} and set(map(len, merges)) == {2}:
+        if set(map(type, chain.from_iterable(merges))) == {str}:
+            return merges
+    elif kinds == {str}:  # older files (Llama 3): "left right"
+        pairs = list(map(str.split, merges, repeat(" ")))
+        if set(map(len, pairs)) == {2}:
             return pairs
-    out: list[tuple[str, str]] = []
+    out: list[Sequence[str]] = []
     for i, m in enumerate(merges):
         if isinstance(m, str):
             parts = m.split(" ")
@@ -403,7 +409,7 @@ def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, spe
         return {
             "type": "ByteLevelBPE",
             "vocab": {token: i for token, i in vocab.items() if token not in specials},
-            "merges": [list(m) for m in merges],
+            "merges": merges,
             "special_tokens": dict(specials),
             "ignore_merges": options["ignore_merges"],
             "mode": "merges",
@@ -413,7 +419,7 @@ def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, spe
     return {
         "type": "BPE",
         "vocab": vocab,
-        "merges": [list(m) for m in merges],
+        "merges": merges,
         **options,
         "special_tokens": list(specials),
         "dropout": dropout,
@@ -460,11 +466,11 @@ def exp_pre_tokenizer(p: Any) -> Json:
             "use_regex": d["use_regex"],
         }
     if t == "Split":
-        literal = d.get("literal")
+        pattern = d["pattern"]  # {"String": s} or {"Regex": r}, as in HF
         return {
             "type": "Split",
             # Possessive intervals (cl100k's \p{N}{1,3}+) in a spelling Oniguruma reads the same way.
-            "pattern": {"String": d["pattern"]} if literal else {"Regex": hf_spelling(d["pattern"])},
+            "pattern": {"Regex": hf_spelling(pattern["Regex"])} if "Regex" in pattern else pattern,
             "behavior": _BEHAVIOR_TO_HF[d["behavior"]],
             "invert": d["invert"],
         }

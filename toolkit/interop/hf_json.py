@@ -57,6 +57,7 @@ from toolkit.interop.hf_components import (
 )
 from toolkit.padding import padding_from_hf, padding_to_hf, truncation_from_hf, truncation_to_hf
 from toolkit.serialization import parse_json
+from toolkit.runtime import gc_paused
 from toolkit.arguments import check_indent
 
 if TYPE_CHECKING:
@@ -162,7 +163,8 @@ def load_hf_json(path: PathLike, *, strict: bool = True) -> Tokenizer:
     """Read a Hugging Face ``tokenizer.json`` file (see :func:`from_hf_dict`)."""
     source = os.fspath(path)
     data = parse_json(read_text(path, what="tokenizer.json"), source=source)
-    return from_hf_dict(data, strict=strict, source=source)
+    with gc_paused():  # a large model builds hundreds of thousands of cycle-free tuples and dicts
+        return from_hf_dict(data, strict=strict, source=source)
 
 
 # ============================================================================ export

@@ -42,7 +42,7 @@ def _byte_level(model: Model, pre_tokenizer: PreTokenizer, metadata: Mapping[str
 
 
 def _split_then_bytes(pattern: str, *, trusted: bool) -> PreTokenizer:
-    """``Sequence([Split(pattern, "isolated"), ByteLevel(use_regex=False)])``: cut with ``pattern``, then
+    """``Sequence([Split(Regex(pattern), "isolated"), ByteLevel(use_regex=False)])``: cut with the regex ``pattern``, then
     write each piece in the byte-level alphabet.
 
     ``isolated``: matches become pieces and any text the pattern skips still forms pieces, so nothing
@@ -50,8 +50,9 @@ def _split_then_bytes(pattern: str, *, trusted: bool) -> PreTokenizer:
     (our named patterns) drops it, which roughly halves the split time on long texts.
     """
     from pretokenizers import ByteLevel, Sequence as PreSequence, Split
+    from toolkit.normalizers import Regex
 
-    split = Split(pattern, behavior="isolated", **({"timeout": None} if trusted else {}))
+    split = Split(Regex(pattern), behavior="isolated", **({"timeout": None} if trusted else {}))
     return PreSequence([split, ByteLevel(add_prefix_space=False, use_regex=False)])
 
 
@@ -85,7 +86,7 @@ def tiktoken_tokenizer(
     trusted_pattern: bool = False,
     metadata: Mapping[str, Any] | None = None,
 ) -> Tokenizer:
-    """tiktoken pipeline: ``Split(pattern)`` + ``ByteLevel(use_regex=False)`` + ``ByteLevelBPE.from_ranks``.
+    """tiktoken pipeline: ``Split(Regex(pattern))`` + ``ByteLevel(use_regex=False)`` + ``ByteLevelBPE.from_ranks``.
 
     tiktoken cuts the text with ``pattern`` and runs rank-based BPE on the UTF-8 bytes of each match;
     here the split is the ``Split`` pre-tokenizer and the bytes are written in the byte-level alphabet,

@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import regex
+
 from toolkit.bytelevel import from_byte_level
 from toolkit.errors import ConfigError, SerializationError, VocabularyError
 from toolkit.interop._io import PathLike, numbered_lines, read_bytes, where, write_text
@@ -166,7 +168,7 @@ def from_tiktoken(
 ) -> Tokenizer:
     """A byte-level tokenizer from a ``.tiktoken`` file, ids identical to ``tiktoken.Encoding``.
 
-    Pipeline: ``Split(pattern, behavior="isolated")`` then ``ByteLevel(use_regex=False)`` (bytes →
+    Pipeline: ``Split(Regex(pattern), behavior="isolated")`` then ``ByteLevel(use_regex=False)`` (bytes →
     ``Ġ``-alphabet), ``ByteLevelBPE.from_ranks`` (rank = id = merge priority), ``ByteLevel`` decoder.
     ``pattern`` and ``special_tokens`` default to OpenAI's for a file named after a known encoding
     (``cl100k_base``, ``o200k_base``, ``r50k_base``, ``p50k_base``); for any other file name the
@@ -269,8 +271,9 @@ def save_tiktoken(tok: Tokenizer, path: PathLike) -> None:
 def tiktoken_pattern(tok: Tokenizer) -> str:
     """The split regex a ``tiktoken.Encoding`` needs to reproduce ``tok``'s pre-tokenization.
 
-    ``ByteLevel(use_regex=True)`` is the GPT-2 pattern; ``Sequence([Split(p), ByteLevel(use_regex=False)])``
-    (what :func:`from_tiktoken` and the chat preset build) is ``p``. tiktoken *drops* text its pattern
+    ``ByteLevel(use_regex=True, add_prefix_space=False)`` is the GPT-2 pattern;
+    ``Sequence([Split(Regex(p)), ByteLevel(use_regex=False)])`` (what :func:`from_tiktoken` and the chat
+    preset build) is ``p`` (a literal ``Split`` pattern is escaped). tiktoken *drops* text its pattern
     does not match, while ``Split`` keeps it as pieces of its own, so for any pattern other than the
     named ones (which match every character) a catch-all alternative is appended: a run of characters
     where ``p`` does not match, exactly the gap pieces ``Split(behavior="isolated")`` produces.
@@ -293,16 +296,16 @@ def tiktoken_pattern(tok: Tokenizer) -> str:
             and type(children[0]).__name__ == "Split"
             and getattr(children[0], "behavior", None) == "isolated"
             and not getattr(children[0], "invert", False)
-            and not getattr(children[0], "literal", False)
             and type(children[1]).__name__ == "ByteLevel"
             and not getattr(children[1], "use_regex", True)
             and not getattr(children[1], "add_prefix_space", False)
         ):
-            pattern = str(children[0].pattern)
+            split = children[0]
+            pattern = split.regex_text if split.regex_text is not None else regex.escape(split.pattern)
             if pattern in _named_regexes():
                 return pattern
             return f"(?:{pattern})|(?:(?!(?:{pattern}))[\\s\\S])+"
     raise SerializationError(
         f"no tiktoken split pattern for the pre-tokenizer {pre!r}: tiktoken supports ByteLevel (GPT-2 regex, "
-        "no prefix space) or Sequence([Split(pattern, behavior='isolated'), ByteLevel(use_regex=False)])"
+        "no prefix space) or Sequence([Split(Regex(pattern), behavior='isolated'), ByteLevel(use_regex=False)])"
     )

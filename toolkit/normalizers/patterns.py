@@ -88,7 +88,7 @@ def compile_pattern(pattern: str) -> Any:
     An invalid pattern is a :class:`ConfigError` naming it."""
     if not isinstance(pattern, str):
         raise ConfigError(f"a regular expression must be a str, got {type(pattern).__name__}")
-    check_repeat_cost(pattern, where="Replace")
+    check_repeat_cost(pattern, where="Regex")
     try:
         return regex.compile(_oniguruma_anchors(pattern), regex.MULTILINE)
     except (regex.error, ValueError, OverflowError) as exc:
@@ -226,8 +226,8 @@ def _oniguruma_anchors(pattern: str) -> str:
 
 
 class Regex:
-    """A regular-expression pattern, to tell ``Replace`` (and the ``Replace`` decoder) that the
-    pattern is a regex rather than a literal string (as ``tokenizers.Regex``).
+    """A regular-expression pattern, to tell ``Replace`` (the normalizer and the decoder) and the
+    ``Split`` pre-tokenizer that the pattern is a regex rather than a literal string (as ``tokenizers.Regex``).
 
     Patterns use the :mod:`regex` module's syntax; ``^`` and ``$`` match at line boundaries as in
     Hugging Face. In JSON a regex pattern is written ``{"Regex": "..."}`` and a literal one
@@ -255,7 +255,7 @@ class Regex:
 
 
 def parse_pattern(value: Any) -> str | Regex:
-    """A ``Replace`` pattern from its Python or JSON form: ``"lit"``, ``Regex("re")``,
+    """A ``Replace`` or ``Split`` pattern from its Python or JSON form: ``"lit"``, ``Regex("re")``,
     ``{"String": "lit"}`` or ``{"Regex": "re"}``."""
     if isinstance(value, (str, Regex)):
         return value
@@ -269,7 +269,7 @@ def parse_pattern(value: Any) -> str | Regex:
 
 
 def pattern_to_json(pattern: str | Regex) -> dict[str, str]:
-    """The JSON form of a ``Replace`` pattern (the same as Hugging Face's)."""
+    """The JSON form of a ``Replace`` or ``Split`` pattern (the same as Hugging Face's)."""
     return {"Regex": pattern.pattern} if isinstance(pattern, Regex) else {"String": pattern}
 
 

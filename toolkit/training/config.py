@@ -167,7 +167,7 @@ class TrainingConfig(_Strict):
         data = copy.deepcopy(dict(data))
         items = _override_items(overrides)
         # `preset` first: the other overrides apply to the config as merged with its preset, so
-        # `--set pre_tokenizer.pretokenizers.0.pattern=...` can reach into a preset's component.
+        # `--set pre_tokenizer.pretokenizers.0.pattern.Regex=...` can reach into a preset's component.
         apply_overrides(data, [(k, v) for k, v in items if k == "preset"])
         data = _expand(data)
         problems: list[str] = []
@@ -271,6 +271,8 @@ def _build(kind: str, spec: Mapping[str, Any], where: str) -> Any:
     from toolkit.registry import lookup
 
     try:
+        if kind == "pre_tokenizer":
+            _check_split_patterns(spec, where)
         return build(kind, dict(spec), where=where)
     except RegistryError as exc:
         raise ConfigError(str(exc)) from None
@@ -288,6 +290,24 @@ def _build(kind: str, spec: Mapping[str, Any], where: str) -> Any:
             if not message.startswith(where):
                 message = f"{where}: {message}"
         raise type(exc)(message) from None
+
+
+def _check_split_patterns(spec: Any, where: str, depth: int = 0) -> None:
+    """A ``Split`` pattern in a config says what it is: ``{Regex = "..."}`` or ``{String = "..."}``.
+
+    A bare string is refused: in Python it is literal text (as in Hugging Face), while configs of
+    earlier versions meant a regex, so either reading would surprise someone.
+    """
+    if not isinstance(spec, Mapping) or depth > 100:  # deeper nesting: build() refuses it
+        return
+    if spec.get("type") == "Split" and isinstance(spec.get("pattern"), str):
+        raise ConfigError(
+            f"{where}.pattern: write {{Regex = {spec['pattern']!r}}} for a regular expression or "
+            f"{{String = {spec['pattern']!r}}} for literal text (in JSON/YAML: {{\"Regex\": ...}} or {{\"String\": ...}})"
+        )
+    children = spec.get("pretokenizers") if spec.get("type") == "Sequence" else None
+    for i, child in enumerate(children if isinstance(children, list) else []):
+        _check_split_patterns(child, f"{where}.pretokenizers[{i}]", depth + 1)
 
 
 def _probe(built: Mapping[str, Any]) -> list[str]:

@@ -94,7 +94,7 @@ def chat(
 ) -> tuple[Tokenizer, ByteLevelBPETrainer]:
     """The chat preset: :data:`CHAT_PATTERN` split, byte-level BPE, 1024 tokens.
 
-    The pre-tokenizer is ``Sequence([Split(CHAT_PATTERN, behavior="isolated"), ByteLevel(use_regex=False)])``:
+    The pre-tokenizer is ``Sequence([Split(Regex(CHAT_PATTERN), "isolated"), ByteLevel(add_prefix_space=False, use_regex=False)])``:
     the pattern cuts the text, ``ByteLevel`` only maps each piece to the byte-level alphabet.
 
     >>> tok, trainer = chat(vocab_size=282)  # 256 bytes, 24 merges (all this text has), 2 special tokens
