@@ -26,6 +26,7 @@ The slow, readable twin is :mod:`algorithms.reference.unigram` (the test oracle)
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping
 from itertools import compress
 from typing import Any
@@ -36,7 +37,7 @@ from algorithms._lattice import Table, build_table, edges, viterbi
 from algorithms._vocab import check_initial_alphabet, checked_word_counts
 from algorithms.unigram import UNK_PENALTY, Unigram
 from toolkit import limits
-from toolkit.errors import ConfigError, TrainingError
+from toolkit.errors import ConfigError, TrainingError, VocabSizeWarning
 from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
 from toolkit.registry import register
 
@@ -484,6 +485,19 @@ class UnigramTrainer(Trainer):
         check_initial_alphabet(self.initial_alphabet, where=where)
         tokens = [*self.special_tokens, *([] if self.unk_token is None else [self.unk_token])]
         limits.check_trainer_options(self.vocab_size, tokens, where=where, initial_alphabet=self.initial_alphabet)
+
+    def check_reached(self, model: Model) -> str | None:
+        """Warn (:class:`~toolkit.errors.VocabSizeWarning`) when fewer pieces than ``vocab_size`` survived."""
+        reached = len(model.get_vocab())
+        if reached >= self.vocab_size:
+            return None
+        message = (
+            f"UnigramTrainer: vocab_size={self.vocab_size:,} cannot be reached: training stopped at {reached:,} "
+            f"pieces because no more substrings of the training text keep an expected count of at least "
+            f"{EXPECTED_FREQUENCY_THRESHOLD}; train on more text, or ask for vocab_size={reached:,}"
+        )
+        warnings.warn(message, VocabSizeWarning, stacklevel=3)
+        return message
 
     def _report(self, stage: str, done: int, total: int) -> None:
         if self.show_progress and self.progress is not None:

@@ -223,3 +223,21 @@ def test_quality_within_one_percent_of_sentencepiece(tmp_path) -> None:  # type:
     (ll_ours, tok_ours), (ll_spm, tok_spm) = measure(ours), measure(theirs)
     assert abs(ll_ours - ll_spm) <= 0.01 * abs(ll_spm)
     assert abs(tok_ours - tok_spm) <= 0.01 * tok_spm
+
+
+def test_a_vocabulary_the_text_cannot_fill_warns_with_the_unigram_reason() -> None:
+    import warnings
+
+    from pretokenizers import Metaspace
+    from toolkit import Tokenizer
+    from toolkit.errors import VocabSizeWarning
+
+    tok = Tokenizer(Unigram(), pre_tokenizer=Metaspace())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tok.train(["low lower lowest"] * 3, UnigramTrainer(vocab_size=500, unk_token="<unk>", show_progress=False))
+    messages = [str(w.message) for w in caught if issubclass(w.category, VocabSizeWarning)]
+    assert len(messages) == 1 and "vocab_size=500 cannot be reached" in messages[0]
+    assert "expected count of at least 0.5" in messages[0] and "pair" not in messages[0]
+    assert f"ask for vocab_size={tok.vocab_size}" in messages[0]
+    assert UnigramTrainer(vocab_size=2, show_progress=False).check_reached(tok.model) is None
