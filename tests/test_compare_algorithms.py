@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from algorithms import Unigram
-from conftest import ROOT
 from toolkit import ConfigError, Tokenizer
 from toolkit.analysis import compare
 from toolkit.cli.compare import CompareConfig
