@@ -179,6 +179,13 @@ class Unigram(Model):
     def vocab_size(self) -> int:
         return len(self.vocab)
 
+    @property
+    def unk_token(self) -> str | None:
+        """The unknown piece, ``vocab[unk_id]`` (``None`` without ``unk_id``), as other models name it."""
+        if self.unk_id is None or self.unk_id >= len(self.vocab):
+            return None
+        return self.vocab[self.unk_id][0]
+
     def token_to_id(self, token: str) -> int | None:
         return self._ids.get(token)
 

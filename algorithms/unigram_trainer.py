@@ -3,8 +3,8 @@
 1. **Required characters**: the characters of the words, most frequent first, until their share of
    all character occurrences reaches ``character_coverage`` (1.0: all), plus ``initial_alphabet``.
 2. **Seed**: the required characters (score: their count) and the substrings of 2 to
-   ``max_piece_length`` characters seen at least twice (score: occurrences x length, occurrences
-   counted once per distinct word), the best ``seed_size``; scores become log-probabilities.
+   ``max_piece_length`` characters that occur at least twice in the text (score: distinct words
+   holding them x length), the best ``seed_size``; scores become log-probabilities.
 3. **EM**, ``n_sub_iterations`` times per round: the E-step adds every piece's expected count over
    the lattice of each word (forward-backward); the M-step drops pieces expected fewer than 0.5 times
    and sets ``score = digamma(count) - digamma(total)`` (SentencePiece's Bayesian update).
@@ -20,7 +20,7 @@ The slow, readable twin is :mod:`algorithms.reference.unigram` (the test oracle)
 >>> model = UnigramTrainer(vocab_size=20, unk_token="<unk>", show_progress=False).train(
 ...     {"▁low": 5, "▁lower": 2, "▁newest": 6, "▁widest": 3})
 >>> model.vocab[0], [model.id_to_token(i) for i in model.encode_piece("▁lowest")]
-(('<unk>', 0.0), ['▁low', 'est'])
+(('<unk>', 0.0), ['▁low', 'e', 's', 't'])
 """
 
 from __future__ import annotations
@@ -87,15 +87,18 @@ def required_characters(items: list[tuple[str, int]], coverage: float, initial: 
 
 
 def seed_pieces(items: list[tuple[str, int]], required: Mapping[str, int], max_len: int, seed_size: int) -> Pieces:
-    """The seed vocabulary: required characters by count, then substrings by occurrences x length.
+    """The seed vocabulary: required characters by count, then substrings by distinct words x length.
 
-    Occurrences are counted once per distinct word, as in the suffix array over the word list that
-    Hugging Face builds (weighting them by word count favours whole frequent words and trains a
-    model 7% less likely on English); substrings must occur twice and branch on the right.
+    A substring is a candidate when it occurs at least twice in the text (occurrences weighted by word
+    count, as SentencePiece's suffix array over the sentences counts them: a whole word that never
+    occurs inside another word is one) and branches on the right (below). Its score counts it once per
+    distinct word it occurs in, as Hugging Face does (weighting the score by word count favours whole
+    frequent words and trains a less likely model).
     """
-    subs: dict[str, int] = {}
-    get = subs.get
-    for word, _ in items:
+    distinct: dict[str, int] = {}
+    occurrences: dict[str, int] = {}
+    get, get_occ = distinct.get, occurrences.get
+    for word, count in items:
         n = len(word)
         ok = [c in required for c in word]
         for s in range(n - 1):
@@ -105,14 +108,15 @@ def seed_pieces(items: list[tuple[str, int]], required: Mapping[str, int], max_l
                 if not ok[e - 1]:
                     break
                 sub = word[s:e]
-                subs[sub] = get(sub, 0) + 1
+                distinct[sub] = get(sub, 0) + 1
+                occurrences[sub] = get_occ(sub, 0) + count
     # As the suffix tree's internal nodes SentencePiece seeds from: a substring that is always followed
     # by the same character (within words) is left out, its longer form holds the same occurrences.
-    for sub, n in list(subs.items()):
-        if len(sub) > 2 and subs.get(sub[:-1]) == n:
-            subs[sub[:-1]] = 0
+    for sub, n in list(occurrences.items()):
+        if len(sub) > 2 and occurrences.get(sub[:-1]) == n:
+            occurrences[sub[:-1]] = 0
     chars = sorted(((c, n) for c, n in required.items() if n > 0), key=lambda kv: (-kv[1], kv[0]))
-    ranked = sorted(((s, n * len(s)) for s, n in subs.items() if n >= 2), key=lambda kv: (-kv[1], kv[0]))
+    ranked = sorted(((s, distinct[s] * len(s)) for s, n in occurrences.items() if n >= 2), key=lambda kv: (-kv[1], kv[0]))
     seeds = chars + ranked[: max(0, seed_size - len(chars))]
     log_total = math.log(sum(score for _, score in seeds))
     return [(piece, math.log(score) - log_total) for piece, score in seeds]
@@ -377,9 +381,14 @@ def m_step(pieces: Pieces, expected: list[float]) -> Pieces:
     return [(p, digamma(x) - log_total) for p, x in kept]
 
 
+#: What :func:`_alternatives` gives a piece that is never its own best segmentation (compared by
+#: identity: a piece whose best segmentation without it is all unknown characters has an empty list).
+_REMOVABLE: list[str] = []
+
+
 def _alternatives(pieces: Pieces, table: Table, unk_score: float) -> list[list[str] | None]:
-    """Per piece: ``None`` to keep it always, ``[]`` when it is never its own best segmentation
-    (removable), else the pieces of its best segmentation without it."""
+    """Per piece: ``None`` to keep it always, :data:`_REMOVABLE` when it is never its own best
+    segmentation, else the known pieces of its best segmentation without it."""
     out: list[list[str] | None] = []
     for i, (piece, score) in enumerate(pieces):
         if len(piece) == 1:
@@ -391,7 +400,7 @@ def _alternatives(pieces: Pieces, table: Table, unk_score: float) -> list[list[s
         alt = 0.0
         for s, e, t in path:
             alt += table[piece[s:e]][1] if t is not None else unk_score  # type: ignore[index]
-        out.append([] if alt > score else [piece[s:e] for s, e, t in path if t is not None])
+        out.append(_REMOVABLE if alt > score else [piece[s:e] for s, e, t in path if t is not None])
     return out
 
 
@@ -409,7 +418,7 @@ def prune(lattices: Lattices, desired: int, shrinking_factor: float) -> Pieces:
     kept: list[int] = []
     candidates: list[tuple[float, int]] = []
     for i, alt in enumerate(alternatives):
-        if freq[i] == 0 or alt == []:
+        if freq[i] == 0 or alt is _REMOVABLE:
             continue
         if alt is None:
             kept.append(i)
@@ -486,9 +495,9 @@ class UnigramTrainer(Trainer):
         limits.check_trainer_options(self.vocab_size, tokens, where=where, initial_alphabet=self.initial_alphabet)
 
     def unreached_reason(self, floor: int) -> str:
-        """A Unigram vocabulary is pruned from the substrings of the words: a small text has few of them."""
-        return (f"the training text has no more distinct substrings of at most {self.max_piece_length} characters "
-                "worth a piece")
+        """Unigram pieces are pruned from the substrings of the words: a small text has few that last."""
+        return (f"no more substrings of the training text keep an expected count of at least "
+                f"{EXPECTED_FREQUENCY_THRESHOLD}")
 
     def _report(self, stage: str, done: int, total: int) -> None:
         if self.show_progress and self.progress is not None:

@@ -76,9 +76,17 @@ def test_notebook_runs(name: str, data: str, monkeypatch: pytest.MonkeyPatch, tm
     expected_source = "absent, using text shipped with Python" if data == "fallback" else str(CORPORA)
     if name == "compare_algorithms.ipynb":
         assert expected_source in text
-        assert sum("image/png" in d for d in shown) == 4  # fertility, bytes/token, token lengths, sweep
+        # fertility, bytes/token, token lengths, sweep; bytes/token of the four-language tokenizers
+        assert sum("image/png" in d for d in shown) == 5
         assert any('class="tkv"' in d.get("text/html", "") for d in shown)  # the token view
-        assert any('class="tkc-report"' in d.get("text/html", "") for d in shown)  # the report
+        reports = [d["text/html"] for d in shown if 'class="tkc-report"' in d.get("text/html", "")]
+        assert len(reports) == 3  # English-trained, the sweep, then trained on the four languages
+        for algorithm in ("BPE", "byte-level BPE", "WordPiece", "Unigram"):
+            assert all(algorithm in report for report in reports), algorithm
+        assert "Bytes/token by language" in reports[2] and "Fertility by language" in reports[2]
+        for lang in ("en", "fr", "th", "zh"):
+            assert f"training {lang}: " in text and f"  {lang}: BPE " in text, lang
+        assert text.count("single characters)") == 4  # the four multilingual vocabularies
         assert "×3" in text  # byte-level BPE spends 3 tokens on each Chinese character
     elif name == "llm_tokenizers.ipynb":
         _check_llm_notebook(text, shown, data)

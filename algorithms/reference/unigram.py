@@ -50,21 +50,24 @@ def encode(pieces: Pieces, word: str) -> list[str]:
 
 
 def seed(words: Mapping[str, int], required: Mapping[str, int], max_len: int, seed_size: int) -> Pieces:
-    """Characters by count, then every substring seen twice or more (and not always followed by the
-    same character) by occurrences x length; log-probabilities of those scores."""
+    """Characters by count, then every substring occurring twice or more in the text (word counts
+    included; not always followed by the same character), scored by distinct words x length;
+    log-probabilities of those scores."""
     occurrences: dict[str, int] = {}
-    for word in words:  # once per distinct word
+    in_words: dict[str, int] = {}
+    for word, count in words.items():
         for start in range(len(word)):
             for end in range(start + 2, min(len(word), start + max_len) + 1):
                 sub = word[start:end]
                 if all(c in required for c in sub):
-                    occurrences[sub] = occurrences.get(sub, 0) + 1
-    branching = {
-        sub: n for sub, n in occurrences.items()
+                    occurrences[sub] = occurrences.get(sub, 0) + count
+                    in_words[sub] = in_words.get(sub, 0) + 1
+    branching = [
+        sub for sub, n in occurrences.items()
         if n >= 2 and not any(longer[:-1] == sub and m == n for longer, m in occurrences.items() if len(longer) > 2)
-    }
+    ]
     chars = sorted(((c, n) for c, n in required.items() if n > 0), key=lambda kv: (-kv[1], kv[0]))
-    subs = sorted(((s, n * len(s)) for s, n in branching.items()), key=lambda kv: (-kv[1], kv[0]))
+    subs = sorted(((s, in_words[s] * len(s)) for s in branching), key=lambda kv: (-kv[1], kv[0]))
     chosen = (chars + subs)[: max(seed_size, len(chars))]
     total = sum(score for _, score in chosen)
     return [(p, math.log(score / total)) for p, score in chosen]

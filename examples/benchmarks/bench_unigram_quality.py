@@ -12,6 +12,8 @@ vocabulary overlap with SentencePiece's. Times: training from the prepared input
 SentencePiece's text file, HF's lines).
 
     python examples/benchmarks/bench_unigram_quality.py FILE... --vocab-size 8000 [--vocab-size 32000]
+
+``--held-out 0.1`` trains on the first 90% of the lines and also measures both models on the last 10%.
 """
 
 from __future__ import annotations
@@ -91,8 +93,15 @@ def main() -> None:
     parser.add_argument("--vocab-size", type=int, action="append", required=True)
     parser.add_argument("--limit", type=int, default=None, help="characters of the corpus to use")
     parser.add_argument("--no-hf", action="store_true")
+    parser.add_argument("--held-out", type=float, default=0.0, help="share of the lines (the last ones) held out")
     args = parser.parse_args()
     lines, counts = words_of(args.files, args.limit)
+    held: collections.Counter[str] = collections.Counter()
+    if args.held_out:
+        cut = int(len(lines) * (1 - args.held_out))
+        lines, rest = lines[:cut], lines[cut:]
+        counts = collections.Counter("▁" + w for line in lines for w in line.split(" "))
+        held = collections.Counter("▁" + w for line in rest for w in line.split(" "))
     size_mb = sum(len(line.encode()) + 1 for line in lines) / 1e6
     print(f"{size_mb:.1f} MB, {len(counts):,} distinct words, {sum(counts.values()):,} words", flush=True)
     rows = []
@@ -105,6 +114,10 @@ def main() -> None:
         overlap = len({p for p, _ in ours} & {p for p, _ in theirs}) / len(theirs)
         rows.append((size, ll_o, ll_s, bpt_o, bpt_s, overlap, t_ours, t_spm, t_hf))
         print(json.dumps(rows[-1]), flush=True)
+        if held:
+            (hl_o, hb_o, _), (hl_s, hb_s, _) = quality(ours, held), quality(theirs, held)
+            print(f"held out, {size:,}: log-lik ours {hl_o:,.0f} spm {hl_s:,.0f} ({100 * (hl_o - hl_s) / abs(hl_s):+.2f}%), "
+                  f"bytes/token ours {hb_o:.3f} spm {hb_s:.3f} ({100 * (hb_o - hb_s) / hb_s:+.2f}%)", flush=True)
     print("\n| vocab | log-lik ours | log-lik spm | diff | bytes/token ours | spm | diff | overlap | ours s | spm s | HF s |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for size, ll_o, ll_s, bpt_o, bpt_s, overlap, t_o, t_s, t_h in rows:

@@ -113,12 +113,16 @@ class CompareConfig(_Strict):
         default_factory=list, description="Evaluation text files (one document per line), or {language: files}."
     )
     tokenizers: dict[str, TokenizerSpec] = Field(default_factory=dict, description="Display name → tokenizer.")
+    corpus: list[str] | None = Field(None, description="Training files for every config tokenizer (default: each config's own).")
+    vocab_size: int | None = Field(None, ge=1, description="Vocabulary size of every config tokenizer (default: each config's own).")
     sweep: SweepSpec | None = Field(None, description="Optional vocabulary-size sweep of the config tokenizers.")
     plots: bool = Field(True, description="Write PNG plots (needs matplotlib).")
     timing_repeats: int = Field(1, ge=1, description="Encode-throughput passes (the best counts).")
     renyi_alpha: float = Field(2.5, gt=0, description="Order α of the Rényi efficiency (1 is Shannon's).")
     reference: str | None = Field(None, description="Reference language of parity (texts must be parallel).")
-    parallel_sample: bool = Field(False, description="Use the shipped parallel sample as texts (reference: en).")
+    parallel_sample: bool | list[str] = Field(
+        False, description="Use the shipped parallel sample as texts (reference: en); a list: only these languages."
+    )
     unreachable: bool = Field(True, description="Check every token for reachability (one encode per token).")
 
     @model_validator(mode="after")
@@ -143,6 +147,8 @@ class CompareConfig(_Strict):
         toks = data.get("tokenizers")
         if isinstance(toks, dict):
             data["tokenizers"] = {k: {"file": v} if isinstance(v, str) else v for k, v in toks.items()}
+        if isinstance(data.get("corpus"), str):
+            data["corpus"] = [data["corpus"]]
         sweep = data.get("sweep")
         if isinstance(sweep, dict) and isinstance(sweep.get("corpus"), str):
             data["sweep"] = {**sweep, "corpus": [sweep["corpus"]]}
@@ -192,6 +198,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="evaluation text files, folders or globs (one document per line); repeatable")
     parser.add_argument("--lang", action="append", default=[], metavar="LANG=PATH",
                         help="evaluation texts of one language (metrics per language); repeatable")
+    parser.add_argument("--corpus", action="append", default=[], metavar="PATH",
+                        help="training files for every -c config (instead of each config's corpus); repeatable")
+    parser.add_argument("--vocab-size", type=integer(1), metavar="N",
+                        help="train every -c config at this vocabulary size (equal sizes side by side)")
     parser.add_argument("--max-bytes", type=integer(1), metavar="N",
                         help=f"read at most N bytes of text per language (default {DEFAULT_MAX_BYTES:,})")
     parser.add_argument("--sweep", metavar="SIZES", help="comma-separated vocabulary sizes: retrain each -c config at each size")
@@ -241,6 +251,10 @@ def _effective_config(args: argparse.Namespace) -> CompareConfig:
         data["texts"] = langs
     if args.max_bytes is not None:
         data["max_bytes"] = args.max_bytes
+    if getattr(args, "corpus", None):
+        data["corpus"] = list(args.corpus)
+    if getattr(args, "vocab_size", None) is not None:
+        data["vocab_size"] = args.vocab_size
     if args.sweep:
         try:
             sizes = [int(v) for v in args.sweep.replace(" ", "").split(",") if v]
@@ -276,14 +290,24 @@ def read_texts(paths: Sequence[str], *, max_bytes: int) -> list[str]:
     return out
 
 
-def _load(name: str, spec: TokenizerSpec, progress: Any) -> tuple[Tokenizer, float | None]:
+def _overrides(config: CompareConfig, spec: TokenizerSpec) -> list[Any]:
+    """The compare config's ``corpus`` and ``vocab_size`` as overrides of a training config, then its ``set``."""
+    shared: list[Any] = []
+    if config.corpus:
+        shared.append(("corpus", {"files": list(config.corpus)}))
+    if config.vocab_size is not None:
+        shared.append(("trainer.vocab_size", config.vocab_size))
+    return [*shared, *spec.set]
+
+
+def _load(config: CompareConfig, spec: TokenizerSpec, progress: Any) -> tuple[Tokenizer, float | None]:
     if spec.file is not None:
         from toolkit.interop.files import load_tokenizer
 
         return load_tokenizer(spec.file, format=spec.from_format, pattern=spec.pattern), None
     from toolkit.training.config import load_config, train_from_config
 
-    cfg = load_config(spec.config, overrides=spec.set)  # type: ignore[arg-type]
+    cfg = load_config(spec.config, overrides=_overrides(config, spec))  # type: ignore[arg-type]
     result = train_from_config(cfg, progress=progress, write=False)
     return result.tokenizer, result.training_seconds
 
@@ -293,7 +317,7 @@ def _evaluation_texts(config: CompareConfig) -> tuple[Any, dict[str, list[str]],
     if config.parallel_sample:
         from toolkit.analysis.parallel import parallel_sample
 
-        sample = parallel_sample()
+        sample = parallel_sample(None if config.parallel_sample is True else config.parallel_sample)
         return sample, {lang: ["the parallel sample"] for lang in sample}, config.reference or "en"
     sources: dict[str, list[str]] = config.texts if isinstance(config.texts, dict) else {"": config.texts}
     texts: Any = {lang: read_texts(paths, max_bytes=config.max_bytes) for lang, paths in sources.items()}
@@ -312,7 +336,7 @@ def _run_sweep(config: CompareConfig, texts: Any, progress: Any) -> SweepResult 
     for name, spec in config.tokenizers.items():
         if spec.config is None:
             continue
-        cfg = load_config(spec.config, overrides=spec.set)
+        cfg = load_config(spec.config, overrides=_overrides(config, spec))
         corpus = list(config.sweep.corpus) if config.sweep.corpus else cfg.corpus_spec()
         key = json.dumps(config.sweep.corpus) if config.sweep.corpus else cfg.corpus.model_dump_json()
         groups.setdefault(key, (corpus, {}))[1][name] = cfg.build()
@@ -338,7 +362,11 @@ def _markdown(config: CompareConfig, report: ComparisonReport, result: SweepResu
         if spec.file:
             where = f"`{spec.file}`"
         else:
-            where = f"trained from `{spec.config}`" + (f" with {', '.join(spec.set)}" if spec.set else "")
+            changes = [f"corpus {', '.join(config.corpus)}"] if config.corpus else []
+            if config.vocab_size is not None:
+                changes.append(f"trainer.vocab_size={config.vocab_size}")
+            changes += spec.set
+            where = f"trained from `{spec.config}`" + (f" with {', '.join(changes)}" if changes else "")
         lines.append(f"| {name} | {where} |")
     lines.append("")
     if config.parallel_sample:
@@ -378,7 +406,7 @@ def run(args: argparse.Namespace) -> int:
     seconds: dict[str, float] = {}
     try:
         for name, spec in config.tokenizers.items():
-            tok, trained = _load(name, spec, bar)
+            tok, trained = _load(config, spec, bar)
             tokenizers[name] = tok
             if trained is not None:
                 seconds[name] = trained

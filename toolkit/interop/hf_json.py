@@ -7,12 +7,16 @@ Each component is converted by :mod:`toolkit.interop.hf_components`:
 stage               HF types mapped both ways
 ==================  ===========================================================================
 normalizer          NFC NFD NFKC NFKD Lowercase StripAccents Strip Replace Prepend BertNormalizer
-                    Sequence
+                    Precompiled (SentencePiece's character map) Nmt ByteLevel Sequence
 pre_tokenizer       ByteLevel Split Whitespace WhitespaceSplit BertPreTokenizer Punctuation Digits
-                    Metaspace Sequence
-model               BPE (→ our ``BPE``, or ``ByteLevelBPE`` for byte-level pipelines), WordPiece
+                    Metaspace UnicodeScripts CharDelimiterSplit FixedLength Sequence
+model               BPE (→ our ``BPE``, or ``ByteLevelBPE`` for byte-level pipelines; ``dropout``
+                    and ``byte_fallback`` kept), WordPiece, Unigram (``unk_id``, ``byte_fallback``),
+                    WordLevel; our ``SentencePieceBPE`` is written as HF's converter does (a BPE
+                    with merges ordered by score)
 post_processor      TemplateProcessing BertProcessing RobertaProcessing ByteLevel Sequence
-decoder             ByteLevel WordPiece Metaspace BPEDecoder ByteFallback Fuse Strip Replace Sequence
+decoder             ByteLevel WordPiece Metaspace BPEDecoder ByteFallback Fuse Strip Replace CTC
+                    Sequence
 ==================  ===========================================================================
 
 ``added_tokens`` are read and written in full (id, content, ``single_word``, ``lstrip``, ``rstrip``,
