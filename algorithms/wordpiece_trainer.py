@@ -73,6 +73,7 @@ class WordPieceTrainer(Trainer):
         initial_alphabet: list[StrictStr] = []
         tie_break: Literal["ids", "first_occurrence"] = "ids"
         criterion: Literal["likelihood", "score", "frequency"] = "likelihood"
+        likelihood_discount: StrictInt = Field(3, ge=0)
 
     positional = ("vocab_size",)
 
