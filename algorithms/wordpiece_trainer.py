@@ -5,7 +5,8 @@ score-based criterion (Hugging Face's ``WordPieceTrainer`` trains BPE and conver
 log-likelihood of the training data (Schuster & Nakajima 2012), discounted by ``likelihood_discount``
 occurrences; ``"score"`` the course's
 ``freq(ab) / (freq(a) * freq(b))``, compared exactly; ``"frequency"`` the most frequent pair (HF's
-vocabulary). The merge loops live in :mod:`algorithms._wordpiece_runs` (incremental, exact); the slow
+vocabulary). The merge loops live in :mod:`algorithms._wordpiece_runs` and
+:mod:`algorithms._wordpiece_likelihood` (incremental, exact); the slow
 oracle is :mod:`algorithms.reference.wordpiece`; docs/algorithms.md defines the criteria.
 
 >>> trainer = WordPieceTrainer(vocab_size=12, special_tokens=["[UNK]"], tie_break="first_occurrence", criterion="score")
@@ -22,7 +23,8 @@ from typing import Any, Literal
 from pydantic import Field, StrictInt, StrictStr
 
 from algorithms._vocab import check_initial_alphabet, checked_word_counts
-from algorithms._wordpiece_runs import WordPieceTraining, _LikelihoodRun, _Run, likelihood_gain
+from algorithms._wordpiece_likelihood import _LikelihoodRun, likelihood_gain
+from algorithms._wordpiece_runs import WordPieceTraining, _Run
 from algorithms.wordpiece import DEFAULT_SPECIAL_TOKENS, WordPiece
 from toolkit import limits
 from toolkit.errors import ConfigError, TrainingError

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import WordPiece, WordPieceTrainer
+from algorithms import _wordpiece_likelihood as wp_likelihood_module
 from algorithms import _wordpiece_runs as wp_trainer_module
 from algorithms.reference.wordpiece import reference_wordpiece_trainer
 from pretokenizers import BertPreTokenizer
@@ -375,7 +376,7 @@ def test_fast_trainer_equals_reference_for_every_bound_setting(
     monkeypatch.setattr(wp_trainer_module._Run, "slack_degree", slack_degree)
     monkeypatch.setattr(wp_trainer_module._Run, "slack_shift", slack_shift)
     # The likelihood mode's bounds: every pair exact (0) or far looser than the default.
-    monkeypatch.setattr(wp_trainer_module._LikelihoodRun, "headroom_share", {1: 0.0, 2: 2.0}.get(slack_shift, 0.25))
+    monkeypatch.setattr(wp_likelihood_module._LikelihoodRun, "headroom_share", {1: 0.0, 2: 2.0}.get(slack_shift, 0.25))
     monkeypatch.setattr(wp_trainer_module._Run, "heap_slack", 0)  # rebuild the heap often, too
     rng = random.Random(slack_degree * 7 + slack_shift)
     for _ in range(12):

@@ -142,7 +142,7 @@ def _gain(pair: tuple[str, str], count: int, token_freq: dict[str, int], total: 
     """``(tier, gain)``, compared as a tuple: ``m`` occurrences merge, left to right; when
     ``m > discount``, tier ``discount + 1`` and the log-likelihood change of merging ``m - discount``
     of them (the same float expression, in the same order, as
-    :func:`algorithms._wordpiece_runs.likelihood_gain`), else tier ``m`` and the change of merging all ``m``."""
+    :func:`algorithms._wordpiece_likelihood.likelihood_gain`), else tier ``m`` and the change of merging all ``m``."""
     a, b = pair
     m = count
     if a == b:  # "a a a" counts the pair twice but merges once: count the left-to-right rewrites
