@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import BPETrainer, WordPieceTrainer
+from algorithms.reference.wordpiece import reference_wordpiece_trainer
 from algorithms.wordpiece_trainer import likelihood_gain
 from toolkit.errors import ConfigError
 
@@ -112,6 +113,17 @@ def test_lower_tiers_go_by_count_then_gain() -> None:
     assert [m[2] for m in plain] == ["qz", "ab"]
     merges = WordPieceTrainer(vocab_size=30, special_tokens=[]).train_merges(counts).merges
     assert [m[2] for m in merges] == ["ab", "qz"]
+
+
+@pytest.mark.parametrize("tie_break", ["ids", "first_occurrence"])
+def test_groups_of_tied_pairs_merge_in_tie_break_order(tie_break: str) -> None:
+    # Pairs with equal (f_a, f_b, m) have equal gains at every N (the fast loop keeps them in a stash).
+    counts = {"ij": 1, "cd": 1, "gh": 1, "ab": 1, "ef": 1, "klm": 2}
+    options = {"vocab_size": 80, "special_tokens": ["[UNK]"], "tie_break": tie_break}
+    fast = WordPieceTrainer(**options).train_merges(counts)  # type: ignore[arg-type]
+    assert fast.merges == reference_wordpiece_trainer(counts, criterion="likelihood", **options).merges
+    singles = [m[2] for m in fast.merges if len(m[2]) == 2 and m[2] != "kl"]
+    assert singles == (["ab", "cd", "ef", "gh", "ij"] if tie_break == "ids" else ["ij", "cd", "gh", "ab", "ef"])
 
 
 SUFFIX_TEXT = "hug pug pun bun hugs hug hug pun pun"
