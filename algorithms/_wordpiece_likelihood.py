@@ -39,7 +39,8 @@ def likelihood_gain(fa: int, fb: int, m: int, total: int, same: bool) -> float:
     return da + db + _xlogx(m) + (_xlogx(total) - _xlogx(total - m))
 
 
-#: Heap keys of the likelihood mode are ``-ceil(bound * 2**20)``: rounding up keeps them upper bounds.
+#: Heap keys of the likelihood mode are ``-tier << _TIER_SHIFT - ceil(bound * 2**20)``: rounding up
+#: keeps them upper bounds.
 _GAIN_SCALE = float(1 << 20)
 
 
@@ -62,10 +63,12 @@ _STASHED = object()  # ``current`` of a pair waiting in the tie group's stash, o
 class _LikelihoodRun(_Run):
     """The merge loop with the likelihood gain (Schuster & Nakajima) in place of the course score.
 
-    A heap key is the gain at *lowered* frequencies ``θ_a <= f_a``, ``θ_b <= f_b``: an upper bound
-    while ``f >= θ`` (docs/algorithms.md: the gain falls as ``f_a``, ``f_b`` grow; it grows with
-    ``N``, which only falls; it is convex in ``m``, so the larger of the gains at the lowest count
-    (``min_frequency``, at least 1) and at the pushed count bounds it for every count between).
+    Pairs compare by ``(tier, gain)`` (the discount, :meth:`_exact_key`); the tier only falls without
+    a push, so a pushed tier bounds it. A heap key is the gain at *lowered* frequencies
+    ``θ_a <= f_a``, ``θ_b <= f_b``: an upper bound while ``f >= θ`` (docs/algorithms.md: the gain
+    falls as ``f_a``, ``f_b`` grow; it grows with ``N``, which only falls; it is convex in ``m``, so
+    the larger of the gains at the tier's lowest count and at the pushed count bounds it for every
+    count between).
     Each pair registers its ``θ`` with both its tokens (``watch``); when a merge lowers a token's
     frequency below a registered ``θ``, exactly those pairs are re-pushed.
 
@@ -91,8 +94,8 @@ class _LikelihoodRun(_Run):
         self.watch.append({})
 
     def _exact_key(self, x: int, y: int, p: str, count: int) -> Any:
-        """``(-tier, -gain)``: tier 1 when the merge rewrites more than ``d`` occurrences (then the gain
-        of ``m - d`` of them), else tier 0 and the plain gain."""
+        """``(-tier, -gain)``: tier ``d + 1`` when the merge rewrites ``m > d`` occurrences (then the
+        gain of ``m - d`` of them), else tier ``m`` and the plain gain (``d = likelihood_discount``)."""
         d = self.discount
         if x == y:
             m = self._merged_count(p)
