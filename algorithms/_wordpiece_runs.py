@@ -1,14 +1,13 @@
-"""The WordPiece merge loops of :class:`algorithms.wordpiece_trainer.WordPieceTrainer`: the course's
-score (:class:`_Run`) and the likelihood gain (:class:`_LikelihoodRun`), exact and incremental over the
-BPE engine's splits (:class:`algorithms._merges._Splits`), with a heap of upper bounds checked lazily
-by one loop (:meth:`_Run._pop_best`). The slow oracle is :mod:`algorithms.reference.wordpiece`.
+"""The WordPiece merge loop of :class:`algorithms.wordpiece_trainer.WordPieceTrainer` with the course's
+score (:class:`_Run`; the likelihood criterion's loop in :mod:`algorithms._wordpiece_likelihood`
+extends it), exact and incremental over the BPE engine's splits (:class:`algorithms._merges._Splits`),
+with a heap of upper bounds checked lazily by one loop (:meth:`_Run._pop_best`). The slow oracle is
+:mod:`algorithms.reference.wordpiece`.
 """
 
 from __future__ import annotations
 
 import heapq
-import math
-from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,7 +28,7 @@ from toolkit import limits
 from toolkit.errors import TrainingError
 from toolkit.progress import active_progress
 
-__all__ = ["WordPieceTraining", "likelihood_gain"]
+__all__ = ["WordPieceTraining"]
 
 
 @dataclass
@@ -236,11 +235,13 @@ class _Run(_Splits):
         self._push_all(self.pair_counts)
         heapq.heapify(self.heap)
 
-    def _pop_best(self) -> tuple[str, list[str]] | None:
+    def _pop_best(self, seed: tuple[Any, int] | None = None) -> tuple[str, list[str]] | None:
         """The live pair with the best ``(exact key, tie key)``, found through the bound entries.
 
         Pop entries and compute their exact keys until the heap's smallest entry cannot beat the
-        best found. Returns the pair and the other live pairs popped (the caller re-pushes them).
+        best found (or ``seed``, the exact key and tie key of a candidate outside the heap). Returns
+        the pair and the other live pairs popped (the caller re-pushes them); ``None`` when nothing
+        beats ``seed``. ``self.seen_keys``: pair code -> exact key of each pair popped.
         """
         heap = self.heap
         pair_counts = self.pair_counts
@@ -251,9 +252,10 @@ class _Run(_Splits):
         max_len = limits.MAX_TOKEN_LENGTH - self.plen
         exact_key = self._exact_key
         pop = heapq.heappop
-        best: tuple[Any, int] | None = None
-        stop: int | None = None
+        best: tuple[Any, int] | None = seed
+        stop: int | None = None if seed is None else self._stop_key(seed[0]) | seed[1]
         seen: dict[int, str] = {}
+        self.seen_keys = seen_keys = {}
         current = self.current
         while heap:
             if stop is not None and heap[0] >= stop:
@@ -277,10 +279,12 @@ class _Run(_Splits):
                 self.first[p] = position = self._position(p)
                 tie |= position
             exact = (exact_key(x, y, p, count), tie)
+            seen_keys[code] = exact[0]
             if best is None or exact < best:
                 best = exact
                 stop = self._stop_key(exact[0]) | tie
-        if best is None:
+        if best is None or best is seed:
+            self.popped = list(seen.values())
             return None
         self.best_key = best[0]
         p = seen.pop(best[1] & _PAIR_MASK)
@@ -376,227 +380,3 @@ class _Run(_Splits):
         if progress is not None:
             progress("merges", total, total)
         return WordPieceTraining(list(self.tokens), self.merges, self.n_base)
-
-
-def _xlogx(x: int) -> float:
-    return x * math.log(x) if x > 0 else 0.0
-
-
-def likelihood_gain(fa: int, fb: int, m: int, total: int, same: bool) -> float:
-    """Change in the training data's unigram log-likelihood when ``m`` occurrences of ``a b`` merge.
-
-    ``L = sum_t f_t log f_t - N log N``; the merge takes ``m`` from ``f_a`` and ``f_b`` (``2m`` from
-    ``f_a`` when ``a == b``), gives ``m`` to the new token and ``N`` falls by ``m``
-    (docs/algorithms.md derives it). The slow reference evaluates the same expression in the same
-    order, so the two compare bit-identical floats.
-    """
-    if same:
-        da = _xlogx(fa - 2 * m) - _xlogx(fa)
-        db = 0.0
-    else:
-        da = _xlogx(fa - m) - _xlogx(fa)
-        db = _xlogx(fb - m) - _xlogx(fb)
-    return da + db + _xlogx(m) + (_xlogx(total) - _xlogx(total - m))
-
-
-#: Heap keys of the likelihood mode are ``-ceil(bound * 2**20)``: rounding up keeps them upper bounds.
-_GAIN_SCALE = float(1 << 20)
-
-
-def _levels() -> list[int]:
-    """Frequency levels a pair's bound may assume: every integer to 64, then about 1/16 apart."""
-    out = set(range(65))
-    x = 64.0
-    while x < 2.0**64:
-        out.add(int(x))
-        x *= 1.0625
-    return sorted(out)
-
-
-_LEVELS = _levels()
-_TIGHT = -1  # the level of a bound computed at the exact frequency
-
-
-class _LikelihoodRun(_Run):
-    """The merge loop with the likelihood gain (Schuster & Nakajima) in place of the course score.
-
-    A heap key is the gain at *lowered* frequencies ``θ_a <= f_a``, ``θ_b <= f_b``: an upper bound
-    while ``f >= θ`` (docs/algorithms.md: the gain falls as ``f_a``, ``f_b`` grow; it grows with
-    ``N``, which only falls; it is convex in ``m``, so the larger of the gains at the lowest count
-    (``min_frequency``, at least 1) and at the pushed count bounds it for every count between).
-    Each pair registers its ``θ`` with both its tokens (``watch``); when a merge lowers a token's
-    frequency below a registered ``θ``, exactly those pairs are re-pushed.
-
-    ``θ`` is chosen per pair from its distance to the top: a pair whose exact gain is ``h`` below
-    the last merged gain gets ``θ = f * exp(-h * headroom_share / m)`` rounded down to a level of
-    ``_LEVELS`` (its bound then rises by about ``headroom_share * h`` per token), so pairs far
-    below the top (most pairs of frequent tokens such as ``##e``) are re-pushed rarely, and pairs
-    near the top use ``θ = f`` (re-pushed at every change of their tokens, popped once per change).
-    """
-
-    headroom_share = 0.25
-
-    def __init__(self, trainer: Any, items: list[tuple[str, int]]) -> None:  # a WordPieceTrainer
-        self.margin = 0.0
-        self.ref: float | None = None
-        self.watch: list[dict[int, set[str]]] = []
-        self.reg: dict[str, tuple[int, int]] = {}
-        super().__init__(trainer, items)
-
-    def _new_token(self) -> None:
-        self.watch.append({})
-
-    def _exact_key(self, x: int, y: int, p: str, count: int) -> Any:
-        if x == y:
-            return -likelihood_gain(self.freq[x], 0, self._merged_count(p), self.total, True)
-        # likelihood_gain(freq[x], freq[y], count, total, False) inlined: the same operations in the
-        # same order, so the same float as the reference's
-        fa, fb, total, log = self.freq[x], self.freq[y], self.total, math.log
-        da = ((fa - count) * log(fa - count) if fa > count else 0.0) - fa * log(fa)
-        db = ((fb - count) * log(fb - count) if fb > count else 0.0) - fb * log(fb)
-        return -(da + db + count * log(count) + (total * log(total) - ((total - count) * log(total - count)
-                                                                        if total > count else 0.0)))
-
-    def _stop_key(self, key: Any) -> int:
-        # Entries are -ceil(bound * S); an entry >= (1 - ceil(gain * S)) has bound < gain.
-        return (1 - math.ceil(-key * _GAIN_SCALE)) << self.key_shift
-
-    def _rebuild_heap(self) -> None:
-        self.watch = [{} for _ in self.tokens]
-        self.reg = {}
-        self.heap = []
-        self.current = {}
-        if self.ref is None:  # the top gain, the reference of the first levels
-            freq = self.freq
-            gains = [
-                likelihood_gain(freq[ord(p[0])], freq[ord(p[1])], self._merged_count(p), self.total, p[0] == p[1])
-                for p, m in self.pair_counts.items() if m >= self.min_count
-            ]
-            self.ref = max(gains, default=0.0)
-        self._push_all(self.pair_counts)
-        heapq.heapify(self.heap)
-
-    @staticmethod
-    def _level(f: int, q: float, m: int) -> int:
-        """The level for a pair counted ``m`` whose token of frequency ``f`` may drop to ``f * q``: at
-        least ``4 m`` (the gain rises by about ``m log(f / θ)`` only while ``θ >> m``); exact when
-        within 1/16 of ``f``."""
-        t = max(f * q, 4 * m)
-        if t >= f - (f >> 4):
-            return _TIGHT
-        return bisect_right(_LEVELS, t) - 1
-
-    def _push_all(self, pairs: Iterable[str]) -> list[str]:
-        """Push a bound entry for each live pair of ``pairs`` and register its levels; return the
-        vanished pairs. The gains are :func:`likelihood_gain` inlined (the margin covers rounding)."""
-        heap = self.heap
-        get = self.pair_counts.get
-        freq = self.freq
-        min_count = self.min_count
-        push = heapq.heappush
-        fo = self.first_occurrence
-        first = self.first
-        key_shift = self.key_shift
-        total = self.total
-        xt = _xlogx(total)
-        if not self.margin:  # float rounding: each term is off by < 1 ulp of N log N at most
-            self.margin = 1e-12 * (xt + 1.0)
-        margin = self.margin
-        ref = self.ref if self.ref is not None else 0.0
-        share = self.headroom_share
-        watch = self.watch
-        reg = self.reg
-        current = self.current
-        levels = _LEVELS
-        log = math.log
-        exp = math.exp
-        ceil = math.ceil
-        scale = _GAIN_SCALE
-        # G(m0) <= m0 (2 log N + 1): phi(m0) <= m0 log N, phi(N) - phi(N - m0) <= m0 (log N + 1), and
-        # the terms of a and b are <= 0; a bound above these limits needs no lower endpoint
-        lim1 = 2.0 * log(max(total, 1)) + 2.0
-        lim = min_count * lim1
-        vanished: list[str] = []
-        for p in pairs:
-            m = get(p, 0)
-            if m < min_count:
-                if not m:
-                    vanished.append(p)
-                continue
-            x, y = ord(p[0]), ord(p[1])
-            fx = freq[x]
-            if x == y:  # the merged count, not the overlapping count, which can exceed freq / 2
-                m = self._merged_count(p)
-                gain = likelihood_gain(fx, 0, m, total, True)
-                jx = self._level(fx, exp(-(ref - gain) * share / m) if gain < ref else 1.0, 2 * m)
-                jy = jx
-                t = fx if jx == _TIGHT else max(levels[jx], 2 * m)
-                hi = gain if jx == _TIGHT else likelihood_gain(t, 0, m, total, True)
-                if m > 1 and hi < lim1:  # convex in m: the bound of every count in 1..m
-                    hi = max(hi, likelihood_gain(t, 0, 1, total, True))
-            else:
-                fy = freq[y]
-                base = m * log(m) + xt - ((total - m) * log(total - m) if total > m else 0.0)
-                dx = ((fx - m) * log(fx - m) if fx > m else 0.0) - fx * log(fx)
-                dy = ((fy - m) * log(fy - m) if fy > m else 0.0) - fy * log(fy)
-                gain = hi = base + dx + dy
-                q = exp(-(ref - gain) * share / m) if gain < ref else 1.0
-                # _level, inlined for both tokens
-                tx = max(fx * q, 4 * m)
-                if tx >= fx - (fx >> 4):
-                    jx = _TIGHT
-                    tx = fx
-                else:
-                    jx = bisect_right(levels, tx) - 1
-                    tx = levels[jx]
-                    hi += (tx - m) * log(tx - m) - tx * log(tx) - dx
-                ty = max(fy * q, 4 * m)
-                if ty >= fy - (fy >> 4):
-                    jy = _TIGHT
-                    ty = fy
-                else:
-                    jy = bisect_right(levels, ty) - 1
-                    ty = levels[jy]
-                    hi += (ty - m) * log(ty - m) - ty * log(ty) - dy
-                if m > min_count and hi < lim:  # convex in m: the bound of every count in min_count..m
-                    hi = max(hi, likelihood_gain(tx, ty, min_count, total, False))
-            code = x << _ID_BITS | y
-            key = -ceil((hi + margin) * scale) << key_shift | code
-            if fo:
-                key |= first[p]
-            current[code] = key
-            push(heap, key)
-            reg[p] = (jx, jy)
-            w = watch[x].get(jx)
-            if w is None:
-                watch[x][jx] = {p}
-            else:
-                w.add(p)
-            if y != x:
-                w = watch[y].get(jy)
-                if w is None:
-                    watch[y][jy] = {p}
-                else:
-                    w.add(p)
-        return vanished
-
-    def _repush(self, new: int, old: dict[int, int], popped: list[str], formed: Iterable[str]) -> None:
-        # The pairs whose level (or exactness) a lowered frequency broke, the popped and the formed.
-        self.ref = -self.best_key
-        freq = self.freq
-        reg = self.reg
-        todo = set(popped)
-        todo.update(formed)
-        for t, f_old in old.items():
-            if freq[t] >= f_old:
-                continue
-            w = self.watch[t]
-            lo = bisect_right(_LEVELS, freq[t])  # levels >= lo are above the new frequency
-            for j in [j for j in w if j == _TIGHT or j >= lo]:
-                for p in w.pop(j):
-                    r = reg.get(p)
-                    if r is not None and r[0 if ord(p[0]) == t else 1] == j:
-                        todo.add(p)
-        vanished = self._push_all(todo)
-        for p in vanished:
-            reg.pop(p, None)

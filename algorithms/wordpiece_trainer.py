@@ -2,9 +2,11 @@
 score-based criterion (Hugging Face's ``WordPieceTrainer`` trains BPE and converts the result).
 
 ``criterion="likelihood"`` (default) merges the pair whose merge most raises the unigram
-log-likelihood of the training data (Schuster & Nakajima 2012); ``"score"`` the course's
+log-likelihood of the training data (Schuster & Nakajima 2012), discounted by ``likelihood_discount``
+occurrences; ``"score"`` the course's
 ``freq(ab) / (freq(a) * freq(b))``, compared exactly; ``"frequency"`` the most frequent pair (HF's
-vocabulary). The merge loops live in :mod:`algorithms._wordpiece_runs` (incremental, exact); the slow
+vocabulary). The merge loops live in :mod:`algorithms._wordpiece_runs` and
+:mod:`algorithms._wordpiece_likelihood` (incremental, exact); the slow
 oracle is :mod:`algorithms.reference.wordpiece`; docs/algorithms.md defines the criteria.
 
 >>> trainer = WordPieceTrainer(vocab_size=12, special_tokens=["[UNK]"], tie_break="first_occurrence", criterion="score")
@@ -21,7 +23,8 @@ from typing import Any, Literal
 from pydantic import Field, StrictInt, StrictStr
 
 from algorithms._vocab import check_initial_alphabet, checked_word_counts
-from algorithms._wordpiece_runs import WordPieceTraining, _LikelihoodRun, _Run, likelihood_gain
+from algorithms._wordpiece_likelihood import _LikelihoodRun, likelihood_gain
+from algorithms._wordpiece_runs import WordPieceTraining, _Run
 from algorithms.wordpiece import DEFAULT_SPECIAL_TOKENS, WordPiece
 from toolkit import limits
 from toolkit.errors import ConfigError, TrainingError
@@ -53,6 +56,9 @@ class WordPieceTrainer(Trainer):
     - ``initial_alphabet`` (()): single characters always in the alphabet, both as word-initial
       symbols and as ``##`` continuations, even when absent from the corpus.
     - ``criterion`` (``"likelihood"``): ``"likelihood"``, ``"score"`` or ``"frequency"`` (above).
+    - ``likelihood_discount`` (3): with ``"likelihood"``, a pair merged more than ``d`` times ranks by
+      the gain of ``m - d`` occurrences, before every pair merged ``m <= d`` times (those by ``m``,
+      then plain gain); 0 is the plain gain (docs/algorithms.md).
     - ``tie_break`` (``"ids"``): equal scores → smallest ``(left_id, right_id)``; ``"first_occurrence"``
       → the pair met first scanning the words in corpus order, left to right (the HF course).
     - ``progress``: ``progress(stage, done, total)`` callback; not serialized.
@@ -73,6 +79,7 @@ class WordPieceTrainer(Trainer):
         initial_alphabet: list[StrictStr] = []
         tie_break: Literal["ids", "first_occurrence"] = "ids"
         criterion: Literal["likelihood", "score", "frequency"] = "likelihood"
+        likelihood_discount: StrictInt = Field(3, ge=0)
 
     positional = ("vocab_size",)
 

@@ -131,6 +131,7 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("trainer", "WordPieceTrainer", "tie_break"): ("first_occurrence", "x"),
     ("trainer", "WordPieceTrainer", "criterion"): ("score", "x"),
     ("trainer", "WordPieceTrainer", "end_of_word_suffix"): ("</w>", 5),
+    ("trainer", "WordPieceTrainer", "likelihood_discount"): (0, -1),
     # unigram helper (issue 14)
     ("model", "Unigram", "unk_id"): (1, -1),
     ("model", "Unigram", "byte_fallback"): (True, "x"),

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import WordPiece, WordPieceTrainer
+from algorithms import _wordpiece_likelihood as wp_likelihood_module
 from algorithms import _wordpiece_runs as wp_trainer_module
 from algorithms.reference.wordpiece import reference_wordpiece_trainer
 from pretokenizers import BertPreTokenizer
@@ -339,12 +340,15 @@ corpora = st.dictionaries(
     initial_alphabet=st.sampled_from([(), ("a",), ("z",)]),
     special_tokens=st.sampled_from([("[UNK]",), (), ("a", "[UNK]", "##b")]),
     criterion=st.sampled_from(["score", "likelihood"]),
+    discount=st.sampled_from([0, 1, 3, 3, 5]),
 )
 def test_fast_trainer_equals_reference(
-    counts, vocab_size, tie_break, min_frequency, prefix, limit_alphabet, initial_alphabet, special_tokens, criterion
+    counts, vocab_size, tie_break, min_frequency, prefix, limit_alphabet, initial_alphabet, special_tokens, criterion,
+    discount,
 ) -> None:
     options = dict(
         criterion=criterion,
+        likelihood_discount=discount,
         vocab_size=vocab_size,
         tie_break=tie_break,
         min_frequency=min_frequency,
@@ -360,24 +364,26 @@ def test_fast_trainer_equals_reference(
     assert fast.n_base == slow.n_base
 
 
-@pytest.mark.parametrize("criterion", ["score", "likelihood"])
+@pytest.mark.parametrize("criterion", ["score", "likelihood", "likelihood:0", "likelihood:1"])
 @pytest.mark.parametrize("tie_break", ["ids", "first_occurrence"])
 @pytest.mark.parametrize(("slack_degree", "slack_shift"), [(0, 1), (2, 2), (4, 5), (24, 3), (10**9, 3)])
 def test_fast_trainer_equals_reference_for_every_bound_setting(
     monkeypatch, tie_break, slack_degree, slack_shift, criterion
 ) -> None:
+    criterion, _, discount = criterion.partition(":")
     # The fast trainer keeps *upper bounds* of scores in its heap for tokens in many pairs; these
     # knobs force the bound machinery on everything (0) or off (10**9). The result must not change.
     monkeypatch.setattr(wp_trainer_module._Run, "slack_degree", slack_degree)
     monkeypatch.setattr(wp_trainer_module._Run, "slack_shift", slack_shift)
     # The likelihood mode's bounds: every pair exact (0) or far looser than the default.
-    monkeypatch.setattr(wp_trainer_module._LikelihoodRun, "headroom_share", {1: 0.0, 2: 2.0}.get(slack_shift, 0.25))
+    monkeypatch.setattr(wp_likelihood_module._LikelihoodRun, "headroom_share", {1: 0.0, 2: 2.0}.get(slack_shift, 0.25))
     monkeypatch.setattr(wp_trainer_module._Run, "heap_slack", 0)  # rebuild the heap often, too
     rng = random.Random(slack_degree * 7 + slack_shift)
     for _ in range(12):
         counts = _random_counts(rng, rng.choice(["ab", "abc", "abcde", "xyz#"]), rng.randint(3, 30))
         vs = rng.randint(5, 80)
-        options = dict(vocab_size=vs, special_tokens=["[UNK]"], tie_break=tie_break, criterion=criterion)
+        options = dict(vocab_size=vs, special_tokens=["[UNK]"], tie_break=tie_break, criterion=criterion,
+                       likelihood_discount=int(discount or 3))
         fast = WordPieceTrainer(**options).train_merges(counts)
         assert fast.merges == reference_wordpiece_trainer(counts, **options).merges
 

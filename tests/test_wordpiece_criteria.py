@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import BPETrainer, WordPieceTrainer
+from algorithms.reference.wordpiece import reference_wordpiece_trainer
 from algorithms.wordpiece_trainer import likelihood_gain
 from toolkit.errors import ConfigError
 
@@ -85,6 +86,44 @@ def test_default_is_likelihood_and_the_option_is_checked() -> None:
     assert trainer.train_merges(counts).merges[0] == ("##g", "##s", "##gs")  # the course's first merge
     trainer.criterion = "frequency"
     assert trainer.train_merges(counts).merges[0] == ("##u", "##g", "##ug")  # count 20, as in BPE
+
+
+def test_discount_worked_example() -> None:
+    # docs/algorithms.md: a=10, ##t=20, b=10, q=3, ##z=3, N=46.
+    counts = {"at": 10, "bt": 10, "qz": 3}
+    assert likelihood_gain(10, 20, 10, 46, False) == pytest.approx(10.222, abs=1e-3)
+    assert likelihood_gain(3, 3, 3, 46, False) == pytest.approx(11.090, abs=1e-3)
+    assert likelihood_gain(10, 20, 7, 46, False) == pytest.approx(0.560, abs=1e-3)
+    plain = WordPieceTrainer(vocab_size=30, special_tokens=[], likelihood_discount=0).train_merges(counts)
+    assert plain.merges[0] == ("q", "##z", "qz")  # the plain gain: 11.090 > 10.222
+    default = WordPieceTrainer(vocab_size=30, special_tokens=[]).train_merges(counts)
+    assert WordPieceTrainer().likelihood_discount == 3
+    # (q, ##z) is seen 3 <= d times: tier 3, after (a, ##t) and (b, ##t) (tier 4, gain of 7 of 10)
+    assert default.merges == [("a", "##t", "at"), ("b", "##t", "bt"), ("q", "##z", "qz")]
+    with pytest.raises(ConfigError, match="likelihood_discount"):
+        WordPieceTrainer(likelihood_discount=-1)
+
+
+def test_lower_tiers_go_by_count_then_gain() -> None:
+    # d=3: a pair seen 2 times (tier 2) comes before a pair seen once (tier 1), whatever the gains.
+    # (a, ##b) seen 2 times with a frequent symbol (a: 42, the word "a") gains less than (q, ##z) seen once.
+    counts = {"qz": 1, "ab": 2, "a": 40, "b": 40}
+    assert likelihood_gain(42, 2, 2, 86, False) < likelihood_gain(1, 1, 1, 86, False)
+    plain = WordPieceTrainer(vocab_size=30, special_tokens=[], likelihood_discount=0).train_merges(counts).merges
+    assert [m[2] for m in plain] == ["qz", "ab"]
+    merges = WordPieceTrainer(vocab_size=30, special_tokens=[]).train_merges(counts).merges
+    assert [m[2] for m in merges] == ["ab", "qz"]
+
+
+@pytest.mark.parametrize("tie_break", ["ids", "first_occurrence"])
+def test_groups_of_tied_pairs_merge_in_tie_break_order(tie_break: str) -> None:
+    # Pairs with equal (f_a, f_b, m) have equal gains at every N (the fast loop keeps them in a stash).
+    counts = {"ij": 1, "cd": 1, "gh": 1, "ab": 1, "ef": 1, "klm": 2}
+    options = {"vocab_size": 80, "special_tokens": ["[UNK]"], "tie_break": tie_break}
+    fast = WordPieceTrainer(**options).train_merges(counts)  # type: ignore[arg-type]
+    assert fast.merges == reference_wordpiece_trainer(counts, criterion="likelihood", **options).merges
+    singles = [m[2] for m in fast.merges if len(m[2]) == 2 and m[2] != "kl"]
+    assert singles == (["ab", "cd", "ef", "gh", "ij"] if tie_break == "ids" else ["ij", "cd", "gh", "ab", "ef"])
 
 
 SUFFIX_TEXT = "hug pug pun bun hugs hug hug pun pun"

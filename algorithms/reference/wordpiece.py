@@ -39,6 +39,7 @@ def reference_wordpiece_trainer(
     initial_alphabet: Iterable[str] = (),
     tie_break: str = "ids",
     criterion: str = "score",
+    likelihood_discount: int = 3,
 ) -> WordPieceTraining:
     """Train WordPiece the slow way (see the module docstring); same options as the fast trainer.
 
@@ -95,15 +96,15 @@ def reference_wordpiece_trainer(
                 if left is not None and right is not None:
                     pair_freq[(left, right)] = pair_freq.get((left, right), 0) + count
         best: tuple[str, str] | None = None
-        best_score: Fraction | float = Fraction(-1) if criterion == "score" else float("-inf")
+        best_score: Fraction | tuple[int, float] = Fraction(-1) if criterion == "score" else (-1, 0.0)
         total = sum(token_freq.values())
         for pair, count in pair_freq.items():
             if count < min_count:
                 continue
             if criterion == "score":
-                score: Fraction | float = Fraction(count, token_freq[pair[0]] * token_freq[pair[1]])
+                score: Fraction | tuple[int, float] = Fraction(count, token_freq[pair[0]] * token_freq[pair[1]])
             else:
-                score = _gain(pair, count, token_freq, total, words, splits)
+                score = _gain(pair, count, token_freq, total, words, splits, likelihood_discount)
             if score > best_score:
                 best, best_score = pair, score
             elif score == best_score and tie_break == "ids":
@@ -137,9 +138,11 @@ def _xlogx(x: int) -> float:
 
 
 def _gain(pair: tuple[str, str], count: int, token_freq: dict[str, int], total: int,
-          words: list[tuple[str, int]], splits: list[list[str | None]]) -> float:
-    """Log-likelihood change of merging ``pair`` (the same float expression, in the same order, as
-    :func:`algorithms._wordpiece_runs.likelihood_gain`): ``m`` occurrences merge, left to right."""
+          words: list[tuple[str, int]], splits: list[list[str | None]], discount: int) -> tuple[int, float]:
+    """``(tier, gain)``, compared as a tuple: ``m`` occurrences merge, left to right; when
+    ``m > discount``, tier ``discount + 1`` and the log-likelihood change of merging ``m - discount``
+    of them (the same float expression, in the same order, as
+    :func:`algorithms._wordpiece_likelihood.likelihood_gain`), else tier ``m`` and the change of merging all ``m``."""
     a, b = pair
     m = count
     if a == b:  # "a a a" counts the pair twice but merges once: count the left-to-right rewrites
@@ -152,9 +155,13 @@ def _gain(pair: tuple[str, str], count: int, token_freq: dict[str, int], total: 
                     i += 2
                 else:
                     i += 1
+    tier = min(m, discount + 1)
+    if m > discount:
+        m -= discount
+    if a == b:
         da = _xlogx(token_freq[a] - 2 * m) - _xlogx(token_freq[a])
         db = 0.0
     else:
         da = _xlogx(token_freq[a] - m) - _xlogx(token_freq[a])
         db = _xlogx(token_freq[b] - m) - _xlogx(token_freq[b])
-    return da + db + _xlogx(m) + (_xlogx(total) - _xlogx(total - m))
+    return tier, da + db + _xlogx(m) + (_xlogx(total) - _xlogx(total - m))
