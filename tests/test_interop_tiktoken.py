@@ -110,19 +110,43 @@ def test_special_ids_must_not_collide_with_ranks(cl100k_path: Path) -> None:
         Tokenizer.from_tiktoken(cl100k_path, pattern="cl100k", special_tokens={"<|x|>": 5})
 
 
-def test_unknown_file_name_defaults_to_cl100k_pattern(tmp_path: Path) -> None:
+def test_an_unknown_file_needs_its_pattern(tmp_path: Path) -> None:
+    """A .tiktoken file does not record its split pattern: guessing one would silently change the ids
+    (GPT-2's "12345" is one piece, cl100k's two), so a file not named after an OpenAI encoding needs it."""
     import base64
 
     from pretokenizers import CL100K_PATTERN, GPT2_PATTERN
 
     path = tmp_path / "mine.tiktoken"
     path.write_text("".join(f"{base64.b64encode(bytes([b])).decode()} {b}\n" for b in range(256)))
-    tok = Tokenizer.from_tiktoken(path)
+    with pytest.raises(ConfigError, match=r"mine.tiktoken: a .tiktoken file does not record its split pattern .*"
+                                          r"pass pattern= \(command line: --pattern\)"):
+        Tokenizer.from_tiktoken(path)
+    tok = Tokenizer.from_tiktoken(path, pattern="cl100k")
     assert tok.pre_tokenizer.pretokenizers[0].regex_text == CL100K_PATTERN and tok.special_tokens == {}
     assert tok.encode_ids("hi") == [104, 105]
     assert Tokenizer.from_tiktoken(path, pattern="gpt2").pre_tokenizer.pretokenizers[0].regex_text == GPT2_PATTERN
     with pytest.raises(ConfigError, match="pattern"):
         Tokenizer.from_tiktoken(path, pattern="")
+
+
+def test_json_to_tiktoken_to_json_keeps_the_pattern(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The CLI round trip names the pattern to pass back; with it, the ids are the original's."""
+    from toolkit.cli import main
+    from toolkit.training.presets import gpt2_style
+
+    tok, trainer = gpt2_style(vocab_size=300)
+    tok = tok.train(["12345 and 678, said the count, 12345 times."] * 20, trainer)
+    tok.save(tmp_path / "gpt2.json")
+    assert main(["convert", str(tmp_path / "gpt2.json"), str(tmp_path / "x.tiktoken")]) == 0
+    err = capsys.readouterr().err
+    assert "does not record its split pattern; load it with --pattern GPT2_PATTERN" in err
+    assert main(["convert", str(tmp_path / "x.tiktoken"), str(tmp_path / "back.json")]) != 0
+    assert "--pattern" in capsys.readouterr().err and not (tmp_path / "back.json").exists()
+    assert main(["convert", str(tmp_path / "x.tiktoken"), str(tmp_path / "back.json"), "--pattern", "GPT2_PATTERN"]) == 0
+    back = Tokenizer.load(tmp_path / "back.json")
+    for text in ["12345", "x 1,000,000 y", "it's 3.14159"]:
+        assert back.encode_ids(text) == tok.encode_ids(text)
 
 
 def test_bad_base64_names_file_and_line(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import warnings
 from pathlib import Path
@@ -351,6 +352,11 @@ def cmd_convert(args: argparse.Namespace) -> int:
     written = save_tokenizer(tok, output, format=dst_fmt, indent=args.indent)
     if not args.quiet:
         print(f"converted {source} ({src_fmt}) -> {' + '.join(map(str, written))} ({dst_fmt}): {tok.vocab_size:,} tokens")
+    if dst_fmt == "tiktoken":  # the file cannot say which pattern it needs: tell the user while we know
+        from toolkit.interop.tiktoken_files import pattern_name
+
+        print(f"{PROG}: note: {output} does not record its split pattern; load it with --pattern "
+              f"{shlex.quote(pattern_name(tok))} (Python: pattern=...)", file=sys.stderr)
     return 0
 
 

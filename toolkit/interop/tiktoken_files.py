@@ -45,6 +45,7 @@ __all__ = [
     "save_tiktoken",
     "ranks_of",
     "tiktoken_pattern",
+    "pattern_name",
 ]
 
 _ENDOFTEXT, _ENDOFPROMPT = "<|endoftext|>", "<|endofprompt|>"
@@ -171,9 +172,10 @@ def from_tiktoken(
     Pipeline: ``Split(Regex(pattern), behavior="isolated")`` then ``ByteLevel(use_regex=False)`` (bytes →
     ``Ġ``-alphabet), ``ByteLevelBPE.from_ranks`` (rank = id = merge priority), ``ByteLevel`` decoder.
     ``pattern`` and ``special_tokens`` default to OpenAI's for a file named after a known encoding
-    (``cl100k_base``, ``o200k_base``, ``r50k_base``, ``p50k_base``); for any other file name the
-    pattern defaults to ``CL100K_PATTERN`` and there are no special tokens. Special tokens are ordinary text unless ``allowed_special`` names
-    them (tiktoken's ``encode_ordinary``); with ``allowed_special`` they match tiktoken's ``encode``.
+    (``cl100k_base``, ``o200k_base``, ``r50k_base``, ``p50k_base``); any other file must be given its
+    ``pattern`` (the file does not record it, and guessing would change the ids) and has no special
+    tokens unless given. Special tokens are ordinary text unless ``allowed_special`` names them
+    (tiktoken's ``encode_ordinary``); with ``allowed_special`` they match tiktoken's ``encode``.
 
     >>> from pretokenizers import CL100K_PATTERN
     >>> tok = from_tiktoken("cl100k_base.tiktoken", pattern=CL100K_PATTERN)  # doctest: +SKIP
@@ -189,7 +191,13 @@ def from_tiktoken(
     stem = Path(path).name.split(".")[0]
     known = KNOWN_ENCODINGS.get(stem)
     if pattern is None:
-        pattern = known[0] if known is not None else "CL100K_PATTERN"
+        if known is None:
+            raise ConfigError(
+                f"{os.fspath(path)}: a .tiktoken file does not record its split pattern and {stem!r} is not one of "
+                f"OpenAI's encodings ({', '.join(KNOWN_ENCODINGS)}); pass pattern= (command line: --pattern), "
+                "e.g. 'GPT2_PATTERN', 'CL100K_PATTERN', 'O200K_PATTERN' or the regex the file was trained with"
+            )
+        pattern = known[0]
     if special_tokens is None:
         special_tokens = dict(known[1]) if known is not None else {}
     ranks = read_tiktoken(path)
@@ -202,6 +210,22 @@ def from_tiktoken(
         special_tokens=dict(special_tokens),
         metadata={"source": "tiktoken", "file": Path(path).name},
     )
+
+
+def pattern_name(tok: Tokenizer) -> str:
+    """How to name ``tok``'s split pattern to :func:`from_tiktoken`: a constant's name, else the regex.
+
+    >>> from toolkit.interop.pipelines import byte_level_tokenizer
+    >>> pattern_name(byte_level_tokenizer(add_prefix_space=False))
+    'GPT2_PATTERN'
+    """
+    import pretokenizers
+
+    regex = tiktoken_pattern(tok)
+    for name in ("GPT2_PATTERN", "CL100K_PATTERN", "O200K_PATTERN", "LLAMA3_PATTERN", "CHAT_PATTERN"):
+        if getattr(pretokenizers, name) == regex:
+            return name
+    return regex
 
 
 def _named_regexes() -> set[str]:
