@@ -85,7 +85,7 @@ def test_vocabulary_size_limit_everywhere(monkeypatch: pytest.MonkeyPatch, tmp_p
     path = tmp_path / "x.tiktoken"
     pipelines()["chat"].save_tiktoken(path)
     with pytest.raises(VocabularyError, match="MAX_VOCAB_SIZE"):
-        Tokenizer.from_tiktoken(path)
+        Tokenizer.from_tiktoken(path, pattern="cl100k")
     path = tmp_path / "tokenizer.json"
     pipelines()["chat"].to_hf_json(path)
     with pytest.raises(SerializationError, match="MAX_VOCAB_SIZE"):
@@ -164,7 +164,7 @@ def test_limit_errors_name_the_field_in_files(tmp_path: Path) -> None:
     lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
     tik.write_text("\n".join(lines + [f"{base64.b64encode(b'y' * 1025).decode()} 256"]) + "\n", encoding="utf-8")
     with pytest.raises(VocabularyError, match="MAX_TOKEN_LENGTH"):
-        Tokenizer.from_tiktoken(tik)
+        Tokenizer.from_tiktoken(tik, pattern="cl100k")
 
 
 def test_snapshot_and_restore_round_trip(monkeypatch: pytest.MonkeyPatch) -> None:

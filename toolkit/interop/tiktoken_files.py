@@ -190,6 +190,10 @@ def from_tiktoken(
         )
     stem = Path(path).name.split(".")[0]
     known = KNOWN_ENCODINGS.get(stem)
+    if special_tokens is None:
+        special_tokens = dict(known[1]) if known is not None else {}
+    ranks = read_tiktoken(path)  # a broken file is reported first, whatever the options
+    _check_specials(ranks, special_tokens, source=path)
     if pattern is None:
         if known is None:
             raise ConfigError(
@@ -198,10 +202,6 @@ def from_tiktoken(
                 "e.g. 'GPT2_PATTERN', 'CL100K_PATTERN', 'O200K_PATTERN' or the regex the file was trained with"
             )
         pattern = known[0]
-    if special_tokens is None:
-        special_tokens = dict(known[1]) if known is not None else {}
-    ranks = read_tiktoken(path)
-    _check_specials(ranks, special_tokens, source=path)
     regex_text = resolve_pattern(pattern)
     return tiktoken_tokenizer(
         ranks,
