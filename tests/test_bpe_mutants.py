@@ -44,3 +44,13 @@ def test_a_trained_model_names_its_trainer_in_later_errors() -> None:
     model = BPETrainer(vocab_size=10).train({"ab": 2})
     with pytest.raises(VocabularyError, match=r"^BPETrainer\.special_tokens: '<zz>' is not in the vocabulary"):
         model.special_tokens = ["<zz>"]
+
+
+def test_dropout_applies_on_the_path_with_unknown_characters() -> None:
+    # fuse_unk sends a piece with an unknown character through the span-keeping path: dropout=1
+    # must skip every merge there too.
+    vocab = {"[UNK]": 0, "a": 1, "b": 2, "ab": 3}
+    kept = BPE(vocab, [("a", "b")], unk_token="[UNK]", fuse_unk=True)
+    assert kept.tokenize("abxy") == [(3, 0, 2), (0, 2, 4)]
+    dropped = BPE(vocab, [("a", "b")], unk_token="[UNK]", fuse_unk=True, dropout=1.0)
+    assert dropped.tokenize("abxy") == [(1, 0, 1), (2, 1, 2), (0, 2, 4)]

@@ -210,3 +210,26 @@ def test_trainer_max_token_length_min_frequency_and_progress() -> None:
     calls: list[tuple[str, int, int]] = []
     ByteLevelBPETrainer(vocab_size=257, progress=lambda *a: calls.append(a)).train({"ab": 2})
     assert ("merges", 1, 1) in calls
+
+
+def test_rank_table_size_limit_names_from_ranks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(limits, "MAX_VOCAB_SIZE", 255)
+    with pytest.raises(VocabularyError, match=r"^ByteLevelBPE\.from_ranks: 256 tokens is more than the limit of 255"):
+        ByteLevelBPE.from_ranks(RANKS)
+
+
+def _dropout_model(**options: object) -> ByteLevelBPE:
+    return ByteLevelBPE({**BYTES, "ab": 256, "abab": 257}, [("a", "b"), ("ab", "ab")], **options)
+
+
+def test_a_vanishing_dropout_merges_as_without_dropout() -> None:
+    # Every draw is above 1e-12: the dropout path runs and merges everything, as the plain merge does.
+    assert _dropout_model(dropout=1e-12).encode_piece("ababab") == (257, 256) == _dropout_model().encode_piece("ababab")
+    assert _dropout_model(dropout=1.0).encode_piece("abab") == (97, 98, 97, 98)
+
+
+def test_dropout_draws_follow_the_seed() -> None:
+    piece = "ab" * 40
+    first = [_dropout_model(dropout=0.5, seed=7).encode_piece(piece) for _ in range(3)]
+    assert first[0] == first[1] == first[2]  # each fresh model with seed 7 starts the same draws
+    assert len({_dropout_model(dropout=0.5, seed=s).encode_piece(piece) for s in range(5)}) > 1
