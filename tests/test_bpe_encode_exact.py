@@ -12,7 +12,12 @@ import random
 
 import pytest
 
-from algorithms._bpe_encode import merge_ids, merge_long, merge_short, merge_with_positions
+from algorithms._bpe_encode import (
+    merge_ids,
+    merge_long,
+    merge_short,
+    merge_with_positions,
+)
 
 
 def oracle(syms: list[int], pair_rank: dict[tuple[int, int], int], rank_id: list[int]) -> tuple[list[int], list[int]]:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from algorithms import BPE
-from pretokenizers import CL100K_PATTERN, Split
+from algorithms import BPE, ByteLevelBPE
+from pretokenizers import CL100K_PATTERN, ByteLevel, Sequence, Split, WhitespaceSplit
 from toolkit import Tokenizer, limits
 from toolkit.alignment import Piece
+from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.errors import InputError
 from toolkit.fast_paths import check_text, piece_tokens
 from toolkit.interfaces import PreTokenizer
@@ -88,3 +89,13 @@ def test_an_empty_piece_is_skipped_not_the_rest() -> None:
     tok = Tokenizer(BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]), pre_tokenizer=_EmptyFirst())
     enc = tok.encode("ab")
     assert enc.ids == [2] and enc.offsets == [(0, 2)] and enc.word_ids == [0]
+
+
+def test_encode_ids_through_a_respelling_without_scanner() -> None:
+    # WhitespaceSplit has no scanner, ByteLevel(use_regex=False) only respells: the raw-piece cache path.
+    vocab = {c: b for b, c in enumerate(BYTE_TO_CHAR)} | {"ab": 256, "abc": 257}
+    model = ByteLevelBPE(vocab, [("a", "b"), ("ab", "c")])
+    tok = Tokenizer(model, pre_tokenizer=Sequence([WhitespaceSplit(), ByteLevel(add_prefix_space=False, use_regex=False)]))
+    assert tok.encode_ids("ab abc  ab") == [256, 257, 256]
+    assert tok.encode_ids("ab abc  ab") == [256, 257, 256]  # from the raw-piece cache
+    assert tok.encode_ids("é") == [0xC3, 0xA9]
