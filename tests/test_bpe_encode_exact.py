@@ -13,6 +13,7 @@ import random
 import pytest
 
 from algorithms._bpe_encode import (
+    merge_dropout,
     merge_ids,
     merge_long,
     merge_short,
@@ -95,3 +96,24 @@ def test_dropout_dispatch(merge) -> None:  # type: ignore[no-untyped-def]
     if merge is merge_with_positions:
         assert dropped == (syms, [0, 1, 2, 3, 4])
     assert merge(list(syms), pair_rank, rank_id, dropout=1e-12, rng=random.Random(0)) == expected_plain
+
+
+def test_dropout_merge_with_a_vanishing_rate_matches_the_oracle() -> None:
+    # No draw falls below 1e-12: Hugging Face's dropout loop must then merge exactly as plain BPE.
+    rng = random.Random(21)
+    for _ in range(300):
+        alphabet = rng.randint(1, 4)
+        pair_rank, rank_id = random_table(rng, alphabet, rng.randint(1, 10))
+        syms = [rng.randrange(alphabet) for _ in range(rng.randint(0, 30))]
+        expected = oracle(syms, pair_rank, rank_id)
+        assert merge_dropout(list(syms), pair_rank, rank_id, 1e-12, random.Random(0)) == expected, (syms, pair_rank)
+    assert merge_ids([], {(0, 1): 0}, [2], dropout=0.5, rng=random.Random(0)) == []
+    assert merge_ids([0, 1], {(0, 1): 0}, [2], dropout=1e-12, rng=random.Random(0)) == [2]
+
+
+def test_a_skipped_merge_lets_the_next_candidate_merge() -> None:
+    # a b c with (a, b) rank 0 and (b, c) rank 1, dropout 0.5: skipping (a, b) leaves (b, c) to be tried,
+    # so all three outcomes occur (a bc with probability 1/4); each seed gives one of them.
+    pair_rank, rank_id = {(0, 1): 0, (1, 2): 1}, [3, 4]
+    outcomes = {tuple(merge_ids([0, 1, 2], pair_rank, rank_id, dropout=0.5, rng=random.Random(seed))) for seed in range(200)}
+    assert outcomes == {(3, 2), (0, 4), (0, 1, 2)}
