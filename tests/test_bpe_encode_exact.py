@@ -107,6 +107,14 @@ def test_dropout_merge_with_a_vanishing_rate_matches_the_oracle() -> None:
         syms = [rng.randrange(alphabet) for _ in range(rng.randint(0, 30))]
         expected = oracle(syms, pair_rank, rank_id)
         assert merge_dropout(list(syms), pair_rank, rank_id, 1e-12, random.Random(0)) == expected, (syms, pair_rank)
+    # Queued candidates of a symbol absorbed since must be dropped, not merged (found by a search
+    # against the oracle): a b c d e, (a, b) absorbs b before (b, c) is popped.
+    ab_cd = {(0, 1): 0, (1, 2): 1, (3, 4): 2, (2, 7): 3}
+    assert merge_dropout([0, 1, 2, 3, 4], ab_cd, [5, 6, 7, 8], 1e-12, random.Random(0)) == ([5, 8], [0, 2])
+    table = {(2, 0): 0, (1, 2): 1, (2, 1): 2, (1, 4): 3, (0, 3): 4, (5, 6): 5, (5, 5): 6, (4, 9): 7, (5, 0): 8, (11, 1): 9}
+    syms = [0, 1, 1, 2, 1, 2, 2, 0, 0, 2, 0, 1]
+    ids = list(range(3, 13))
+    assert merge_dropout(list(syms), table, ids, 1e-12, random.Random(0)) == oracle(syms, table, ids)
     assert merge_ids([], {(0, 1): 0}, [2], dropout=0.5, rng=random.Random(0)) == []
     assert merge_ids([0, 1], {(0, 1): 0}, [2], dropout=1e-12, rng=random.Random(0)) == [2]
 
