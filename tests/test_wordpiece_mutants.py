@@ -75,3 +75,11 @@ def test_vocab_file_errors_name_the_file(tmp_path: Path, monkeypatch: pytest.Mon
     if os.path.exists("/dev/zero"):  # st_size 0: the bounded read counts what it reads
         with pytest.raises(SerializationError, match=r"^/dev/zero: more than 10 bytes, the limit"):
             WordPiece.read_vocab_file("/dev/zero")
+
+
+def test_special_tokens_are_never_matched_inside_text() -> None:
+    vocab = {"[UNK]": 0, "[CLS]": 1, "a": 2, "##b": 3}
+    model = WordPiece(vocab, special_tokens=["[CLS]"])
+    assert model.encode_piece("[CLS]") == (0,) and model.tokenize("[CLS]") == [(0, 0, 5)]
+    assert model.encode_piece("ab") == (2, 3)
+    assert WordPiece(vocab).encode_piece("[CLS]") == (1,)  # an ordinary token when not special
