@@ -16,7 +16,7 @@ from toolkit import Tokenizer, limits
 from toolkit.alignment import Piece
 from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.errors import InputError
-from toolkit.fast_paths import check_text, piece_tokens
+from toolkit.fast_paths import check_text, piece_tokens, scan_ids_reference
 from toolkit.interfaces import PreTokenizer
 
 
@@ -73,6 +73,7 @@ def test_encode_ids_through_a_plain_scanner() -> None:
     assert tok.encode_ids("ab ab  cd\n") == expected
     assert tok.encode_ids("ab ab  cd\n" * 2) == expected * 2  # now through the caches
     assert tok.encode("ab ab  cd\n").ids == expected
+    assert scan_ids_reference(tok._current_caches(), "ab ab  cd\n") == expected
 
 
 class _EmptyFirst(PreTokenizer):
@@ -99,3 +100,14 @@ def test_encode_ids_through_a_respelling_without_scanner() -> None:
     assert tok.encode_ids("ab abc  ab") == [256, 257, 256]
     assert tok.encode_ids("ab abc  ab") == [256, 257, 256]  # from the raw-piece cache
     assert tok.encode_ids("é") == [0xC3, 0xA9]
+
+
+def test_encode_ids_through_a_respelling_scanner() -> None:
+    # GPT-2's ByteLevel: pieces "ab", " ab", " ab", " abc" spelled "ab", "Ġab", "Ġab", "Ġabc"; the
+    # words after the first go through the chunk memo, the second call reads them from it.
+    vocab = {c: b for b, c in enumerate(BYTE_TO_CHAR)} | {"ab": 256, "Ġab": 257}
+    tok = Tokenizer(ByteLevelBPE(vocab, [("a", "b"), ("Ġ", "ab")]), pre_tokenizer=ByteLevel(add_prefix_space=False))
+    expected = [256, 257, 257, 257, 99]
+    assert tok.encode_ids("ab ab ab abc") == expected
+    assert tok.encode_ids("ab ab ab abc") == expected
+    assert tok.encode_ids("abc ab") == [256, 99, 257]
