@@ -8,6 +8,8 @@ from a pre-tokenizer in the middle of others. Expected values are written out by
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from algorithms import BPE, ByteLevelBPE
@@ -111,3 +113,13 @@ def test_encode_ids_through_a_respelling_scanner() -> None:
     assert tok.encode_ids("ab ab ab abc") == expected
     assert tok.encode_ids("ab ab ab abc") == expected
     assert tok.encode_ids("abc ab") == [256, 99, 257]
+
+
+def test_pipeline_caches_pickle_empty_with_their_model() -> None:
+    tok = Tokenizer(BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]), pre_tokenizer=WhitespaceSplit())
+    assert tok.encode_ids("ab ab") == [2, 2]
+    caches = tok._current_caches()
+    caches.raw.put("ab", (2,))
+    clone = pickle.loads(pickle.dumps(caches))  # what a worker process receives
+    assert clone.model.vocab == {"a": 0, "b": 1, "ab": 2} and clone.pre_tokenizer is not None
+    assert len(clone.raw) == 0 and clone.tokens == {}
