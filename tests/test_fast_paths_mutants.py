@@ -20,6 +20,7 @@ from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.errors import InputError
 from toolkit.fast_paths import check_text, piece_tokens, scan_ids_reference
 from toolkit.interfaces import PreTokenizer
+from toolkit.normalizers import NFC
 
 
 def test_check_text_messages_and_size_switch(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -123,3 +124,11 @@ def test_pipeline_caches_pickle_empty_with_their_model() -> None:
     clone = pickle.loads(pickle.dumps(caches))  # what a worker process receives
     assert clone.model.vocab == {"a": 0, "b": 1, "ab": 2} and clone.pre_tokenizer is not None
     assert len(clone.raw) == 0 and clone.tokens == {}
+
+
+def test_offsets_of_several_tokens_go_through_the_normalizer_alignment() -> None:
+    # NFC composes "e" + U+0301 into "é" (2 UTF-8 bytes): both byte tokens cover both original characters.
+    tok = Tokenizer(ByteLevelBPE(), normalizer=NFC(), pre_tokenizer=ByteLevel(add_prefix_space=False))
+    enc = tok.encode("ae\u0301 xe\u0301")
+    assert enc.ids == [97, 0xC3, 0xA9, 32, 120, 0xC3, 0xA9]
+    assert enc.offsets == [(0, 1), (1, 3), (1, 3), (3, 4), (4, 5), (5, 7), (5, 7)]
