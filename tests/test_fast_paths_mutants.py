@@ -14,7 +14,7 @@ import pytest
 
 from algorithms import BPE, ByteLevelBPE
 from pretokenizers import CL100K_PATTERN, ByteLevel, Sequence, Split, WhitespaceSplit
-from toolkit import Tokenizer, limits
+from toolkit import Regex, Tokenizer, limits
 from toolkit.alignment import Piece
 from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.errors import InputError
@@ -71,7 +71,7 @@ def test_piece_tokens_maps_zero_width_tokens_through_a_respelling() -> None:
 def test_encode_ids_through_a_plain_scanner() -> None:
     # cl100k cuts "ab ab  cd\n" into "ab", " ab", " ", " cd", "\n" (no respelling: a character-level model).
     vocab = {" ": 0, "a": 1, "b": 2, "c": 3, "d": 4, "\n": 5, "ab": 6, " ab": 7}
-    tok = Tokenizer(BPE(vocab, [("a", "b"), (" ", "ab")]), pre_tokenizer=Split(CL100K_PATTERN))
+    tok = Tokenizer(BPE(vocab, [("a", "b"), (" ", "ab")]), pre_tokenizer=Split(Regex(CL100K_PATTERN)))
     expected = [6, 7, 0, 0, 3, 4, 5]
     assert tok.encode_ids("ab ab  cd\n") == expected
     assert tok.encode_ids("ab ab  cd\n" * 2) == expected * 2  # now through the caches
