@@ -186,7 +186,7 @@ def child_enc_hf(p: dict[str, Any]) -> dict[str, Any]:
 
 def section_encoding(vocab: str, file: str, reps: int) -> bool:
     mb = os.path.getsize(file) / 1e6
-    print(f"\n### WordPiece encoding, BERT uncased vocabulary\n")
+    print("\n### WordPiece encoding, BERT uncased vocabulary\n")
     print(f"Text: the lines of `{os.path.basename(file)}` ({mb:.2f} MB); `[CLS]`/`[SEP]` added; "
           f"{reps} repetition(s), median (min–max).\n")
     o = C.run_child(__file__, "enc_ours", {"vocab": vocab, "file": file, "reps": reps})
