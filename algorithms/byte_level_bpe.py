@@ -282,7 +282,7 @@ class ByteLevelBPE(VocabLookup, Model):
             raise InputError(
                 f"ByteLevelBPE got a piece that is not in the byte-level alphabet ({piece[bad]!r} at index {bad} "
                 f"of {piece[:40]!r}); put a ByteLevel pre-tokenizer in front of the model "
-                "(ByteLevel(use_regex=False) keeps the text in one piece)"
+                "(ByteLevel(add_prefix_space=False, use_regex=False) keeps the text as it is, in one piece)"
             )
         return syms  # type: ignore[return-value]
 

@@ -179,7 +179,8 @@ def test_input_outside_the_byte_level_alphabet_message() -> None:
         ByteLevelBPE().encode_piece(piece)
     assert str(err.value) == (
         f"ByteLevelBPE got a piece that is not in the byte-level alphabet ('\\n' at index 50 of {'a' * 40!r}); "
-        "put a ByteLevel pre-tokenizer in front of the model (ByteLevel(use_regex=False) keeps the text in one piece)"
+        "put a ByteLevel pre-tokenizer in front of the model "
+        "(ByteLevel(add_prefix_space=False, use_regex=False) keeps the text as it is, in one piece)"
     )
 
 
