@@ -91,10 +91,9 @@ class WordPiece(Model):
         # Continuation tokens keyed without their prefix: the inner loop then looks up plain slices of
         # the word instead of building prefix + slice strings.
         self._cont: dict[str, int] = {t[plen:]: i for t, i in self._words.items() if t.startswith(prefix) and len(t) > plen}
-        # No token is longer than these, so the longest-match search starts there instead of at the
+        # No token is longer than this, so the longest-match search starts there instead of at the
         # end of the word (a 20-letter word costs a handful of look-ups, not 20 per position).
         self._max_first = max(map(len, vocab), default=0)
-        self._max_cont = max(map(len, self._cont), default=0)
         # The token lengths that occur, longest first: the search tries only those, so one long token
         # (a 1,000-character "##aaa...") adds one look-up per position, not a thousand.
         # ``_first_lengths[r]``: those at most ``r`` (the rest of the word), for r up to the longest.
