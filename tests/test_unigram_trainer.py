@@ -201,8 +201,10 @@ def test_long_words_scaled_sums_equal_the_log_space_ones() -> None:
 
 
 @pytest.mark.slow
-def test_quality_within_one_percent_of_sentencepiece(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """English (tinyshakespeare), 2,000 pieces, made comparable as in bench_unigram_quality.py."""
+def test_quality_no_worse_than_sentencepiece_by_one_percent(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """English (tinyshakespeare), 2,000 pieces, made comparable as in bench_unigram_quality.py: no more than
+    1% worse than SentencePiece in log-likelihood and in tokens on the training words. (Ours is ahead
+    here, by about 2% and 3%: docs/benchmarks.md, Unigram section.)"""
     from collections import Counter
 
     from conftest import require, shared_path
@@ -232,8 +234,8 @@ def test_quality_within_one_percent_of_sentencepiece(tmp_path) -> None:  # type:
         return likelihood, tokens
 
     (ll_ours, tok_ours), (ll_spm, tok_spm) = measure(ours), measure(theirs)
-    assert abs(ll_ours - ll_spm) <= 0.01 * abs(ll_spm)
-    assert abs(tok_ours - tok_spm) <= 0.01 * tok_spm
+    assert ll_ours >= ll_spm - 0.01 * abs(ll_spm)
+    assert tok_ours <= 1.01 * tok_spm
 
 
 def test_a_vocabulary_the_text_cannot_fill_warns_with_the_unigram_reason() -> None:
