@@ -219,21 +219,22 @@ def pattern_name(tok: Tokenizer) -> str:
     >>> pattern_name(byte_level_tokenizer(add_prefix_space=False))
     'GPT2_PATTERN'
     """
+    regex_text = tiktoken_pattern(tok)
+    return next((name for name, value in _named_patterns().items() if value == regex_text), regex_text)
+
+
+#: The shipped patterns that match every character, so tiktoken and ``Split`` cut text alike with them.
+_NAMED_PATTERNS = ("GPT2_PATTERN", "CL100K_PATTERN", "O200K_PATTERN", "LLAMA3_PATTERN")
+
+
+def _named_patterns() -> dict[str, str]:
     import pretokenizers
 
-    regex = tiktoken_pattern(tok)
-    for name in ("GPT2_PATTERN", "CL100K_PATTERN", "O200K_PATTERN", "LLAMA3_PATTERN", "CHAT_PATTERN"):
-        if getattr(pretokenizers, name) == regex:
-            return name
-    return regex
+    return {name: getattr(pretokenizers, name) for name in _NAMED_PATTERNS}
 
 
 def _named_regexes() -> set[str]:
-    import pretokenizers
-
-    return {
-        pretokenizers.GPT2_PATTERN, pretokenizers.CL100K_PATTERN, pretokenizers.O200K_PATTERN, pretokenizers.LLAMA3_PATTERN,
-    }
+    return set(_named_patterns().values())
 
 
 def _check_specials(ranks: Mapping[bytes, int], special_tokens: Mapping[str, int], *, source: PathLike) -> None:
