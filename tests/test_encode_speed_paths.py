@@ -138,3 +138,34 @@ def test_spawn_safety_checks():
 
     assert spawn_is_safe()  # pytest runs as ``python -m pytest``: no script for a worker to re-run
     assert MIN_PARALLEL_CHARS > 0
+
+
+def test_ends_of_short_texts_are_kept_apart_from_the_words():
+    """Lines share their ends: the first word (scanned without a space in front) and the final run after
+    the last word are kept in ``caches.scanned`` under the exact text scanned, never in the word memo."""
+    tok = pipeline(CL100K_PATTERN)
+    caches = tok._current_caches()
+    line = "The end\n"
+    first = scan_ids(caches, line)
+    assert first == scan_ids_reference(caches, line)
+    assert set(caches.scanned) == {"The", " end\n"}
+    assert set(caches.chunks) == set()  # neither end is a word " " + w
+    assert all(type(ids) is tuple for ids in caches.scanned.values())
+    caches.scanned["The"] = (1,)  # a planted entry shows that the second call looks the end up
+    assert scan_ids(caches, line)[:1] == [1]
+    assert scan_ids(caches, "The quick end\n")[:1] == [1]
+    del caches.scanned["The"]
+    assert scan_ids(caches, "The") == scan_ids_reference(caches, "The")  # the same text scanned alone
+    assert scan_ids(caches, "  x\n") == scan_ids_reference(caches, "  x\n")
+
+
+def test_long_runs_between_words_are_scanned_every_time():
+    from toolkit.fast_paths import MAX_SCANNED
+
+    tok = pipeline(GPT2_PATTERN)
+    caches = tok._current_caches()
+    long_run = "a" + "\n" * MAX_SCANNED + " b"
+    short_run = "a" + "\n" * (MAX_SCANNED - 3) + " b"
+    for text in (long_run, short_run):
+        assert scan_ids(caches, text) == scan_ids_reference(caches, text)
+    assert len(short_run) == MAX_SCANNED and set(caches.scanned) == {short_run}  # a whitespace run with the word after it

@@ -123,7 +123,7 @@ def test_pipeline_caches_pickle_empty_with_their_model() -> None:
     caches.raw.put("ab", (2,))
     clone = pickle.loads(pickle.dumps(caches))  # what a worker process receives
     assert clone.model.vocab == {"a": 0, "b": 1, "ab": 2} and clone.pre_tokenizer is not None
-    assert len(clone.raw) == 0 and clone.tokens == {}
+    assert len(clone.raw) == 0 and clone.tokens == {} and len(clone.scanned) == len(clone.chunks) == 0
 
 
 def test_offsets_of_several_tokens_go_through_the_normalizer_alignment() -> None:

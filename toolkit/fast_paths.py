@@ -52,6 +52,8 @@ _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 _WHITESPACE = re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in WHITESPACE_RANGES) + "]")
 #: Longer words are encoded every time rather than kept in the chunk memo.
 MAX_CHUNK = 64
+#: Longer texts between words are scanned every time rather than kept.
+MAX_SCANNED = 256
 
 
 def check_text(text: Any, what: str = "text", *, sized: bool = True) -> str:
@@ -83,7 +85,8 @@ class PipelineCaches:
     it with :func:`toolkit.options.generation` and starts new caches when an option changed since.
     """
 
-    __slots__ = ("capacity", "chunks", "generation", "model", "pre_tokenizer", "raw", "scan_encode", "scanner", "tokens")
+    __slots__ = ("capacity", "chunks", "generation", "model", "pre_tokenizer", "raw", "scan_encode", "scanned", "scanner",
+                 "tokens")
 
     def __init__(self, model: Model, pre_tokenizer: PreTokenizer | None) -> None:
         self.model = model
@@ -97,6 +100,10 @@ class PipelineCaches:
         #: ``encode_ids`` through :func:`scan_ids`: the pre-tokenizer's scanner, and word -> ids of " " + word.
         self.scanner = None if pre_tokenizer is None else pre_tokenizer.scanner()
         self.chunks: BoundedCache = BoundedCache(capacity)
+        #: ``encode_ids`` through :func:`scan_ids`: any other text scanned alone -> its ids (the ends of
+        #: short texts, whitespace runs with the word after them); apart from ``chunks``, so that
+        #: rarely repeated texts never push the words out.
+        self.scanned: BoundedCache = BoundedCache(capacity)
         self.scan_encode = None if self.scanner is None else _piece_encoder(
             model, self.raw, self.scanner[0].findall, self.scanner[1]
         )
@@ -284,7 +291,9 @@ def scan_ids(caches: PipelineCaches, text: str) -> list[int]:
     none. So ``" " + w`` is scanned on its own and its ids kept in ``caches.chunks`` (a repeated word
     costs one look-up); the parts between such words are joined back and scanned with the pattern,
     together with the word that follows them (so a trailing whitespace run splits as in the full text).
-    :func:`scan_ids_reference` is the plain scan it must equal.
+    A first part free of whitespace (``"The"`` of ``"The end\\n"``) is a chunk of its own too. Chunks
+    other than words are kept in ``caches.scanned`` under the text scanned (lines and chat turns share
+    their ends). :func:`scan_ids_reference` is the plain scan it must equal.
     """
     prefix = caches.scanner[2]  # type: ignore[index]
     if prefix and text and text[0] != " ":
@@ -292,9 +301,24 @@ def scan_ids(caches: PipelineCaches, text: str) -> list[int]:
     encode = caches.scan_encode
     memo = caches.chunks
     get, put, has_space = memo.get, memo.put, _WHITESPACE.search
+    scanned_get, scanned_put = caches.scanned.get, caches.scanned.put
+
+    def scan(chunk: str) -> list[int] | tuple[int, ...]:
+        ids = scanned_get(chunk)
+        if ids is None:
+            ids = encode(chunk)
+            if len(chunk) <= MAX_SCANNED:
+                scanned_put(chunk, tuple(ids))  # a tuple of ints leaves the garbage collector's lists
+        return ids
+
     out: list[int] = []
     parts = text.split(" ")
-    pending: list[str] | None = [parts[0]]  # parts waiting for the pattern, to be joined by " "
+    first = parts[0]
+    pending: list[str] | None = None  # parts waiting for the pattern, to be joined by " "
+    if len(parts) > 1 and first and not has_space(first):  # a chunk of its own at the start
+        out += scan(first)
+    else:
+        pending = [first]
     for w in islice(parts, 1, None):
         ids = get(w)
         if ids is None:
@@ -312,12 +336,12 @@ def scan_ids(caches: PipelineCaches, text: str) -> list[int]:
             # Scanned together with the word: alone, the parts could end in a whitespace run that
             # ``\s++$`` takes whole, where the full text splits it (cl100k's "\n " before " word").
             pending.append(w)
-            out += encode(" ".join(pending))
+            out += scan(" ".join(pending))
             pending = None
             continue
         out += ids
     if pending is not None:
-        out += encode(" ".join(pending))
+        out += scan(" ".join(pending))
     return out
 
 
