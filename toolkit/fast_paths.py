@@ -12,7 +12,7 @@ slow, piece-by-piece pipeline.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import Any
 
@@ -85,8 +85,8 @@ class PipelineCaches:
     it with :func:`toolkit.options.generation` and starts new caches when an option changed since.
     """
 
-    __slots__ = ("capacity", "chunks", "generation", "model", "pre_tokenizer", "raw", "scan_encode", "scanned", "scanner",
-                 "tokens")
+    __slots__ = ("capacity", "chunks", "generation", "model", "pre_tokenizer", "raw", "scan_chunk", "scan_encode", "scanned",
+                 "scanner", "tokens")
 
     def __init__(self, model: Model, pre_tokenizer: PreTokenizer | None) -> None:
         self.model = model
@@ -107,6 +107,7 @@ class PipelineCaches:
         self.scan_encode = None if self.scanner is None else _piece_encoder(
             model, self.raw, self.scanner[0].findall, self.scanner[1]
         )
+        self.scan_chunk = None if self.scan_encode is None else _chunk_scanner(self.scan_encode, self.scanned)
 
     def tokens_for(self, spell: Spell) -> BoundedCache:
         """The piece-token cache of pieces respelled by ``spell``."""
@@ -281,6 +282,21 @@ def _piece_encoder(
     return encode
 
 
+def _chunk_scanner(encode: Callable[[str], list[int]], scanned: BoundedCache) -> Callable[[str], Sequence[int]]:
+    """``scan(chunk)``: the ids of ``chunk`` scanned alone, kept in ``scanned`` unless it is long."""
+    get, put = scanned.get, scanned.put
+
+    def scan(chunk: str) -> Sequence[int]:
+        ids = get(chunk)
+        if ids is None:
+            ids = encode(chunk)
+            if len(chunk) <= MAX_SCANNED:
+                put(chunk, tuple(ids))  # a tuple of ints leaves the garbage collector's lists
+        return ids  # type: ignore[no-any-return]
+
+    return scan
+
+
 def scan_ids(caches: PipelineCaches, text: str) -> list[int]:
     """The ids of ``text`` through the pre-tokenizer's scanner, a space-separated word at a time.
 
@@ -298,19 +314,9 @@ def scan_ids(caches: PipelineCaches, text: str) -> list[int]:
     prefix = caches.scanner[2]  # type: ignore[index]
     if prefix and text and text[0] != " ":
         text = " " + text
-    encode = caches.scan_encode
+    encode, scan = caches.scan_encode, caches.scan_chunk
     memo = caches.chunks
     get, put, has_space = memo.get, memo.put, _WHITESPACE.search
-    scanned_get, scanned_put = caches.scanned.get, caches.scanned.put
-
-    def scan(chunk: str) -> list[int] | tuple[int, ...]:
-        ids = scanned_get(chunk)
-        if ids is None:
-            ids = encode(chunk)
-            if len(chunk) <= MAX_SCANNED:
-                scanned_put(chunk, tuple(ids))  # a tuple of ints leaves the garbage collector's lists
-        return ids
-
     out: list[int] = []
     parts = text.split(" ")
     first = parts[0]
