@@ -27,7 +27,7 @@ from pydantic import Field, StrictBool, StrictStr
 
 from algorithms._vocab import check_special_tokens
 from toolkit import limits
-from toolkit.cache import BoundedCache
+from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
 from toolkit.errors import InputError, VocabularyError
 from toolkit.interfaces import Model, Params
 from toolkit.registry import register
@@ -116,7 +116,7 @@ class SentencePieceBPE(Model):
         # The pieces merging may build, with their scores (control, unknown and byte pieces are not).
         self._scores: dict[str, float] = {p: s for p, s in self._pieces if p not in closed}
         self._unused: frozenset[str] = frozenset(self.unused)
-        self._tok_cache: BoundedCache = BoundedCache(self.cache_capacity)
+        self._tok_cache: BoundedCache = BoundedCache(self.cache_capacity, longest=MAX_CACHED_PIECE)
 
     def params(self) -> dict[str, Any]:
         return {

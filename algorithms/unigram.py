@@ -28,7 +28,7 @@ from pydantic import Field, StrictBool, StrictInt
 from algorithms._lattice import Edge, build_table, nbest, sample, viterbi
 from algorithms._vocab import check_special_tokens
 from toolkit import limits
-from toolkit.cache import BoundedCache
+from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
 from toolkit.errors import ConfigError, InputError, VocabularyError
 from toolkit.interfaces import Model, Params
 from toolkit.registry import register
@@ -146,7 +146,7 @@ class Unigram(Model):
         self._min_score = min((s for _, s in vocab), default=0.0)
         self._unk_score = self._min_score - UNK_PENALTY
         self._fallback_ids = [self._ids.get(f"<0x{b:02X}>") for b in range(256)] if self.byte_fallback else []
-        self._tok_cache: BoundedCache = BoundedCache(self.cache_capacity)
+        self._tok_cache: BoundedCache = BoundedCache(self.cache_capacity, longest=MAX_CACHED_PIECE)
         self._rng = random.Random(self.seed)
 
     # -------------------------------------------------------------------------------- (de)serialization

@@ -24,7 +24,7 @@ from pydantic import Field, StrictInt, StrictStr
 
 from algorithms._vocab import check_special_tokens, check_vocab, ordered_vocab
 from toolkit import limits
-from toolkit.cache import BoundedCache
+from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
 from toolkit.errors import VocabularyError
 from toolkit.interfaces import Model, Params
 from toolkit.registry import register
@@ -100,7 +100,7 @@ class WordPiece(Model):
         self._first_lengths = _lengths_upto({len(t) for t in self._words})
         self._cont_lengths = _lengths_upto({len(t) for t in self._cont})
         self._unk_id: int | None = vocab.get(self.unk_token)
-        self._tok_cache: BoundedCache = BoundedCache(self.cache_capacity)
+        self._tok_cache: BoundedCache = BoundedCache(self.cache_capacity, longest=MAX_CACHED_PIECE)
 
     # -------------------------------------------------------------------------------- (de)serialization
     def params(self) -> dict[str, Any]:

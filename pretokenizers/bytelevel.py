@@ -24,7 +24,7 @@ from pretokenizers.pinned import compile_pinned
 from pretokenizers.split import apply_behavior, segments
 from toolkit.alignment import Piece
 from toolkit.bytelevel import BYTE_TO_CHAR, to_byte_level
-from toolkit.cache import BoundedCache
+from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
 from toolkit.interfaces import Params, PreTokenizer
 from toolkit.normalizers.patterns import find_spans
 from toolkit.registry import register
@@ -33,10 +33,9 @@ __all__ = ["ByteLevel"]
 
 # Classes pinned to tiktoken's / HF's Unicode tables, scanned by ``re`` (see pretokenizers.pinned).
 _GPT2_RE = compile_pinned(GPT2_PATTERN)
-#: Pieces whose byte-level spelling a ByteLevel keeps (a full cache is cleared).
+#: Pieces whose byte-level spelling a ByteLevel keeps (a full cache is cleared; longer pieces than
+#: MAX_CACHED_PIECE are spelled every time: a ``use_regex=False`` piece can be a whole document).
 _CACHE_CAPACITY = 100_000
-#: Longer pieces are spelled without the cache (a ``use_regex=False`` piece can be a whole document).
-_LONGEST_CACHED = 256
 
 
 class _CharSpelling(BoundedCache):
@@ -94,7 +93,7 @@ class ByteLevel(PreTokenizer):
     trim_offsets: bool
 
     def _configure(self) -> None:
-        self._cache = BoundedCache(_CACHE_CAPACITY)  # raw piece -> its byte-level spelling
+        self._cache = BoundedCache(_CACHE_CAPACITY, longest=MAX_CACHED_PIECE)  # raw piece -> its byte-level spelling
 
     @staticmethod
     def alphabet() -> list[str]:
@@ -108,12 +107,10 @@ class ByteLevel(PreTokenizer):
         return apply_behavior(segments(find_spans(_GPT2_RE, text), len(text)), "isolated")
 
     def _spell(self, text: str) -> str:
-        """:func:`to_byte_level` through the spelling cache (pieces up to ``_LONGEST_CACHED`` characters)."""
+        """:func:`to_byte_level` through the spelling cache."""
         bl = self._cache.get(text)
         if bl is None:
-            bl = to_byte_level(text)
-            if len(text) <= _LONGEST_CACHED:
-                self._cache.put(text, bl)
+            bl = self._cache.put(text, to_byte_level(text))
         return bl
 
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:

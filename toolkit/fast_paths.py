@@ -20,7 +20,7 @@ import regex
 
 from toolkit import limits, options
 from toolkit.alignment import NormalizedString, Piece
-from toolkit.cache import BoundedCache
+from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
 from toolkit.errors import InputError
 from toolkit.interfaces import Model, PreTokenizer
 from toolkit.unicode_tables import WHITESPACE_RANGES
@@ -37,9 +37,6 @@ __all__ = [
     "scan_ids_reference",
     "segment_ids",
 ]
-
-#: Longer pieces are rare and costly to keep: they are tokenized every time.
-MAX_CACHED_PIECE = 256
 
 #: The tokens of a piece: (ids, token strings, (start, end) of each token in the piece), or, for the
 #: one-token pieces that most pieces are, one flat (id, token, start, end), faster to unpack.
@@ -93,17 +90,17 @@ class PipelineCaches:
         self.pre_tokenizer = pre_tokenizer
         self.capacity = capacity = model.cache_capacity
         #: ``encode_ids``: raw piece (before respelling) -> ids.
-        self.raw: BoundedCache = BoundedCache(capacity)
+        self.raw: BoundedCache = BoundedCache(capacity, longest=MAX_CACHED_PIECE)
         #: ``encode``: respelling (``None``: none) -> {piece: :data:`PieceTokens`}.
         self.tokens: dict[Spell, BoundedCache] = {}
         self.generation = options.generation()
         #: ``encode_ids`` through :func:`scan_ids`: the pre-tokenizer's scanner, and word -> ids of " " + word.
         self.scanner = None if pre_tokenizer is None else pre_tokenizer.scanner()
-        self.chunks: BoundedCache = BoundedCache(capacity)
+        self.chunks: BoundedCache = BoundedCache(capacity, longest=MAX_CHUNK)
         #: ``encode_ids`` through :func:`scan_ids`: any other text scanned alone -> its ids (the ends of
         #: short texts, whitespace runs with the word after them); apart from ``chunks``, so that
         #: rarely repeated texts never push the words out.
-        self.scanned: BoundedCache = BoundedCache(capacity)
+        self.scanned: BoundedCache = BoundedCache(capacity, longest=MAX_SCANNED)
         self.scan_encode = None if self.scanner is None else _piece_encoder(
             model, self.raw, self.scanner[0].findall, self.scanner[1]
         )
@@ -113,7 +110,7 @@ class PipelineCaches:
         """The piece-token cache of pieces respelled by ``spell``."""
         cache = self.tokens.get(spell)
         if cache is None:
-            cache = self.tokens[spell] = BoundedCache(self.capacity)
+            cache = self.tokens[spell] = BoundedCache(self.capacity, longest=MAX_CACHED_PIECE)
         return cache
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -142,10 +139,7 @@ def piece_tokens(model: Model, raw: str, spell: Spell) -> PieceTokens:
 
 def _cached_piece_tokens(cache: BoundedCache, model: Model, raw: str, spell: Spell) -> PieceTokens:
     """:func:`piece_tokens`, kept in ``cache`` (the cache miss of the two encode paths)."""
-    entry = piece_tokens(model, raw, spell)
-    if len(raw) <= MAX_CACHED_PIECE:
-        cache.put(raw, entry)
-    return entry
+    return cache.put(raw, piece_tokens(model, raw, spell))  # type: ignore[no-any-return]
 
 
 class Columns:
@@ -290,8 +284,7 @@ def _chunk_scanner(encode: Callable[[str], list[int]], scanned: BoundedCache) ->
         ids = get(chunk)
         if ids is None:
             ids = encode(chunk)
-            if len(chunk) <= MAX_SCANNED:
-                put(chunk, tuple(ids))  # a tuple of ints leaves the garbage collector's lists
+            put(chunk, tuple(ids))  # a tuple of ints leaves the garbage collector's lists
         return ids  # type: ignore[no-any-return]
 
     return scan
@@ -335,9 +328,7 @@ def scan_ids(caches: PipelineCaches, text: str) -> list[int]:
                     pending.append(w)
                 continue
             if pending is None:
-                ids = encode(" " + w)
-                if len(w) <= MAX_CHUNK:
-                    put(w, ids)
+                ids = put(w, encode(" " + w))
         if pending is not None:
             # Scanned together with the word: alone, the parts could end in a whitespace run that
             # ``\s++$`` takes whole, where the full text splits it (cl100k's "\n " before " word").

@@ -27,7 +27,7 @@ from pydantic_core import PydanticCustomError
 
 from toolkit import limits
 from toolkit.alignment import NormalizedString, Piece
-from toolkit.cache import BoundedCache
+from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, RegistryError, ToolkitError, VocabSizeWarning
 from toolkit.options import Configurable, Params, bump_generation, validate_params, where_override
@@ -292,7 +292,7 @@ class Model(Component):
 
     def _configure(self) -> None:
         #: Ids of each piece seen; read directly by the pipeline's fast path (a hit is one ``dict.get``).
-        self.piece_cache: BoundedCache = BoundedCache(self.cache_capacity)
+        self.piece_cache: BoundedCache = BoundedCache(self.cache_capacity, longest=MAX_CACHED_PIECE)
 
     def _set_state(self, **state: Any) -> None:
         """Store what the model holds besides its options (vocabulary, merges); see :meth:`_assemble`."""
