@@ -25,6 +25,7 @@ alphabet and special tokens, its merges are identical to Hugging Face's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, Literal
@@ -146,6 +147,7 @@ class BPE(VocabLookup, Model):
         self._plain = prefix is None and self.end_of_word_suffix is None
         # BPE-dropout: the merge skips each candidate with this probability; caches store nothing meanwhile.
         self._drop: dict[str, Any] = {"dropout": self.dropout, "rng": Random(self.seed)} if self.stochastic else {}
+        self._word_start = _word_starts(self.vocab) if self._plain and not self.ignore_merges and not self.stochastic else None
 
     @property
     def stochastic(self) -> bool:  # type: ignore[override]
@@ -262,6 +264,14 @@ class BPE(VocabLookup, Model):
     def _encode_piece(self, piece: str) -> tuple[int, ...]:
         if not piece:
             return ()
+        if self._word_start is not None and len(piece) > _SPLIT_FROM:
+            cuts = [m.start() for m in self._word_start.finditer(piece, 1)]
+            if cuts:  # words no token spans: each merged on its own, through the piece cache
+                encode, out, start = self.encode_piece, [], 0
+                for end in cuts:
+                    out += encode(piece[start:end])
+                    start = end
+                return (*out, *encode(piece[start:]))
         if self.ignore_merges:
             whole = self._regular.get(piece)
             if whole is not None:
@@ -280,6 +290,14 @@ class BPE(VocabLookup, Model):
         """
         if not piece:
             return []
+        if self._word_start is not None and len(piece) > _SPLIT_FROM:
+            cuts = [m.start() for m in self._word_start.finditer(piece, 1)]
+            if cuts:  # as in _encode_piece: each word on its own, spans shifted to the piece
+                found, start = [], 0
+                for end in [*cuts, len(piece)]:
+                    found += [(t, s + start, e + start) for t, s, e in self.tokenize(piece[start:end])]
+                    start = end
+                return found
         if self.ignore_merges:
             whole = self._regular.get(piece)
             if whole is not None:
@@ -297,6 +315,32 @@ class BPE(VocabLookup, Model):
         ids, pos = merge_with_positions(syms, self._pair_rank, self._rank_id, threshold=self.long_piece_threshold, **self._drop)
         last = [p - 1 for p in pos[1:]] + [n - 1]
         return [(t, starts[p], ends[q]) for t, p, q in zip(ids, pos, last)]
+
+
+#: Pieces longer than this are cut into words before merging, when the vocabulary allows it.
+_SPLIT_FROM = 16
+
+#: The word marker of SentencePiece-style vocabularies (Llama 2, Gemma): a space written as U+2581.
+_MARK = "\u2581"
+
+
+def _word_starts(vocab: Mapping[str, int]) -> re.Pattern[str] | None:
+    """Where a piece can be cut into words that merge on their own: before each ``▁`` whose previous
+    character never precedes a ``▁`` inside a token (no merge can join across such a place, so the
+    merges of each side are those of that side alone). ``None`` when ``▁`` is not a token.
+
+    >>> [m.start() for m in _word_starts({"▁": 0, "a": 1, "b": 2, "b▁": 3}).finditer("▁a▁▁a▁b▁a", 1)]
+    [2, 5]
+    """
+    if _MARK not in vocab:
+        return None
+    before = {_MARK}
+    for token in vocab:
+        at = token.find(_MARK, 1)
+        while at > 0:
+            before.add(token[at - 1])
+            at = token.find(_MARK, at + 1)
+    return re.compile("(?<=[^" + "".join(re.escape(c) for c in sorted(before)) + "])" + _MARK)
 
 
 @register("BPETrainer")
