@@ -307,13 +307,14 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
             out = self._segment_ids(text, caches)  # the common call: nothing to cut at
         else:
             normalize_str = None if self.normalizer is None else self.normalizer.normalize_str
-            model, pre_tokenizer, raw = caches.model, caches.pre_tokenizer, caches.raw
             out = []
             for part in cutter.cut_ids(text, normalize_str, allowed):
                 if type(part) is int:
                     out.append(part)
+                elif caches.scanner is not None:
+                    out += scan_ids(caches, part)  # type: ignore[arg-type]
                 else:
-                    out += segment_ids(model, pre_tokenizer, raw, part)  # type: ignore[arg-type]
+                    out += segment_ids(caches.model, caches.pre_tokenizer, caches.raw, part)  # type: ignore[arg-type]
         if self.post_processor is not None:
             return self.post_processor.process_ids(out, add_special_tokens=add_special_tokens)
         return out
