@@ -169,3 +169,31 @@ def test_long_runs_between_words_are_scanned_every_time():
     for text in (long_run, short_run):
         assert scan_ids(caches, text) == scan_ids_reference(caches, text)
     assert len(short_run) == MAX_SCANNED and set(caches.scanned) == {short_run}  # a whitespace run with the word after it
+
+
+def test_a_long_text_pauses_the_collector_and_restores_its_state():
+    import gc
+
+    from toolkit.tokenizer import _PAUSE_GC_FROM
+
+    tok = PIPELINES["gpt2"]
+    text = "qqzzy " * (_PAUSE_GC_FROM // 6 + 1)  # a word no other test puts in the shared memo
+    seen = []
+    caches = tok._current_caches()
+    encode = caches.scan_encode
+
+    def spy(chunk):
+        seen.append(gc.isenabled())
+        return encode(chunk)
+
+    caches.scan_encode = spy
+    try:
+        assert tok.encode_ids(text) == scan_ids_reference(caches, text)
+        assert seen and not any(seen) and gc.isenabled()  # paused while encoding, enabled again after
+        gc.disable()
+        tok.encode_ids(text + "x")
+        assert not gc.isenabled()  # a caller's disabled collector stays disabled
+    finally:
+        gc.enable()
+        caches.scan_encode = encode
+    assert all(type(ids) is tuple for ids in caches.chunks.values())  # untracked by the collector

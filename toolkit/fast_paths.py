@@ -328,7 +328,7 @@ def scan_ids(caches: PipelineCaches, text: str) -> list[int]:
                     pending.append(w)
                 continue
             if pending is None:
-                ids = put(w, encode(" " + w))
+                ids = put(w, tuple(encode(" " + w)))  # a tuple of ints leaves the garbage collector's lists
         if pending is not None:
             # Scanned together with the word: alone, the parts could end in a whitespace run that
             # ``\s++$`` takes whole, where the full text splits it (cl100k's "\n " before " word").

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from toolkit import limits, options
@@ -41,6 +42,9 @@ CorpusSource = str | os.PathLike[str] | Iterable[str] | Iterable[os.PathLike[str
 #: Held while a pipeline replaces its caches (rare: a component or an option changed), so that the
 #: model and the caches filled by it are always replaced together.
 _CACHES_LOCK = threading.Lock()
+#: ``encode_ids`` pauses the cyclic garbage collector for texts of at least this many characters.
+_PAUSE_GC_FROM = 1 << 16
+
 
 class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
     """A complete tokenizer: the pipeline of components plus encode/decode/train/save; truncation and
@@ -303,18 +307,20 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
             allowed = self._allowed(allowed_special, specials)
             self._check_disallowed(text, disallowed_special, allowed, specials)
         cutter = self._cutter(caches.model)
-        if cutter is None or not cutter.active(allowed):
-            out = self._segment_ids(text, caches)  # the common call: nothing to cut at
-        else:
-            normalize_str = None if self.normalizer is None else self.normalizer.normalize_str
-            out = []
-            for part in cutter.cut_ids(text, normalize_str, allowed):
-                if type(part) is int:
-                    out.append(part)
-                elif caches.scanner is not None:
-                    out += scan_ids(caches, part)  # type: ignore[arg-type]
-                else:
-                    out += segment_ids(caches.model, caches.pre_tokenizer, caches.raw, part)  # type: ignore[arg-type]
+        # A long text fills the caches with many cycle-free containers: the collector would rescan them.
+        with gc_paused() if len(text) >= _PAUSE_GC_FROM else nullcontext():
+            if cutter is None or not cutter.active(allowed):
+                out = self._segment_ids(text, caches)  # the common call: nothing to cut at
+            else:
+                normalize_str = None if self.normalizer is None else self.normalizer.normalize_str
+                out = []
+                for part in cutter.cut_ids(text, normalize_str, allowed):
+                    if type(part) is int:
+                        out.append(part)
+                    elif caches.scanner is not None:
+                        out += scan_ids(caches, part)  # type: ignore[arg-type]
+                    else:
+                        out += segment_ids(caches.model, caches.pre_tokenizer, caches.raw, part)  # type: ignore[arg-type]
         if self.post_processor is not None:
             return self.post_processor.process_ids(out, add_special_tokens=add_special_tokens)
         return out
