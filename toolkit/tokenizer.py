@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import nullcontext
 from typing import Any
 
 from toolkit import limits, options
@@ -306,21 +305,11 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
             specials = self._specials(caches.model)
             allowed = self._allowed(allowed_special, specials)
             self._check_disallowed(text, disallowed_special, allowed, specials)
-        cutter = self._cutter(caches.model)
-        # A long text fills the caches with many cycle-free containers: the collector would rescan them.
-        with gc_paused() if len(text) >= _PAUSE_GC_FROM else nullcontext():
-            if cutter is None or not cutter.active(allowed):
-                out = self._segment_ids(text, caches)  # the common call: nothing to cut at
-            else:
-                normalize_str = None if self.normalizer is None else self.normalizer.normalize_str
-                out = []
-                for part in cutter.cut_ids(text, normalize_str, allowed):
-                    if type(part) is int:
-                        out.append(part)
-                    elif caches.scanner is not None:
-                        out += scan_ids(caches, part)  # type: ignore[arg-type]
-                    else:
-                        out += segment_ids(caches.model, caches.pre_tokenizer, caches.raw, part)  # type: ignore[arg-type]
+        if len(text) < _PAUSE_GC_FROM:
+            out = self._text_ids(text, caches, allowed)
+        else:  # a long text fills the caches with cycle-free containers: the collector would rescan them
+            with gc_paused():
+                out = self._text_ids(text, caches, allowed)
         if self.post_processor is not None:
             return self.post_processor.process_ids(out, add_special_tokens=add_special_tokens)
         return out
@@ -334,6 +323,23 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
         [2]
         """
         return self.encode_ids(text, add_special_tokens=False)
+
+    def _text_ids(self, text: str, caches: PipelineCaches, allowed: frozenset[str]) -> list[int]:
+        """The ids of ``text``: cut at added and ``allowed`` special tokens, each part through the scanner
+        or :func:`segment_ids`."""
+        cutter = self._cutter(caches.model)
+        if cutter is None or not cutter.active(allowed):
+            return self._segment_ids(text, caches)  # the common call: nothing to cut at
+        normalize_str = None if self.normalizer is None else self.normalizer.normalize_str
+        out: list[int] = []
+        for part in cutter.cut_ids(text, normalize_str, allowed):
+            if type(part) is int:
+                out.append(part)
+            elif caches.scanner is not None:
+                out += scan_ids(caches, part)  # type: ignore[arg-type]
+            else:
+                out += segment_ids(caches.model, caches.pre_tokenizer, caches.raw, part)  # type: ignore[arg-type]
+        return out
 
     def _segment_ids(self, segment: str, caches: PipelineCaches) -> list[int]:
         """The ids of a text without special tokens (normalized here, then :func:`segment_ids`)."""
