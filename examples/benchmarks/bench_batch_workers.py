@@ -1,0 +1,60 @@
+"""Issue 19: ``encode_batch(num_workers=N)`` against one process, identical results asserted.
+
+The GPT-2 tokenizer (``encoder.json`` + ``vocab.bpe``) on the lines of the first ``--mb`` MB of
+``gutenberg_part01.txt``: ``encode_batch(lines)`` in this process and ``encode_batch(lines,
+num_workers=N)`` (spawned workers), each on a freshly loaded tokenizer (the workers start with empty
+caches too), full ``Encoding`` objects with offsets. Wall-clock seconds (the workers' CPU time is not
+this process's), the best of ``--reps`` runs, alternating; run it on otherwise idle cores.
+
+    python examples/benchmarks/bench_batch_workers.py [--mb 6] [--workers 2] [--reps 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _common as C
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=6.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--reps", type=int, default=3)
+    args = parser.parse_args()
+
+    from toolkit import Tokenizer
+
+    text = (C.ENGLISH / "gutenberg_part01.txt").read_text(encoding="utf-8")[: int(args.mb * 1_000_000)]
+    lines = text.splitlines(keepends=True)
+
+    def load() -> Tokenizer:
+        return Tokenizer.from_gpt2(C.GPT2_DIR / "encoder.json", C.GPT2_DIR / "vocab.bpe")
+
+    times: dict[str, list[float]] = {"one process": [], f"num_workers={args.workers}": []}
+    results = {}
+    for _ in range(args.reps):
+        for name, workers in (("one process", None), (f"num_workers={args.workers}", args.workers)):
+            tok = load()
+            gc.collect()
+            start = time.perf_counter()
+            out = tok.encode_batch(lines, num_workers=workers)
+            times[name].append(time.perf_counter() - start)
+            results[name] = [(e.ids, e.offsets) for e in out]
+    one, many = results.values()
+    assert one == many, "encode_batch in workers differs from one process"
+    best = {name: min(ts) for name, ts in times.items()}
+    print(f"{len(lines):,} lines, {len(text) / 1e6:.1f} MB, GPT-2, full Encodings; wall seconds, best of {args.reps}")
+    for name, t in best.items():
+        print(f"  {name}: {t:.2f} s ({', '.join(f'{x:.2f}' for x in times[name])})")
+    ratio = best["one process"] / best[f"num_workers={args.workers}"]
+    print(f"  speed-up with {args.workers} workers: {ratio:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
