@@ -310,8 +310,12 @@ def test_encode_batch_inside_a_daemonic_worker_falls_back_to_serial() -> None:
     assert got == [tok.encode_ids(t) for t in ("a b", "c d", "e")]
 
 
-def test_worker_processes_are_spawned_not_forked(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Spawned workers behave the same on every platform and never inherit a forked thread's locks."""
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+def test_workers_fork_in_a_process_with_one_thread_and_spawn_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forked workers inherit the tokenizer and its caches; with a second thread (which could hold a
+    lock the child would inherit) they are spawned. Both give the serial encodings."""
+    from toolkit import batch
+
     seen: list[str] = []
     real = multiprocessing.get_context
 
@@ -322,5 +326,21 @@ def test_worker_processes_are_spawned_not_forked(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(multiprocessing, "get_context", spy)
     monkeypatch.setattr("toolkit.batch.MIN_PARALLEL_CHARS", 0)  # small batches stay in one process otherwise
     tok = pipelines()["bpe"]
-    tok.encode_batch(["a", "b", "c"], num_workers=2)
-    assert seen == ["spawn"]
+    texts = ["a b", "c", "d e f"]
+    serial = [tok.encode(t) for t in texts]
+    monkeypatch.setattr(batch, "_threads", lambda: 1)
+    assert batch.start_method() == "fork"
+    assert tok.encode_batch(texts, num_workers=2) == serial
+    monkeypatch.undo()
+    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    monkeypatch.setattr("toolkit.batch.MIN_PARALLEL_CHARS", 0)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert batch._threads() >= 2 and batch.start_method() == "spawn"
+        assert tok.encode_batch(texts, num_workers=2) == serial
+    finally:
+        stop.set()
+        other.join()
+    assert seen == ["fork", "spawn"]

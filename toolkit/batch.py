@@ -1,15 +1,20 @@
-"""``Tokenizer.encode_batch(num_workers=N)``: encoding in spawned worker processes.
+"""``Tokenizer.encode_batch(num_workers=N)``: encoding in worker processes.
 
 The inputs are cut into contiguous chunks (about four per worker); each worker receives the tokenizer
 and the calling process's limits once, encodes its chunks, and sends each back as packed flat columns
 (:func:`toolkit.encoding.pack_encodings`: a list of ``Encoding`` objects costs more to pickle than to
 encode). Results come back in input order, identical to the serial ones.
+
+Workers are forked where that is safe (Linux, a process with one thread: nothing to re-import, the
+tokenizer and its warm caches are inherited, no lock can be held by a thread that does not exist in
+the child), else spawned where that is safe (:func:`spawn_is_safe`), else this process encodes alone.
 """
 
 from __future__ import annotations
 
 import ast
 import multiprocessing
+import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
@@ -22,7 +27,7 @@ from toolkit.runtime import gc_paused
 # The tokenizer is typed ``Any``: naming ``toolkit.tokenizer`` here would be an import cycle.
 Tokenizer = Any
 
-__all__ = ["MIN_PARALLEL_CHARS", "encode_in_processes", "spawn_is_safe"]
+__all__ = ["MIN_PARALLEL_CHARS", "encode_in_processes", "spawn_is_safe", "start_method"]
 
 #: Below this many characters in all, starting workers costs more than it saves: one process encodes.
 MIN_PARALLEL_CHARS = 1_000_000
@@ -56,10 +61,31 @@ def _main_is_guarded() -> bool:
 def spawn_is_safe() -> bool:
     """True when worker processes may be spawned from here: not inside a daemon or a spawning child,
     and the main script (if any) is guarded, so a worker importing it does not encode again (or hang)."""
+    return _may_start_children() and _main_is_guarded()
+
+
+def _may_start_children() -> bool:
+    """False in a daemon (it may not have children) and in a spawning child (still importing its script)."""
     proc = multiprocessing.current_process()
-    if proc.daemon or getattr(proc, "_inheriting", False):
-        return False
-    return _main_is_guarded()
+    return not (proc.daemon or getattr(proc, "_inheriting", False))
+
+
+def _threads() -> int:
+    """The threads of this process, native ones included (Linux's ``/proc``; elsewhere unknown: 2)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 2
+
+
+def start_method() -> str | None:
+    """How workers may start from here: ``"fork"`` on Linux in a process with one thread, else
+    ``"spawn"`` when :func:`spawn_is_safe`, else ``None`` (encode in this process)."""
+    if not _may_start_children():
+        return None
+    if sys.platform.startswith("linux") and _threads() == 1:
+        return "fork"
+    return "spawn" if _main_is_guarded() else None
 
 
 def encode_in_processes(
@@ -67,7 +93,8 @@ def encode_in_processes(
 ) -> list[Encoding]:
     """``tokenizer.encode_batch(items)`` in ``workers`` spawned processes, chunked, in order."""
     size_chars = sum(len(i) if isinstance(i, str) else sum(map(len, i)) for i in items)
-    if size_chars < MIN_PARALLEL_CHARS or not spawn_is_safe():  # one process: faster, or the only safe way
+    method = start_method() if size_chars >= MIN_PARALLEL_CHARS else None
+    if method is None:  # one process: faster, or the only safe way
         return [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items]
     workers = min(workers, len(items))
     size = -(-len(items) // (workers * 4))
@@ -75,7 +102,7 @@ def encode_in_processes(
     out: list[Encoding] = []
     with ProcessPoolExecutor(
         workers,
-        mp_context=multiprocessing.get_context("spawn"),
+        mp_context=multiprocessing.get_context(method),
         initializer=_worker_init,
         initargs=(tokenizer, limits.snapshot()),
     ) as pool:

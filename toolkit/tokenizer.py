@@ -366,14 +366,13 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
         ``num_workers`` > 1 encodes in that many worker processes: the inputs are cut into contiguous
         chunks (about four per worker), each worker receives the tokenizer once, and the encodings come
         back in input order, identical to the serial ones (an error is the one the serial loop would
-        raise first). Workers are *spawned* (safe with threads, the same on every platform); this
-        process encodes alone when the batch is under ``toolkit.batch.MIN_PARALLEL_CHARS`` characters
-        or spawning is unsafe (a script without an ``if __name__ == "__main__":`` guard, which a worker
-        would re-run, a daemon, a spawning child), so no script hangs. Starting them costs
-        a fraction of a second, and the results travel back as flat arrays that this process turns
-        into ``Encoding`` objects again, so on two cores two workers gain little (measured in
-        ``docs/benchmarks.md``); the share of the work done in parallel grows with the number of
-        cores. ``None`` or ``1``: this process.
+        raise first). Workers are *forked* on Linux from a process with one thread (they inherit the
+        tokenizer and its warm caches), else *spawned* (safe with threads); this process encodes alone
+        when the batch is under ``toolkit.batch.MIN_PARALLEL_CHARS`` characters or no start is safe (a
+        daemon, a spawning child, or spawning from a script without an ``if __name__ == "__main__":``
+        guard, which a worker would re-run), so no script hangs. The results travel back as flat
+        arrays that this process turns into ``Encoding`` objects again (measured in
+        ``docs/benchmarks.md``). ``None`` or ``1``: this process.
 
         >>> from algorithms import BPE
         >>> tok = Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")]))
