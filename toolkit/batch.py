@@ -91,7 +91,8 @@ def start_method() -> str | None:
 def encode_in_processes(
     tokenizer: Tokenizer, items: list[Any], workers: int, add_special_tokens: bool, allowed: Any
 ) -> list[Encoding]:
-    """``tokenizer.encode_batch(items)`` in ``workers`` spawned processes, chunked, in order."""
+    """``tokenizer.encode_batch(items)`` by ``workers`` processes, chunked, in order: this one encodes the
+    first ``1 / workers`` of the chunks while ``workers - 1`` worker processes encode the rest."""
     size_chars = sum(len(i) if isinstance(i, str) else sum(map(len, i)) for i in items)
     method = start_method() if size_chars >= MIN_PARALLEL_CHARS else None
     if method is None:  # one process: faster, or the only safe way
@@ -99,16 +100,20 @@ def encode_in_processes(
     workers = min(workers, len(items))
     size = -(-len(items) // (workers * 4))
     chunks = [items[i : i + size] for i in range(0, len(items), size)]
+    own = len(chunks) // workers  # the first chunks: encoded here, so their errors come first as well
     out: list[Encoding] = []
     with ProcessPoolExecutor(
-        workers,
+        workers - 1,
         mp_context=multiprocessing.get_context(method),
         initializer=_worker_init,
         initargs=(tokenizer, limits.snapshot()),
     ) as pool:
         try:
             with gc_paused():  # millions of cycle-free lists: collecting them is wasted time
-                for part in pool.map(_worker_encode, chunks, repeat(add_special_tokens), repeat(allowed)):
+                parts = pool.map(_worker_encode, chunks[own:], repeat(add_special_tokens), repeat(allowed))
+                for chunk in chunks[:own]:  # while the workers run
+                    out += [tokenizer._encode_item(item, add_special_tokens, allowed) for item in chunk]
+                for part in parts:
                     out += unpack_encodings(part)
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)

@@ -363,10 +363,11 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
         lists of words or pairs of them); equal to calling :meth:`encode` on each, then padded to the
         longest of the batch if padding is enabled.
 
-        ``num_workers`` > 1 encodes in that many worker processes: the inputs are cut into contiguous
-        chunks (about four per worker), each worker receives the tokenizer once, and the encodings come
-        back in input order, identical to the serial ones (an error is the one the serial loop would
-        raise first). Workers are *forked* on Linux from a process with one thread (they inherit the
+        ``num_workers`` > 1 encodes in that many processes, this one and ``num_workers - 1`` workers:
+        the inputs are cut into contiguous chunks (about four per process), this process encodes the
+        first share while each worker receives the tokenizer once and encodes the rest, and the
+        encodings come back in input order, identical to the serial ones (an error is the one the
+        serial loop would raise first). Workers are *forked* on Linux from a process with one thread (they inherit the
         tokenizer and its warm caches), else *spawned* (safe with threads); this process encodes alone
         when the batch is under ``toolkit.batch.MIN_PARALLEL_CHARS`` characters or no start is safe (a
         daemon, a spawning child, or spawning from a script without an ``if __name__ == "__main__":``
