@@ -310,8 +310,9 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
         else:  # a long text fills the caches with cycle-free containers: the collector would rescan them
             with gc_paused():
                 out = self._text_ids(text, caches, allowed)
-        if self.post_processor is not None:
-            return self.post_processor.process_ids(out, add_special_tokens=add_special_tokens)
+        post_processor = self._post_processor  # the slot's value, read without its descriptor (hot path)
+        if post_processor is not None:
+            return post_processor.process_ids(out, add_special_tokens=add_special_tokens)
         return out
 
     def encode_ordinary(self, text: str) -> list[int]:
@@ -343,8 +344,9 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
 
     def _segment_ids(self, segment: str, caches: PipelineCaches) -> list[int]:
         """The ids of a text without special tokens (normalized here, then :func:`segment_ids`)."""
-        if self.normalizer is not None:
-            segment = self.normalizer.normalize_str(segment)
+        normalizer = self._normalizer  # the slot's value, read without its descriptor (hot path)
+        if normalizer is not None:
+            segment = normalizer.normalize_str(segment)
         if caches.scanner is not None:
             return scan_ids(caches, segment)
         return segment_ids(caches.model, caches.pre_tokenizer, caches.raw, segment)
