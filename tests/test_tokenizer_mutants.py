@@ -8,16 +8,19 @@ the files. Expected values are written out by hand, never computed by the code u
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
 import toolkit.tokenizer as tokenizer_module
 from algorithms import BPE
 from pretokenizers import Whitespace
-from toolkit import Tokenizer, decoders
+from toolkit import Tokenizer, decoders, processors
 from toolkit.errors import ConfigError, CorpusError, InputError, SerializationError
 from toolkit.normalizers import Lowercase
 
+FOLDER = "cannot write {}: it is a folder, not a regular file; save to a file path instead"
 VOCAB = {"a": 0, "b": 1, "ab": 2, "<s>": 3, " ": 4, "<": 5, "s": 6, ">": 7}
 
 
@@ -315,3 +318,203 @@ def test_train_uses_the_pipeline_and_returns_itself() -> None:
     assert tok.get_vocab() == {"a": 0, "b": 1, "ab": 2}
     assert tok.encode_ids("AB") == [2]
 
+
+
+# ---------------------------------------------------------------- files
+
+
+def test_to_dict_is_the_whole_document() -> None:
+    tok = Tokenizer(BPE(vocab={"a": 0, "b": 1}, merges=[]), metadata={"m": 1})
+    model = {"type": "BPE", "vocab": {"a": 0, "b": 1}, "merges": [], "unk_token": None,
+             "continuing_subword_prefix": None, "end_of_word_suffix": None, "special_tokens": [], "fuse_unk": False,
+             "byte_fallback": False, "ignore_merges": False, "dropout": None, "seed": None}
+    plain = {"format": "tokenizer-toolkit", "version": 2, "normalizer": None, "pre_tokenizer": None, "model": model,
+             "post_processor": None, "decoder": None, "metadata": {"m": 1}}
+    assert tok.to_dict() == plain
+    assert list(tok.to_dict()) == ["format", "version", "normalizer", "pre_tokenizer", "model", "post_processor",
+                                   "decoder", "metadata"]
+    tok.normalizer, tok.pre_tokenizer, tok.decoder = Lowercase(), Whitespace(), decoders.Fuse()
+    tok.post_processor = processors.TemplateProcessing(single="$A", special_tokens=[])
+    tok.enable_truncation(3)
+    tok.enable_padding(pad_id=1, pad_token="b")
+    tok.add_tokens(["zz"])
+    full = tok.to_dict()
+    assert full["normalizer"] == {"type": "Lowercase"}
+    assert full["pre_tokenizer"] == {"type": "Whitespace"}
+    assert full["decoder"] == {"type": "Fuse"}
+    assert full["post_processor"]["type"] == "TemplateProcessing"
+    assert full["truncation"] == {"max_length": 3, "stride": 0, "strategy": "longest_first", "direction": "right"}
+    assert full["padding"] == {"length": None, "pad_to_multiple_of": None, "pad_id": 1, "pad_token": "b",
+                               "pad_type_id": 0, "direction": "right"}
+    assert full["added_tokens"] == [{"id": 2, "content": "zz", "single_word": False, "lstrip": False, "rstrip": False,
+                                     "normalized": True, "special": False}]
+    again = Tokenizer.from_dict(full)
+    assert again.to_dict() == full
+    assert (again.truncation["max_length"], again.padding["pad_id"]) == (3, 1)
+    assert again.encode("AB zz").ids == [0, 1, 2]
+
+
+def test_to_json_and_from_json() -> None:
+    tok = Tokenizer(BPE(vocab={"é": 0}, merges=[]), metadata={"note": "ü"})
+    text = tok.to_json()
+    assert text.startswith('{"format": "tokenizer-toolkit", "version": 2, ')
+    assert '"é": 0' in text and '"note": "ü"' in text  # not ASCII-escaped
+    assert tok.to_json(indent=1).startswith('{\n "format": "tokenizer-toolkit",\n "version": 2,')
+    _raises(ConfigError, "indent must be None or an integer 0..64, got -1", tok.to_json, indent=-1)
+    again = Tokenizer.from_json(text)
+    assert again.metadata == {"note": "ü"} and again.encode_ids("é") == [0]
+    _raises(SerializationError, "from_json expects a str, got bytes", Tokenizer.from_json, text.encode())
+    with pytest.raises(SerializationError) as info:
+        Tokenizer.from_json('{"format": "tokenizer-toolkit", "version": 2, "model": 3}')
+    assert str(info.value).startswith("<string>: ")
+
+
+def test_from_dict_names_its_source_and_validates_unless_trusted() -> None:
+    doc = Tokenizer(BPE(vocab={"a": 0, "b": 1}, merges=[])).to_dict()
+    doc["model"]["vocab"] = {"a": 0, "b": 0}  # two tokens with one id
+    with pytest.raises(SerializationError) as info:
+        Tokenizer.from_dict(doc)
+    assert str(info.value).startswith("<dict>: ")
+    with pytest.raises(SerializationError) as info:
+        Tokenizer.from_dict(doc, source="my.json")
+    assert str(info.value).startswith("my.json: ")
+    del doc["metadata"]
+    doc["model"]["vocab"] = {"a": 0, "b": 1}
+    assert Tokenizer.from_dict(doc, trusted=True).metadata == {}
+
+
+def test_save_and_load(tmp_path: Path) -> None:
+    tok = Tokenizer(BPE(vocab={"a": 0, "b": 1}, merges=[]))
+    tok.save(tmp_path / "t.json")
+    assert (tmp_path / "t.json").read_text(encoding="utf-8") == tok.to_json()
+    tok.save(str(tmp_path / "i.json"), indent=2)
+    assert (tmp_path / "i.json").read_text(encoding="utf-8") == tok.to_json(indent=2)
+    assert Tokenizer.load(tmp_path / "i.json").to_dict() == tok.to_dict()
+    assert Tokenizer.load(str(tmp_path / "t.json"), trusted=True).encode_ids("ab") == [0, 1]
+    missing = tmp_path / "none.json"
+    _raises(SerializationError, f"{missing}: no such tokenizer file", Tokenizer.load, missing)
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"a": "\xff"}')
+    _raises(SerializationError, f"{bad}: not UTF-8 text (invalid byte at offset 7)", Tokenizer.load, bad)
+    _raises(SerializationError, f"{tmp_path}: cannot read: Is a directory", Tokenizer.load, tmp_path)
+    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 3", Tokenizer.load, 3)
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "tokenizer-toolkit", "version": 2, "model": 3}', encoding="utf-8")
+    with pytest.raises(SerializationError) as info:
+        Tokenizer.load(broken)
+    assert str(info.value).startswith(f"{broken}: ")
+    with pytest.raises(SerializationError) as info:
+        Tokenizer.load(tmp_path / "empty.json") if (tmp_path / "empty.json").write_text("{", encoding="utf-8") else None
+    assert str(info.value).startswith(f"{tmp_path / 'empty.json'}: ")
+    _raises(SerializationError, FOLDER.format(tmp_path), tok.save, tmp_path)
+
+
+# ---------------------------------------------------------------- other file formats (reached by name)
+
+
+def _byte_level() -> Tokenizer:
+    return Tokenizer.load(Path(__file__).parent / "fixtures" / "byte_level_gpt2.json")
+
+
+def test_gpt2_files_round_trip_with_their_options(tmp_path: Path) -> None:
+    tok = _byte_level()
+    vocab, merges = tok.save_vocab_merges(tmp_path, prefix="p")
+    assert (vocab, merges) == (tmp_path / "p-vocab.json", tmp_path / "p-merges.txt")
+    assert tok.save_vocab_merges(str(tmp_path)) == (tmp_path / "vocab.json", tmp_path / "merges.txt")
+    again = Tokenizer.from_gpt2(vocab, str(merges))
+    assert again.encode("hello world").tokens == ["he", "l", "lo", "Ġw", "or", "ld"]
+    spaced = Tokenizer.from_gpt2(vocab, merges, add_prefix_space=True)
+    assert spaced.encode("hello").tokens == ["Ġ", "he", "l", "lo"]
+    assert again.encode("<|endoftext|>", allowed_special="all").tokens == ["<|endoftext|>"]  # the default
+    special = Tokenizer.from_gpt2(vocab, merges, special_tokens=["<|fim_prefix|>"])
+    assert special.encode("<|fim_prefix|><|endoftext|>", allowed_special="all").tokens[0] == "<|fim_prefix|>"
+    with pytest.raises(ConfigError, match=re.escape("not special tokens of this tokenizer: <|endoftext|>")):
+        special.encode("hi", allowed_special=["<|endoftext|>"])
+    _raises(SerializationError, "encoder_json must be a file path (str or os.PathLike), got int 1", Tokenizer.from_gpt2,
+            1, merges)
+    _raises(SerializationError, "vocab_bpe must be a file path (str or os.PathLike), got NoneType None",
+            Tokenizer.from_gpt2, vocab, None)
+    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 2", tok.save_vocab_merges, 2)
+
+
+def test_tiktoken_files_round_trip_with_their_options(tmp_path: Path) -> None:
+    tok = _byte_level()
+    tok.save_tiktoken(tmp_path / "x.tiktoken")
+    again = Tokenizer.from_tiktoken(str(tmp_path / "x.tiktoken"), pattern="gpt2", special_tokens={"<|end|>": 600})
+    assert again.encode("hello world<|end|>", allowed_special="all").tokens == ["he", "l", "lo", "Ġw", "or", "ld",
+                                                                               "<|end|>"]
+    words = Tokenizer.from_tiktoken(tmp_path / "x.tiktoken", pattern=r"\S+|\s+")
+    assert words.encode("a  b").tokens == ["a", "ĠĠ", "b"]  # the two spaces are one piece: not GPT-2's pattern
+    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", Tokenizer.from_tiktoken, 1)
+    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", tok.save_tiktoken, 1)
+
+
+def test_hf_json_round_trip_with_its_options(tmp_path: Path) -> None:
+    tok = _byte_level()
+    tok.to_hf_json(tmp_path / "tokenizer.json", indent=2)
+    text = (tmp_path / "tokenizer.json").read_text(encoding="utf-8")
+    assert text.startswith('{\n  "version": "1.0",')
+    tok.to_hf_json(str(tmp_path / "flat.json"))
+    assert "\n" not in (tmp_path / "flat.json").read_text(encoding="utf-8").strip()
+    assert Tokenizer.from_hf_json(tmp_path / "tokenizer.json").encode_ids("hello") == tok.encode_ids("hello")
+    assert Tokenizer.load_any(str(tmp_path / "tokenizer.json")).encode_ids("hello") == tok.encode_ids("hello")
+    data = json.loads(text)
+    data["normalizer"] = {"type": "Sequence", "normalizers": [{"type": "NoSuchNormalizer"}]}
+    (tmp_path / "odd.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SerializationError, match="NoSuchNormalizer"):
+        Tokenizer.from_hf_json(tmp_path / "odd.json")
+    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", Tokenizer.from_hf_json, 1)
+    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", Tokenizer.load_any, 1)
+    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", tok.to_hf_json, 1)
+    _raises(SerializationError, FOLDER.format(tmp_path), tok.to_hf_json, tmp_path)
+
+
+def test_load_any_honours_format_and_options(tmp_path: Path) -> None:
+    tok = _byte_level()
+    tok.save(tmp_path / "ours.json")
+    with pytest.raises(SerializationError):
+        Tokenizer.load_any(tmp_path / "ours.json", format="tiktoken")
+    assert Tokenizer.load_any(tmp_path / "ours.json", format="toolkit").encode_ids("hi") == tok.encode_ids("hi")
+    tok.save_tiktoken(tmp_path / "x.tiktoken")
+    words = Tokenizer.load_any(tmp_path / "x.tiktoken", pattern=r"\S+|\s+")
+    assert words.encode("a  b").tokens == ["a", "ĠĠ", "b"]
+
+
+def test_bert_vocab_round_trip_with_its_options(tmp_path: Path) -> None:
+    from algorithms import WordPiece
+
+    wp = Tokenizer(WordPiece({"[UNK]": 0, "[CLS]": 1, "[SEP]": 2, "a": 3, "##b": 4, "<c>": 5}), pre_tokenizer=Whitespace())
+    wp.save_bert_vocab(tmp_path / "vocab.txt")
+    assert (tmp_path / "vocab.txt").read_text(encoding="utf-8") == "[UNK]\n[CLS]\n[SEP]\na\n##b\n<c>\n"
+    assert Tokenizer.from_bert_vocab(tmp_path / "vocab.txt").encode("AB").tokens == ["[CLS]", "a", "##b", "[SEP]"]
+    cased = Tokenizer.from_bert_vocab(str(tmp_path / "vocab.txt"), lowercase=False)
+    assert cased.encode("AB ab").tokens == ["[CLS]", "[UNK]", "a", "##b", "[SEP]"]
+    assert Tokenizer.from_bert_vocab(tmp_path / "vocab.txt", cls_token="<c>").encode("ab").tokens == [
+        "<c>", "a", "##b", "[SEP]"]
+    _raises(SerializationError, "vocab_txt must be a file path (str or os.PathLike), got int 1",
+            Tokenizer.from_bert_vocab, 1)
+    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", wp.save_bert_vocab, 1)
+
+
+def test_sentencepiece_round_trip(tmp_path: Path) -> None:
+    from algorithms import Unigram
+    from pretokenizers import Metaspace
+
+    pieces = [("<unk>", 0.0), ("▁", -1.0), ("a", -2.0), ("b", -2.0), ("▁ab", -1.5)]
+    uni = Tokenizer(Unigram(pieces, unk_id=0), pre_tokenizer=Metaspace())
+    uni.save_sentencepiece(tmp_path / "m.model")
+    again = Tokenizer.from_sentencepiece(str(tmp_path / "m.model"))
+    assert (again.encode("ab a").tokens, again.encode_ids("ab a")) == (["▁ab", "▁", "a"], [4, 1, 2])
+    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", Tokenizer.from_sentencepiece, 1)
+    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", uni.save_sentencepiece, 1)
+    _raises(SerializationError, FOLDER.format(tmp_path), uni.save_sentencepiece, tmp_path)
+
+
+def test_visualize_passes_its_options_on() -> None:
+    tok = Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2, "<s>": 3}, merges=[("a", "b")]),
+                    post_processor=processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", 3)]))
+    assert tok.visualize("abba").to_text() == "<s>|ab|b|a"
+    assert tok.visualize("abba", add_special_tokens=False).to_text() == "ab|b|a"
+    assert tok.visualize("abba").show_ids is False
+    assert tok.visualize(["ab", "ba"], show_ids=True).show_ids is True
+    assert tok.visualize(["ab", "ba"]).texts == ["ab", "ba"]
