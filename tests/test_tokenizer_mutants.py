@@ -518,3 +518,24 @@ def test_visualize_passes_its_options_on() -> None:
     assert tok.visualize("abba").show_ids is False
     assert tok.visualize(["ab", "ba"], show_ids=True).show_ids is True
     assert tok.visualize(["ab", "ba"]).texts == ["ab", "ba"]
+
+
+def test_encode_batch_pretokenized_items_are_not_checked_as_text() -> None:
+    tok = _tok()
+    _raises(InputError, "text: with is_pretokenized=True, give a list of words (str), got str", tok.encode_batch,
+            ["a<s>"], is_pretokenized=True, disallowed_special="all")
+
+
+def test_encode_batch_passes_add_special_tokens_on() -> None:
+    tok = _tok(post_processor=processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", 3)]))
+    assert [e.ids for e in tok.encode_batch(["ab"])] == [[3, 2]]
+    assert [e.ids for e in tok.encode_batch(["ab"], add_special_tokens=False)] == [[2]]
+
+
+def test_load_names_the_file_over_the_size_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolkit import limits
+
+    Tokenizer(BPE(vocab={"a": 0}, merges=[])).save(tmp_path / "t.json")
+    monkeypatch.setattr(limits, "MAX_FILE_BYTES", 10)
+    _raises(SerializationError, f"{tmp_path / 't.json'}: more than 10 bytes, the limit (toolkit.limits.MAX_FILE_BYTES) "
+            "for one file or input; split it or raise the limit", Tokenizer.load, tmp_path / "t.json")
