@@ -539,3 +539,76 @@ def test_load_names_the_file_over_the_size_limit(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(limits, "MAX_FILE_BYTES", 10)
     _raises(SerializationError, f"{tmp_path / 't.json'}: more than 10 bytes, the limit (toolkit.limits.MAX_FILE_BYTES) "
             "for one file or input; split it or raise the limit", Tokenizer.load, tmp_path / "t.json")
+
+
+def test_pre_tokenize_str_without_a_pre_tokenizer_is_one_piece() -> None:
+    assert _tok().pre_tokenize_str("ab a") == [("ab a", (0, 4))]
+    assert _tok(normalizer=Lowercase()).pre_tokenize_str("AB") == [("ab", (0, 2))]
+
+
+def test_encode_ids_has_no_size_limit_unlike_encode(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolkit import limits
+
+    tok = _tok()
+    monkeypatch.setattr(limits, "MAX_INPUT_CHARS", 3)
+    assert tok.encode_ids("abab") == [2, 2]
+    with pytest.raises(InputError, match="more than the limit of 3"):
+        tok.encode("abab")
+
+
+def test_encode_ids_with_padding_passes_add_special_tokens_on() -> None:
+    tok = _tok(post_processor=processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", 3)]))
+    tok.enable_padding(length=3, pad_id=4, pad_token=" ")
+    assert tok.encode_ids("ab") == [3, 2, 4]
+    assert tok.encode_ids("ab", add_special_tokens=False) == [2, 4, 4]
+    tok.no_padding()
+    tok.enable_truncation(2)
+    assert tok.encode_ids("abab<s>", allowed_special="all") == [3, 2]
+
+
+def _split_document() -> dict[str, object]:
+    """A document whose Split regex has no timeout: refused from an untrusted file, fine when trusted."""
+    from pretokenizers import Split
+    from toolkit import Regex
+
+    tok = Tokenizer(BPE(vocab={"a": 0, "b": 1}, merges=[]),
+                    pre_tokenizer=Split(Regex("a+"), behavior="isolated", timeout=None))
+    return tok.to_dict()
+
+
+def test_trusted_documents_skip_the_checks_for_files_from_elsewhere(tmp_path: Path) -> None:
+    doc = _split_document()
+    assert Tokenizer.from_dict(doc, trusted=True).encode("aab").tokens == ["a", "a", "b"]
+    with pytest.raises(SerializationError, match="^d.json: pre_tokenizer.timeout: null switches off the timeout"):
+        Tokenizer.from_dict(doc, source="d.json")
+    text = json.dumps(doc)
+    assert Tokenizer.from_json(text, trusted=True).encode_ids("ab") == [0, 1]
+    with pytest.raises(SerializationError, match="^<string>: pre_tokenizer.timeout: null switches off"):
+        Tokenizer.from_json(text)
+    (tmp_path / "t.json").write_text(text, encoding="utf-8")
+    assert Tokenizer.load(tmp_path / "t.json", trusted=True).encode_ids("ab") == [0, 1]
+    with pytest.raises(SerializationError, match="pre_tokenizer.timeout: null switches off"):
+        Tokenizer.load(tmp_path / "t.json")
+
+
+def test_from_dict_errors_name_the_source() -> None:
+    doc = Tokenizer(BPE(vocab={"a": 0}, merges=[])).to_dict()
+    for field, value, message in (
+        ("version", 99, "src.json: version"),
+        ("truncation", 3, "src.json: truncation: must be an object or null, got int"),
+        ("added_tokens", 3, "src.json: added_tokens: must be a list, got int"),
+    ):
+        with pytest.raises(SerializationError) as info:
+            Tokenizer.from_dict({**doc, field: value}, source="src.json")
+        assert str(info.value).startswith(message)
+
+
+def test_train_reports_counting_to_the_trainers_progress_and_warns_when_short() -> None:
+    from algorithms import BPETrainer
+    from toolkit.errors import VocabSizeWarning
+
+    calls: list[tuple[str, int, int]] = []
+    Tokenizer(BPE()).train(["ab ab", "ab"], BPETrainer(vocab_size=3, progress=lambda *a: calls.append(a)))
+    assert ("counting", 7, 7) in calls  # 7 characters counted of 7
+    with pytest.warns(VocabSizeWarning, match="vocab_size=10 cannot be reached: training stopped at 3 tokens"):
+        Tokenizer(BPE()).train(["ab"], BPETrainer(vocab_size=10, show_progress=False))
