@@ -612,3 +612,21 @@ def test_train_reports_counting_to_the_trainers_progress_and_warns_when_short() 
     assert ("counting", 7, 7) in calls  # 7 characters counted of 7
     with pytest.warns(VocabSizeWarning, match="vocab_size=10 cannot be reached: training stopped at 3 tokens"):
         Tokenizer(BPE()).train(["ab"], BPETrainer(vocab_size=10, show_progress=False))
+
+
+def test_an_option_changed_after_encoding_renews_the_caches() -> None:
+    tok = Tokenizer(BPE(vocab=dict(VOCAB), merges=[("a", "b")], unk_token="<s>"), pre_tokenizer=Whitespace())
+    assert tok.encode_ids("zz zz") == [3, 3, 3, 3]
+    assert tok.encode("zz zz").ids == [3, 3, 3, 3]
+    tok.model.fuse_unk = True  # the cached ids of "zz" are stale now; the pre-tokenizer still splits
+    assert tok.encode_ids("zz zz") == [3, 3]
+    assert tok.encode("zz zz").ids == [3, 3]
+
+
+def test_special_tokens_are_cut_before_the_rest_is_normalized() -> None:
+    tok = _tok(normalizer=Lowercase())
+    enc = tok.encode("A<s>AB", allowed_special="all")
+    assert enc.ids == [0, 3, 2]
+    assert enc.offsets == [(0, 1), (1, 4), (4, 6)]
+    assert tok.encode("A<S>AB", allowed_special="all").ids == [0, 5, 6, 7, 2]
+    assert tok.encode("A<s>AB").ids == [0, 5, 6, 7, 2]
