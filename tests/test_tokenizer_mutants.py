@@ -630,3 +630,46 @@ def test_special_tokens_are_cut_before_the_rest_is_normalized() -> None:
     assert enc.offsets == [(0, 1), (1, 4), (4, 6)]
     assert tok.encode("A<S>AB", allowed_special="all").ids == [0, 5, 6, 7, 2]
     assert tok.encode("A<s>AB").ids == [0, 5, 6, 7, 2]
+
+
+def test_pretokenized_words_take_allowed_special_tokens_and_type_id_0() -> None:
+    tok = _tok()
+    enc = tok.encode(["a<s>", "b"], is_pretokenized=True, allowed_special="all")
+    assert enc.ids == [0, 3, 1]
+    assert enc.word_ids == [0, 0, 1]
+    assert enc.type_ids == [0, 0, 0]
+    assert tok.encode(["a<s>"], is_pretokenized=True).ids == [0, 5, 6, 7]
+    _raises(InputError, "text: with is_pretokenized=True, give a list of words (str), got set", tok.encode, {"a"},
+            is_pretokenized=True)
+    _raises(InputError, "text: with is_pretokenized=True, give a list of words (str), got int", tok.encode, 5,
+            is_pretokenized=True)
+
+
+def test_encode_ordinary_adds_no_special_tokens() -> None:
+    tok = _tok(post_processor=processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", 3)]))
+    assert tok.encode_ids("ab") == [3, 2]
+    assert tok.encode_ordinary("ab<s>") == [2, 5, 6, 7]
+
+
+def test_decode_bytes_of_tokens_outside_the_byte_alphabet_and_lone_surrogates() -> None:
+    vocab = {"Ã": 0, "©": 1, "a": 2, "<中>": 3}
+    tok = Tokenizer(BPE(vocab=vocab, merges=[], special_tokens=["<中>"]), decoder=decoders.ByteLevel())
+    assert tok.decode_bytes([3, 2]) == "<中>a".encode()  # '中' is no byte-level character: its UTF-8 bytes
+    tok.add_tokens(["\ud800x"])  # an added token may hold a lone surrogate: its bytes pass through
+    assert tok.decode_bytes([4, 0]) == b"\xed\xa0\x80x\xc3"
+    plain = _tok()
+    plain.add_tokens(["\ud800x"])
+    assert plain.decode_bytes([8, 0]) == b"\xed\xa0\x80x a"
+
+
+def test_train_keeps_the_models_options_and_reads_a_corpus_object() -> None:
+    from algorithms import BPETrainer
+    from toolkit.training.reading import Corpus
+
+    tok = Tokenizer(BPE(unk_token="[UNK]"))
+    tok.train(["ab ab"], BPETrainer(vocab_size=4, show_progress=False))
+    assert tok.get_vocab() == {"[UNK]": 0, " ": 1, "a": 2, "b": 3}
+    assert tok.model.unk_token == "[UNK]"
+    tok = Tokenizer(BPE())
+    tok.train(Corpus(texts=["ab", "ab"]), BPETrainer(vocab_size=3, show_progress=False))  # iter_texts, no __iter__
+    assert tok.get_vocab() == {"a": 0, "b": 1, "ab": 2}
