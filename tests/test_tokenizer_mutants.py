@@ -673,3 +673,12 @@ def test_train_keeps_the_models_options_and_reads_a_corpus_object() -> None:
     tok = Tokenizer(BPE())
     tok.train(Corpus(texts=["ab", "ab"]), BPETrainer(vocab_size=3, show_progress=False))  # iter_texts, no __iter__
     assert tok.get_vocab() == {"a": 0, "b": 1, "ab": 2}
+
+
+def test_the_pair_takes_the_same_special_token_options() -> None:
+    tok = _tok()
+    words = tok.encode(["a"], ["<s>", "b"], is_pretokenized=True, allowed_special="all")
+    assert (words.ids, words.type_ids) == ([0, 3, 1], [0, 1, 1])
+    assert tok.encode("a", "<s>", allowed_special=["<s>"], disallowed_special="all").ids == [0, 3]
+    _raises(InputError, "pair must be a str, got int", tok.encode, "a", 5)
+    _raises(InputError, "pair must be a str, got int", tok.encode, "a", 5, disallowed_special="all")
