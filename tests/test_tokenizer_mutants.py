@@ -682,3 +682,23 @@ def test_the_pair_takes_the_same_special_token_options() -> None:
     assert tok.encode("a", "<s>", allowed_special=["<s>"], disallowed_special="all").ids == [0, 3]
     _raises(InputError, "pair must be a str, got int", tok.encode, "a", 5)
     _raises(InputError, "pair must be a str, got int", tok.encode, "a", 5, disallowed_special="all")
+
+
+def test_a_segment_that_normalizes_to_nothing_does_not_end_the_text() -> None:
+    from toolkit.normalizers import Strip
+
+    tok = _tok(normalizer=Strip())
+    enc = tok.encode(" <s> ab", allowed_special="all")  # " " strips to nothing, then the token and "ab"
+    assert enc.ids == [3, 2]
+    assert enc.offsets == [(1, 4), (5, 7)]
+    assert tok.encode_ids(" <s> ab", allowed_special="all") == [3, 2]
+
+
+def test_respelled_and_plain_pieces_do_not_share_cached_tokens() -> None:
+    # With add_prefix_space, "a " takes the general path (a space is added): its last piece is the
+    # respelled space "Ġ". " 1Ġ" starts with a space, so it takes the slice path, whose raw piece "Ġ"
+    # (U+0120, UTF-8 C4 A0) is respelled "Äł": the cached tokens of the respelled "Ġ" must not be used.
+    tok = _byte_level()
+    tok.pre_tokenizer.add_prefix_space = True
+    assert tok.encode("a ").tokens == ["Ġa", "Ġ"]
+    assert tok.encode(" 1Ġ").tokens == ["Ġ", "1", "Ä", "ł"]
