@@ -142,3 +142,30 @@ def test_a_document_built_in_memory_is_checked_for_depth(monkeypatch: pytest.Mon
     assert str(info.value) == (
         "mem: nested more than 4 levels deep (toolkit.limits.MAX_NESTING_DEPTH); a Sequence inside a Sequence "
         "inside ... is never needed: flatten it")
+
+
+def test_parse_json_names_its_source_and_checks_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolkit import Tokenizer
+    from toolkit.serialization import parse_json
+
+    with pytest.raises(SerializationError) as info:
+        Tokenizer.from_json("{")  # parse_json's default source
+    assert str(info.value).startswith("<string>: not valid JSON (")
+    monkeypatch.setattr(limits, "MAX_NESTING_DEPTH", 4)
+    assert parse_json("[[[[1]]]]", source="s") == [[[[1]]]]
+    with pytest.raises(SerializationError) as info:
+        parse_json("[[[[[1]]]]]", source="s")
+    assert str(info.value).startswith("s: nested more than 4 levels deep")
+
+
+def test_a_trusted_document_skips_the_vocabulary_checks() -> None:
+    """What ``trusted=True`` is for: the per-token checks of a large vocabulary are skipped, shown here
+    by a vocabulary only those checks refuse (two tokens with one id)."""
+    from algorithms import BPE
+    from toolkit import Tokenizer
+
+    doc = Tokenizer(BPE(vocab={"a": 0, "b": 1}, merges=[])).to_dict()
+    doc["model"]["vocab"] = {"a": 0, "b": 0}
+    assert Tokenizer.from_dict(doc, trusted=True).get_vocab() == {"a": 0, "b": 0}
+    with pytest.raises(SerializationError, match="^<dict>: model"):
+        Tokenizer.from_dict(doc)
