@@ -69,3 +69,8 @@ def test_the_id_merge_symbol_returns_is_checked_with_inclusive_bounds() -> None:
     for bad in (-1, MAX_SYMBOL_ID + 1, True, 3.0):
         with pytest.raises(ValueError, match=rf"^merge_symbol\(1, 2\) returned an invalid id {bad!r}$"):
             learn_merges([[1, 2]], [1], merge_symbol=lambda a, b, bad=bad: bad, max_merges=1)
+
+
+def test_a_first_merged_id_of_1_is_new_when_every_symbol_is_0() -> None:
+    # The only initial symbol is 0, so id 1 is new and the one merge allowed is spent: (1, 1) stays.
+    assert learn_merges([[0, 0, 0, 0]], [1], merge_symbol=_fresh_ids(1), max_merges=1) == [(0, 0, 1)]
