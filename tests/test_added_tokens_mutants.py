@@ -1,0 +1,84 @@
+"""Known answers for ``toolkit/added_tokens.py`` that the mutation run showed unpinned (docs/testing.md,
+"added_tokens"): token identity and texts, storing and adding tokens, and the convenience cut.
+Expected values are written out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolkit.added_tokens import (
+    AddedToken,
+    AddedVocabulary,
+    as_added_token,
+    read_added_tokens,
+)
+from toolkit.errors import ConfigError, SerializationError
+
+
+def _raises(kind: type[Exception], message: str, fn: object, *args: object, **kwargs: object) -> None:
+    with pytest.raises(kind) as info:
+        fn(*args, **kwargs)  # type: ignore[operator]
+    assert str(info.value) == message
+
+
+def test_added_token_identity_and_text() -> None:
+    assert hash(AddedToken("a")) == hash(AddedToken("a"))
+    assert hash(AddedToken("a")) != hash(AddedToken("b"))
+    assert repr(AddedToken("a")) == "AddedToken('a', normalized=True)"
+    assert repr(AddedToken("<s>", special=True, lstrip=True)) == "AddedToken('<s>', lstrip=True, special=True)"
+    _raises(SerializationError, "w: must be an object, got int", AddedToken.from_dict, 5, where="w")
+    _raises(ConfigError, "added tokens must be str or AddedToken, got int 5", as_added_token, 5, special=False)
+
+
+def test_read_added_tokens_names_the_entry() -> None:
+    _raises(SerializationError, "s: added_tokens[1]: must be an object, got int", read_added_tokens,
+            [{"id": 3, "content": "x"}, 5], source="s")
+
+
+def test_put_replaces_an_entry_of_the_same_content_and_refuses_a_taken_id() -> None:
+    v = AddedVocabulary()
+    v.put(AddedToken("a"), 5)
+    v.put(AddedToken("a"), 6)
+    assert v.get_vocab() == {"a": 6}
+    assert v.decoder == {6: AddedToken("a")}
+    _raises(ConfigError, "added token 'b': id 6 already belongs to 'a'", v.put, AddedToken("b"), 6)
+
+
+def test_add_numbers_new_tokens_after_the_model_and_keeps_known_ones() -> None:
+    v = AddedVocabulary()
+    assert v.add([AddedToken("a")], model_size=0, lookup=lambda c: None) == 1
+    assert v.get_vocab() == {"a": 0}
+    v = AddedVocabulary()
+    assert v.add([AddedToken("a"), AddedToken("b")], model_size=1, lookup=lambda c: None) == 2
+    assert v.add([AddedToken("a"), AddedToken("c")], model_size=1, lookup=lambda c: None) == 1  # "a" is known
+    assert v.decoder == {1: AddedToken("a"), 2: AddedToken("b"), 3: AddedToken("c")}
+    assert v.add([AddedToken("a", special=True)], model_size=1, lookup=lambda c: None) == 1  # new flags, same id
+    assert v.decoder == {1: AddedToken("a", special=True), 2: AddedToken("b"), 3: AddedToken("c")}
+    assert len(v) == 3
+    assert v.add([AddedToken("z")], model_size=1, lookup={"z": 0}.get) == 1  # the model's id
+    assert v.token_to_id("z") == 0
+
+
+def test_vocabularies_compare_by_their_tokens_and_ids() -> None:
+    a, b = AddedVocabulary(), AddedVocabulary()
+    assert a == b
+    a.put(AddedToken("x"), 3)
+    assert a != b
+    b.put(AddedToken("x"), 3)
+    assert a == b
+    assert a != {3: AddedToken("x")}
+
+
+def test_id_to_token_and_the_convenience_cut() -> None:
+    from toolkit.normalizers import Lowercase
+
+    v = AddedVocabulary()
+    v.add([AddedToken("<think>"), AddedToken("ab")], model_size=10, lookup=lambda c: None)
+    assert (v.id_to_token(10), v.id_to_token(11), v.id_to_token(12)) == ("<think>", "ab", None)
+    cut = v.cut("x<think>AB", Lowercase(), frozenset())
+    # Both tokens match on the normalized text; the text segment keeps the raw piece it came from.
+    assert [(s.token_id, s.token, s.start, s.end, s.nstart, s.nend) for s in cut] == [
+        (None, "x", 0, 10, 0, 1), (10, "<think>", 1, 8, 0, 0), (11, "ab", 8, 10, 0, 0)]
+    assert [(s.token_id, s.start, s.end) for s in v.cut("<s>a", None, frozenset(["<s>"]), {"<s>": 0})] == [
+        (0, 0, 3), (None, 3, 4)]
+    assert [(s.token_id, s.start, s.end) for s in v.cut("<s>a", None, frozenset())] == [(None, 0, 4)]
