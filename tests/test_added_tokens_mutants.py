@@ -82,3 +82,22 @@ def test_id_to_token_and_the_convenience_cut() -> None:
     assert [(s.token_id, s.start, s.end) for s in v.cut("<s>a", None, frozenset(["<s>"]), {"<s>": 0})] == [
         (0, 0, 3), (None, 3, 4)]
     assert [(s.token_id, s.start, s.end) for s in v.cut("<s>a", None, frozenset())] == [(None, 0, 4)]
+
+
+def test_the_convenience_cut_normalizes_token_contents() -> None:
+    from toolkit.normalizers import Lowercase
+
+    v = AddedVocabulary()
+    v.add([AddedToken("CD")], model_size=10, lookup=lambda c: None)  # matched on normalized text as "cd"
+    assert [(s.token_id, s.start, s.end) for s in v.cut("xCD", Lowercase(), frozenset())][1:] == [(10, 1, 3)]
+
+
+@pytest.mark.parametrize("bad", ["x", True, -1, None])
+def test_read_added_tokens_refuses_a_bad_id(bad: object) -> None:
+    _raises(SerializationError, f"s: added_tokens[0].id: must be a non-negative integer, got {bad!r}",
+            read_added_tokens, [{"id": bad, "content": "a"}], source="s")
+
+
+def test_from_dict_names_added_tokens_by_default() -> None:
+    _raises(SerializationError, "added_tokens: must be an object, got list", AddedToken.from_dict, [])
+    assert AddedToken.from_dict({"content": "<s>", "special": True}) == AddedToken("<s>", special=True)
