@@ -101,3 +101,14 @@ def test_read_added_tokens_refuses_a_bad_id(bad: object) -> None:
 def test_from_dict_names_added_tokens_by_default() -> None:
     _raises(SerializationError, "added_tokens: must be an object, got list", AddedToken.from_dict, [])
     assert AddedToken.from_dict({"content": "<s>", "special": True}) == AddedToken("<s>", special=True)
+
+
+def test_a_special_token_that_is_not_allowed_does_not_hide_the_next_one() -> None:
+    from algorithms import BPE
+    from toolkit import Tokenizer
+
+    vocab = {"<a>": 0, "<b>": 1, "<": 2, "a": 3, ">": 4, "b": 5}
+    tok = Tokenizer(BPE(vocab=vocab, merges=[], special_tokens=["<a>", "<b>"]))
+    assert tok.encode_ids("<a><b>", allowed_special=["<b>"]) == [2, 3, 4, 1]
+    assert tok.encode("<a><b>", allowed_special=["<b>"]).ids == [2, 3, 4, 1]
+    assert tok.encode_ids("<a><b>", allowed_special=["<a>"]) == [0, 2, 5, 4]
