@@ -112,3 +112,8 @@ def test_a_special_token_that_is_not_allowed_does_not_hide_the_next_one() -> Non
     assert tok.encode_ids("<a><b>", allowed_special=["<b>"]) == [2, 3, 4, 1]
     assert tok.encode("<a><b>", allowed_special=["<b>"]).ids == [2, 3, 4, 1]
     assert tok.encode_ids("<a><b>", allowed_special=["<a>"]) == [0, 2, 5, 4]
+
+
+def test_an_added_token_needs_text() -> None:
+    _raises(ConfigError, "AddedToken content must be a non-empty str, got int 5", AddedToken, 5)
+    _raises(ConfigError, "AddedToken content must be a non-empty str, got str ''", AddedToken, "")
