@@ -79,8 +79,9 @@ def test_id_to_token_and_the_convenience_cut() -> None:
     # Both tokens match on the normalized text; the text segment keeps the raw piece it came from.
     assert [(s.token_id, s.token, s.start, s.end, s.nstart, s.nend) for s in cut] == [
         (None, "x", 0, 10, 0, 1), (10, "<think>", 1, 8, 0, 0), (11, "ab", 8, 10, 0, 0)]
-    assert [(s.token_id, s.start, s.end) for s in v.cut("<s>a", None, frozenset(["<s>"]), {"<s>": 0})] == [
-        (0, 0, 3), (None, 3, 4)]
+    raw = v.cut("<s>a", None, frozenset(["<s>"]), {"<s>": 0})  # a special token matches on the raw text
+    assert [(s.token_id, s.token, s.start, s.end, s.ns is None, s.nstart, s.nend) for s in raw] == [
+        (0, "<s>", 0, 3, True, 0, 0), (None, "a", 3, 4, False, 0, 1)]
     assert [(s.token_id, s.start, s.end) for s in v.cut("<s>a", None, frozenset())] == [(None, 0, 4)]
 
 
