@@ -49,3 +49,38 @@ def test_id_to_token_takes_integer_like_ids() -> None:
         with pytest.raises(InputError) as info:
             tok.id_to_token(bad)
         assert str(info.value) == f"token_id must be an int, got {shown}"
+
+
+def test_add_tokens_takes_one_token_or_a_list_and_numbers_after_the_largest_id() -> None:
+    from toolkit.errors import ConfigError
+
+    tok = Tokenizer(BPE(vocab={"a": 0, "b": 5}, merges=[]))
+    assert tok.add_tokens("zz") == 1
+    assert tok.get_vocab() == {"a": 0, "b": 5, "zz": 6}
+    empty = Tokenizer(BPE())
+    empty.add_tokens(["x"])
+    assert empty.get_vocab() == {"x": 0}
+    with pytest.raises(ConfigError) as info:
+        tok.add_tokens(5)
+    assert str(info.value) == "tokens must be a list of str or AddedToken, got int"
+
+
+def test_allowed_special_errors_say_what_is_wrong() -> None:
+    from toolkit.errors import ConfigError
+
+    tok = Tokenizer(BPE(vocab={"a": 0, "<s>": 1}, merges=[], special_tokens=["<s>"]))
+    cases = [
+        ("<s>", "allowed_special must be \"all\", None or a collection of special-token strings, got str '<s>' "
+                "(for one token write ['<s>'])"),
+        (5, "allowed_special must be \"all\", None or a collection of special-token strings, got int 5"),
+        ([5], "allowed_special must hold special-token strings, got int 5"),
+        (["<u>", "<t>"], "allowed_special names tokens that are not special tokens of this tokenizer: <t>, <u>; "
+                         "known: <s>"),
+    ]
+    for value, message in cases:
+        with pytest.raises(ConfigError) as info:
+            tok.encode("a", allowed_special=value)
+        assert str(info.value) == message
+    with pytest.raises(ConfigError) as info:
+        Tokenizer(BPE(vocab={"a": 0}, merges=[])).encode("a", allowed_special=["<t>"])
+    assert str(info.value).endswith("known: none")
