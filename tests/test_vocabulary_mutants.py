@@ -70,12 +70,12 @@ def test_allowed_special_errors_say_what_is_wrong() -> None:
 
     tok = Tokenizer(BPE(vocab={"a": 0, "<s>": 1}, merges=[], special_tokens=["<s>"]))
     cases = [
-        ("<s>", "allowed_special must be \"all\", None or a collection of special-token strings, got str '<s>' "
-                "(for one token write ['<s>'])"),
+        ("<s>", ("allowed_special must be \"all\", None or a collection of special-token strings, got str '<s>' "
+                 "(for one token write ['<s>'])")),
         (5, "allowed_special must be \"all\", None or a collection of special-token strings, got int 5"),
         ([5], "allowed_special must hold special-token strings, got int 5"),
-        (["<u>", "<t>"], "allowed_special names tokens that are not special tokens of this tokenizer: <t>, <u>; "
-                         "known: <s>"),
+        (["<u>", "<t>"], ("allowed_special names tokens that are not special tokens of this tokenizer: <t>, <u>; "
+                          "known: <s>")),
     ]
     for value, message in cases:
         with pytest.raises(ConfigError) as info:
