@@ -61,3 +61,16 @@ def test_first_occurrence_offsets_use_both_operand_lengths() -> None:
     word_counts = {"bbaaabba": 3, "aaababb": 1, "aaa": 4, "bbaabb": 3, "babbb": 4, "aaabaa": 2}
     options = {"max_merges": 4, "tie_break": "first_occurrence", "vocab_class": SortedVocab}
     assert run(learn_merges, word_counts, **options)[2] == run(reference_learn_merges, word_counts, **options)[2]
+
+
+def test_the_id_merge_symbol_returns_is_checked_with_inclusive_bounds() -> None:
+    assert learn_merges([[1, 2]], [1], merge_symbol=lambda a, b: 0, max_merges=1) == [(1, 2, 0)]
+    assert learn_merges([[1, 2]], [1], merge_symbol=lambda a, b: MAX_SYMBOL_ID, max_merges=1) == [(1, 2, MAX_SYMBOL_ID)]
+    for bad in (-1, MAX_SYMBOL_ID + 1, True, 3.0):
+        with pytest.raises(ValueError, match=rf"^merge_symbol\(1, 2\) returned an invalid id {bad!r}$"):
+            learn_merges([[1, 2]], [1], merge_symbol=lambda a, b, bad=bad: bad, max_merges=1)
+
+
+def test_a_first_merged_id_of_1_is_new_when_every_symbol_is_0() -> None:
+    # The only initial symbol is 0, so id 1 is new and the one merge allowed is spent: (1, 1) stays.
+    assert learn_merges([[0, 0, 0, 0]], [1], merge_symbol=_fresh_ids(1), max_merges=1) == [(0, 0, 1)]

@@ -399,7 +399,8 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
         if disallowed_special != () and disallowed_special is not None:
             specials = self._specials(self.model)
             for item in items:
-                for text in item if isinstance(item, tuple) else (item,):
+                text, pair, pretokenized = batch_item(item)  # a pair is a tuple or a 2-item list
+                for text in () if pretokenized else (text, pair):
                     if isinstance(text, str):
                         self._check_disallowed(text, disallowed_special, frozenset(self._allowed(allowed)), specials)
         if num_workers is not None and num_workers > 1 and len(items) > 1:

@@ -1,0 +1,86 @@
+"""Known answers for ``toolkit/vocabulary.py`` that the mutation run showed unpinned (docs/testing.md,
+"vocabulary"): the vocabulary look-ups of a pipeline with added tokens. Expected values by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from algorithms import BPE
+from toolkit import Tokenizer
+from toolkit.errors import InputError
+
+
+class _NumpyLikeInt:
+    """An integer type that is not ``int`` but has ``__index__`` (as numpy and torch integers)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def _tok() -> Tokenizer:
+    tok = Tokenizer(BPE(vocab={"a": 0, "b": 1}, merges=[]))
+    tok.add_tokens(["zz"])
+    return tok
+
+
+def test_get_vocab_with_and_without_added_tokens() -> None:
+    tok = _tok()
+    assert tok.get_vocab() == {"a": 0, "b": 1, "zz": 2}
+    assert tok.get_vocab(with_added_tokens=False) == {"a": 0, "b": 1}
+
+
+def test_token_to_id_looks_up_added_tokens_then_the_model() -> None:
+    tok = _tok()
+    assert (tok.token_to_id("zz"), tok.token_to_id("a"), tok.token_to_id("q")) == (2, 0, None)
+    with pytest.raises(InputError) as info:
+        tok.token_to_id(5)
+    assert str(info.value) == "token must be a str, got int 5"
+
+
+def test_id_to_token_takes_integer_like_ids() -> None:
+    tok = _tok()
+    assert (tok.id_to_token(2), tok.id_to_token(1), tok.id_to_token(7)) == ("zz", "b", None)
+    assert tok.id_to_token(_NumpyLikeInt(2)) == "zz"
+    assert tok.id_to_token(_NumpyLikeInt(0)) == "a"
+    for bad, shown in ((True, "bool True"), ("1", "str '1'"), (1.0, "float 1.0")):
+        with pytest.raises(InputError) as info:
+            tok.id_to_token(bad)
+        assert str(info.value) == f"token_id must be an int, got {shown}"
+
+
+def test_add_tokens_takes_one_token_or_a_list_and_numbers_after_the_largest_id() -> None:
+    from toolkit.errors import ConfigError
+
+    tok = Tokenizer(BPE(vocab={"a": 0, "b": 5}, merges=[]))
+    assert tok.add_tokens("zz") == 1
+    assert tok.get_vocab() == {"a": 0, "b": 5, "zz": 6}
+    empty = Tokenizer(BPE())
+    empty.add_tokens(["x"])
+    assert empty.get_vocab() == {"x": 0}
+    with pytest.raises(ConfigError) as info:
+        tok.add_tokens(5)
+    assert str(info.value) == "tokens must be a list of str or AddedToken, got int"
+
+
+def test_allowed_special_errors_say_what_is_wrong() -> None:
+    from toolkit.errors import ConfigError
+
+    tok = Tokenizer(BPE(vocab={"a": 0, "<s>": 1}, merges=[], special_tokens=["<s>"]))
+    cases = [
+        ("<s>", ("allowed_special must be \"all\", None or a collection of special-token strings, got str '<s>' "
+                 "(for one token write ['<s>'])")),
+        (5, "allowed_special must be \"all\", None or a collection of special-token strings, got int 5"),
+        ([5], "allowed_special must hold special-token strings, got int 5"),
+        (["<u>", "<t>"], ("allowed_special names tokens that are not special tokens of this tokenizer: <t>, <u>; "
+                          "known: <s>")),
+    ]
+    for value, message in cases:
+        with pytest.raises(ConfigError) as info:
+            tok.encode("a", allowed_special=value)
+        assert str(info.value) == message
+    with pytest.raises(ConfigError) as info:
+        Tokenizer(BPE(vocab={"a": 0}, merges=[])).encode("a", allowed_special=["<t>"])
+    assert str(info.value).endswith("known: none")
