@@ -261,11 +261,17 @@ class BPE(VocabLookup, Model):
             self._initial(piece)  # raises the InputError naming the first unknown character
         return [unk_id if s is None else s for s in syms]  # type: ignore[misc]
 
+    def _word_cuts(self, piece: str) -> list[int]:
+        """Where a long piece is cut into words that no token spans (:func:`_word_starts`); none: merged whole."""
+        if len(piece) <= _SPLIT_FROM:
+            return []
+        return [m.start() for m in self._word_start.finditer(piece, 1)]  # type: ignore[union-attr]
+
     def _encode_piece(self, piece: str) -> tuple[int, ...]:
         if not piece:
             return ()
-        if self._word_start is not None and len(piece) > _SPLIT_FROM:
-            cuts = [m.start() for m in self._word_start.finditer(piece, 1)]
+        if self._word_start is not None:
+            cuts = self._word_cuts(piece)
             if cuts:  # words no token spans: each merged on its own, through the piece cache
                 encode, out, start = self.encode_piece, [], 0
                 for end in cuts:
@@ -290,8 +296,8 @@ class BPE(VocabLookup, Model):
         """
         if not piece:
             return []
-        if self._word_start is not None and len(piece) > _SPLIT_FROM:
-            cuts = [m.start() for m in self._word_start.finditer(piece, 1)]
+        if self._word_start is not None:
+            cuts = self._word_cuts(piece)
             if cuts:  # as in _encode_piece: each word on its own, spans shifted to the piece
                 found, start = [], 0
                 for end in [*cuts, len(piece)]:
