@@ -8,6 +8,7 @@ them under each other constantly, and switch threads every microsecond to maximi
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
 import random
 import sys
@@ -344,3 +345,51 @@ def test_workers_fork_in_a_process_with_one_thread_and_spawn_otherwise(monkeypat
         stop.set()
         other.join()
     assert seen == ["fork", "spawn"]
+
+
+class _Unpicklable(Exception):
+    def __reduce__(self):  # noqa: ANN204
+        raise TypeError("cannot pickle this one")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+def test_worker_failures_are_clear_errors_and_leave_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that dies sends nothing: the caller gets an error naming its exit code; an error that
+    does not pickle still arrives, as its repr; either way no worker process is left behind."""
+    from toolkit import batch
+
+    monkeypatch.setattr(batch, "MIN_PARALLEL_CHARS", 0)
+    monkeypatch.setattr(batch, "_threads", lambda: 1)  # fork, so the patches below reach the worker
+    tok = pipelines()["bpe"]
+    texts = ["a b", "c", "d e f", "g h"]
+    with monkeypatch.context() as m:
+        m.setattr(batch, "_worker", lambda *args: os._exit(3))
+        with pytest.raises(RuntimeError, match="ended without a result \\(exit code 3\\)"):
+            tok.encode_batch(texts, num_workers=2)
+    assert multiprocessing.active_children() == []
+    real = Tokenizer._encode_item
+
+    def fails_on_last(self, item, *args):  # noqa: ANN001, ANN202
+        if item == texts[-1]:
+            raise _Unpicklable("unusual failure")
+        return real(self, item, *args)
+
+    monkeypatch.setattr(Tokenizer, "_encode_item", fails_on_last)
+    with pytest.raises(RuntimeError, match="worker failed: _Unpicklable\\('unusual failure'\\)"):
+        tok.encode_batch(texts, num_workers=2)
+    assert multiprocessing.active_children() == []
+
+
+def test_shares_are_contiguous_and_balanced_by_characters() -> None:
+    from toolkit.batch import _shares
+
+    sizes = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5]
+    for processes in (2, 3, 4):
+        for own in (0.5, 1.0, 1.1):
+            cuts = _shares(sizes, processes, own)
+            assert cuts[0] == 0 and cuts[-1] == len(sizes) and cuts == sorted(cuts) and len(cuts) == processes + 1
+            unit = sum(sizes) / (own + processes - 1)
+            first = sum(sizes[: cuts[1]])
+            assert first >= own * unit and first - sizes[cuts[1] - 1] < own * unit  # the first item that reaches it
+    assert _shares([], 3, 1.0) == [0, 0, 0, 0]
+    assert _shares([100, 1], 3, 1.0) == [0, 1, 1, 2]  # one long text: an empty share starts no worker

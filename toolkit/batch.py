@@ -1,7 +1,7 @@
 """``Tokenizer.encode_batch(num_workers=N)``: encoding in worker processes.
 
-The inputs are cut into contiguous chunks (about four per worker); each worker receives the tokenizer
-and the calling process's limits once, encodes its chunks, and sends each back as packed flat columns
+The inputs are cut into one contiguous share per process, balanced by characters; this process encodes
+the first while each worker encodes one of the others and sends it back once, as packed flat columns
 (:func:`toolkit.encoding.pack_encodings`: a list of ``Encoding`` objects costs more to pickle than to
 encode). Results come back in input order, identical to the serial ones.
 
@@ -16,8 +16,8 @@ import ast
 import multiprocessing
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
-from itertools import repeat
+from bisect import bisect_left
+from itertools import accumulate
 from typing import Any
 
 from toolkit import limits
@@ -88,50 +88,103 @@ def start_method() -> str | None:
     return "spawn" if _main_is_guarded() else None
 
 
+def _chars(item: Any) -> int:
+    return len(item) if isinstance(item, str) else sum(map(len, item))
+
+
+def _shares(sizes: list[int], processes: int, own: float) -> list[int]:
+    """Cuts ``[0, c1, ..., len(sizes)]`` into ``processes`` contiguous shares of about equal characters,
+    the first (this process's) ``own`` times the size of each other one.
+
+    >>> _shares([1] * 10, 2, 1.0), _shares([1] * 10, 3, 0.5)
+    ([0, 5, 10], [0, 2, 6, 10])
+    """
+    ends = list(accumulate(sizes))
+    unit = ends[-1] / (own + processes - 1) if ends else 0
+    cuts = [0]
+    for k in range(processes - 1):
+        cuts.append(min(len(sizes), max(cuts[-1], bisect_left(ends, unit * (own + k)) + 1)))
+    return cuts + [len(sizes)]
+
+
+#: This process's share relative to a worker's: it also turns the workers' results into ``Encoding``
+#: objects, about a quarter of the cost of encoding them (docs/benchmarks.md, issue 19).
+OWN_SHARE = 1.1
+
+
 def encode_in_processes(
     tokenizer: Tokenizer, items: list[Any], workers: int, add_special_tokens: bool, allowed: Any
 ) -> list[Encoding]:
-    """``tokenizer.encode_batch(items)`` by ``workers`` processes, chunked, in order: this one encodes the
-    first ``1 / workers`` of the chunks while ``workers - 1`` worker processes encode the rest."""
-    size_chars = sum(len(i) if isinstance(i, str) else sum(map(len, i)) for i in items)
-    method = start_method() if size_chars >= MIN_PARALLEL_CHARS else None
+    """``tokenizer.encode_batch(items)`` by ``workers`` processes, in order: this one encodes the first
+    share while ``workers - 1`` worker processes each encode one contiguous share of the rest.
+
+    Each worker gets its share once (inherited when forked, in its start-up data when spawned) and
+    sends one message back through its own pipe. No thread runs in this process meanwhile: a thread
+    feeding a pool would wait for the interpreter lock while this process encodes (the executor
+    used before left the workers idle about half the time)."""
+    sizes = [_chars(item) for item in items]
+    method = start_method() if sum(sizes) >= MIN_PARALLEL_CHARS else None
     if method is None:  # one process: faster, or the only safe way
         return [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items]
-    workers = min(workers, len(items))
-    size = -(-len(items) // (workers * 4))
-    chunks = [items[i : i + size] for i in range(0, len(items), size)]
-    own = len(chunks) // workers  # the first chunks: encoded here, so their errors come first as well
-    out: list[Encoding] = []
-    with ProcessPoolExecutor(
-        workers - 1,
-        mp_context=multiprocessing.get_context(method),
-        initializer=_worker_init,
-        initargs=(tokenizer, limits.snapshot()),
-    ) as pool:
-        try:
-            with gc_paused():  # millions of cycle-free lists: collecting them is wasted time
-                parts = pool.map(_worker_encode, chunks[own:], repeat(add_special_tokens), repeat(allowed))
-                for chunk in chunks[:own]:  # while the workers run
-                    out += [tokenizer._encode_item(item, add_special_tokens, allowed) for item in chunk]
-                for part in parts:
-                    out += unpack_encodings(part)
-        except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
-    return out
+    cuts = _shares(sizes, min(workers, len(items)), OWN_SHARE)
+    context = multiprocessing.get_context(method)
+    started: list[tuple[Any, Any]] = []
+    try:
+        for start, stop in zip(cuts[1:-1], cuts[2:]):
+            if start == stop:
+                continue
+            reader, writer = context.Pipe(duplex=False)
+            process = context.Process(
+                target=_worker,
+                args=(writer, tokenizer, limits.snapshot(), items[start:stop], add_special_tokens, allowed),
+                daemon=True,
+            )
+            process.start()
+            writer.close()  # the worker holds the only writing end: its death ends our read
+            started.append((process, reader))
+        with gc_paused():  # millions of cycle-free lists: collecting them is wasted time
+            out = [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items[: cuts[1]]]
+            for process, reader in started:
+                out += unpack_encodings(_receive(process, reader))
+        return out
+    finally:
+        for process, reader in started:
+            reader.close()
+            if process.is_alive():
+                process.terminate()
+            process.join()
 
 
-_worker_tokenizer: Tokenizer | None = None  # set in worker processes only
+def _receive(process: Any, reader: Any) -> PackedEncodings:
+    """A worker's packed encodings; its error is raised here, as the serial loop would raise it."""
+    try:
+        status, payload = reader.recv()
+    except EOFError:
+        process.join()
+        raise RuntimeError(
+            f"an encode_batch worker process ended without a result (exit code {process.exitcode}); "
+            "if it ran out of memory, use fewer num_workers or smaller batches"
+        ) from None
+    if status == "error":
+        raise payload
+    return payload
 
 
-def _worker_init(tokenizer: Tokenizer, limit_values: dict[str, Any]) -> None:
-    global _worker_tokenizer
+def _worker(
+    conn: Any, tokenizer: Tokenizer, limit_values: dict[str, Any], items: list[Any], add_special_tokens: bool,
+    allowed: Any,
+) -> None:
+    """Encode ``items`` and send ``("ok", packed encodings)`` or ``("error", exception)`` back."""
     limits.restore(limit_values)
-    _worker_tokenizer = tokenizer
-
-
-def _worker_encode(chunk: list[Any], add_special_tokens: bool, allowed: Any) -> PackedEncodings:
-    tok = _worker_tokenizer
-    assert tok is not None, "worker not initialised"
-    with gc_paused():
-        return pack_encodings([tok._encode_item(item, add_special_tokens, allowed) for item in chunk])
+    try:
+        with gc_paused():
+            message: tuple[str, Any] = (
+                "ok", pack_encodings([tokenizer._encode_item(item, add_special_tokens, allowed) for item in items])
+            )
+    except Exception as exc:  # noqa: BLE001 - sent to the caller, who raises it
+        message = ("error", exc)
+    try:
+        conn.send(message)
+    except Exception as exc:  # noqa: BLE001 - an exception that does not pickle
+        conn.send(("error", RuntimeError(f"an encode_batch worker failed: {message[1]!r:.500} ({exc})")))
+    conn.close()

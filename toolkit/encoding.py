@@ -15,6 +15,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from toolkit.alignment import Span
@@ -410,79 +411,81 @@ def pad_to(enc: Encoding, length: int, p: Mapping[str, Any]) -> None:
 
 
 
-#: The columns of :func:`pack_encodings`, in order.
-PackedEncodings = tuple[bytes, bytes, list[str], bytes, bytes, bytes, bytes, bytes, list[Any]]
+#: The columns of :func:`pack_encodings`, in order; a column that is ``None`` holds every encoding's
+#: default (type ids and special-tokens mask all 0, attention mask all 1).
+PackedEncodings = tuple[array, array, list[str], array, "array | None", "array | None", "array | None", array, list[Any]]
+
+
+def _ints(values: Iterable[int]) -> array:
+    """``values`` as a compact array: 32-bit when they fit (ids and offsets nearly always do)."""
+    values = values if isinstance(values, list) else list(values)
+    try:
+        return array("i", values)
+    except OverflowError:
+        return array("q", values)
+
+
+def _flat(rows: list[list[int]], default: int | None = None) -> array | None:
+    """``rows`` concatenated; ``None`` if every value equals ``default``."""
+    if default is not None and all(row.count(default) == len(row) for row in rows):
+        return None
+    return _ints(chain.from_iterable(rows))
 
 
 def pack_encodings(encodings: Iterable[Encoding]) -> PackedEncodings:
     """The encodings as a few flat columns, to send between processes.
 
     Pickling a list of :class:`Encoding` objects costs more than encoding them (every list and offset
-    tuple is its own pickled object); flat arrays of ints pickle as raw bytes. Token strings stay a
-    list: they repeat, and pickle writes each distinct string object once. ``None`` word ids travel
-    as -1. The rare sequence ranges and overflowing parts travel as a sparse list of
-    ``(index, ranges, overflowing)``. :func:`unpack_encodings` is the inverse.
+    tuple is its own pickled object); flat arrays of ints pickle as raw bytes (32-bit where the values fit), and a column holding only
+    its default (no pairs, no special tokens, no padding) is left out. Token strings stay a list: they
+    repeat, and pickle writes each distinct string object once. ``None`` word ids travel as -1. The
+    rare sequence ranges and overflowing parts travel as a sparse list of ``(index, ranges,
+    overflowing)``. :func:`unpack_encodings` is the inverse.
 
     >>> encs = [Encoding([5, 6], ["hi", "!"], [(0, 2), (2, 3)]), Encoding.special("[SEP]", 2)]
     >>> unpack_encodings(pack_encodings(encs)) == encs
     True
     """
-    lengths = array("q")
-    ids: list[int] = []
-    tokens: list[str] = []
-    offsets: list[int] = []
-    type_ids: list[int] = []
-    special: list[int] = []
-    attention: list[int] = []
-    words: list[int] = []
-    extras: list[Any] = []
-    for i, e in enumerate(encodings):
-        if e.ranges or e.overflow:
-            extras.append((i, e.ranges, e.overflow))
-        lengths.append(len(e.ids))
-        ids += e.ids
-        tokens += e.tokens
-        for start, end in e.offsets:
-            offsets.append(start)
-            offsets.append(end)
-        type_ids += e.type_ids
-        special += e.special_tokens_mask
-        attention += e.attention_mask
-        words += [-1 if w is None else w for w in e.word_ids]
-    columns = (lengths, array("q", ids), array("q", offsets), array("q", type_ids), array("q", special),
-               array("q", attention), array("q", words))
-    lengths_b, ids_b, offsets_b, type_b, special_b, attention_b, words_b = (c.tobytes() for c in columns)
-    return lengths_b, ids_b, tokens, offsets_b, type_b, special_b, attention_b, words_b, extras
+    encodings = list(encodings)
+    extras = [(i, e.ranges, e.overflow) for i, e in enumerate(encodings) if e.ranges or e.overflow]
+    words = list(chain.from_iterable([e.word_ids for e in encodings]))
+    if None in words:
+        words = [-1 if w is None else w for w in words]
+    return (
+        _ints([len(e.ids) for e in encodings]),
+        _flat([e.ids for e in encodings]),
+        list(chain.from_iterable([e.tokens for e in encodings])),
+        _ints(chain.from_iterable(chain.from_iterable([e.offsets for e in encodings]))),
+        _flat([e.type_ids for e in encodings], 0),
+        _flat([e.special_tokens_mask for e in encodings], 0),
+        _flat([e.attention_mask for e in encodings], 1),
+        _ints(words),
+        extras,
+    )  # type: ignore[return-value]
 
 
 def unpack_encodings(packed: PackedEncodings) -> list[Encoding]:
     """The encodings of :func:`pack_encodings`, equal to the ones packed."""
-    lengths_b, ids_b, tokens, offsets_b, type_b, special_b, attention_b, words_b, extras = packed
-
-    def column(data: bytes) -> list[int]:
-        values = array("q")
-        values.frombytes(data)
-        return values.tolist()
-
-    ids = column(ids_b)
-    flat = column(offsets_b)
+    lengths, ids_a, tokens, offsets_a, type_a, special_a, attention_a, words_a, extras = packed
+    ids = ids_a.tolist()
+    flat = offsets_a.tolist()
     offsets = list(zip(flat[0::2], flat[1::2]))
-    type_ids = column(type_b)
-    special = column(special_b)
-    attention = column(attention_b)
-    words = [None if w < 0 else w for w in column(words_b)]
+    type_ids, special, attention = (a.tolist() if a is not None else [] for a in (type_a, special_a, attention_a))
+    words: list[int | None] = words_a.tolist()
+    if -1 in words:
+        words = [None if w < 0 else w for w in words]
     out: list[Encoding] = []
     new = object.__new__
     pos = 0
-    for n in column(lengths_b):
+    for n in lengths.tolist():
         end = pos + n
         e = new(Encoding)  # the columns are consistent by construction: skip __post_init__
         e.ids = ids[pos:end]
         e.tokens = tokens[pos:end]
         e.offsets = offsets[pos:end]
-        e.type_ids = type_ids[pos:end]
-        e.special_tokens_mask = special[pos:end]
-        e.attention_mask = attention[pos:end]
+        e.type_ids = type_ids[pos:end] if type_a is not None else [0] * n
+        e.special_tokens_mask = special[pos:end] if special_a is not None else [0] * n
+        e.attention_mask = attention[pos:end] if attention_a is not None else [1] * n
         e.word_ids = words[pos:end]
         e.ranges = None
         e.overflow = None

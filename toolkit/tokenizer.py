@@ -366,10 +366,10 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
         longest of the batch if padding is enabled.
 
         ``num_workers`` > 1 encodes in that many processes, this one and ``num_workers - 1`` workers:
-        the inputs are cut into contiguous chunks (about four per process), this process encodes the
-        first share while each worker receives the tokenizer once and encodes the rest, and the
-        encodings come back in input order, identical to the serial ones (an error is the one the
-        serial loop would raise first). Workers are *forked* on Linux from a process with one thread (they inherit the
+        the inputs are cut into one contiguous share per process (balanced by characters), this
+        process encodes the first while each worker encodes one of the others, and the encodings come
+        back in input order, identical to the serial ones (an error is the one the serial loop would
+        raise first). Workers are *forked* on Linux from a process with one thread (they inherit the
         tokenizer and its warm caches), else *spawned* (safe with threads); this process encodes alone
         when the batch is under ``toolkit.batch.MIN_PARALLEL_CHARS`` characters or no start is safe (a
         daemon, a spawning child, or spawning from a script without an ``if __name__ == "__main__":``
