@@ -43,6 +43,8 @@ CorpusSource = str | os.PathLike[str] | Iterable[str] | Iterable[os.PathLike[str
 _CACHES_LOCK = threading.Lock()
 #: ``encode_ids`` pauses the cyclic garbage collector for texts of at least this many characters.
 _PAUSE_GC_FROM = 1 << 16
+_NONE: tuple[()] = ()  # the default of allowed_special / disallowed_special, compared by identity first
+_NO_SPECIALS: frozenset[str] = frozenset()
 
 
 class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
@@ -295,12 +297,15 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
         if self._truncation is not None or self._padding is not None:
             return self.encode(text, add_special_tokens=add_special_tokens, allowed_special=allowed_special,
                                disallowed_special=disallowed_special).ids
-        check_text(text, sized=False)  # no size limit: time and memory are linear in the text
-        check_flag(add_special_tokens, "add_special_tokens")
+        # The checks are called only where they can fail (they are most of a short line's cost).
+        if type(text) is not str or not text.isascii():  # isascii() is O(1): an ASCII str is fine
+            check_text(text, sized=False)  # no size limit: time and memory are linear in the text
+        if add_special_tokens is not True:
+            check_flag(add_special_tokens, "add_special_tokens")
         caches = self._current_caches()  # one model for the whole call, even if another thread swaps it
-        allowed: frozenset[str] = frozenset()
-        if not (allowed_special == () or allowed_special is None) or not (
-            disallowed_special == () or disallowed_special is None
+        allowed = _NO_SPECIALS
+        if not (allowed_special is _NONE or allowed_special == () or allowed_special is None) or not (
+            disallowed_special is _NONE or disallowed_special == () or disallowed_special is None
         ):
             specials = self._specials(caches.model)
             allowed = self._allowed(allowed_special, specials)
