@@ -169,13 +169,13 @@ def untrusted_document() -> Iterator[None]:
 
 
 def build_components(data: dict[str, Any], *, validate: bool, source: str = "<string>") -> dict[str, Any]:
-    """Build the pipeline components of a parsed document through the registry.
+    """Build the pipeline components of a parsed document through the registry (its nesting depth
+    checked already: by :func:`parse_json`, or by ``Tokenizer.from_dict`` for a dict built in memory).
 
     ``validate=True`` treats the document as untrusted: every option is checked, and components
     apply their rules for files from elsewhere (see :func:`reading_untrusted`).
     """
     out: dict[str, Any] = {}
-    limits.check_nesting_depth(data, source=source)  # a dict built in memory is not parsed by parse_json
     with gc_paused():  # a large model builds hundreds of thousands of cycle-free tuples and dicts
         for kind in PIPELINE_FIELDS:
             out[kind] = _build_one(kind, data.get(kind), validate=validate, source=source)

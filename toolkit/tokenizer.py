@@ -331,14 +331,18 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
         return self.encode_ids(text, add_special_tokens=False)
 
     def _text_ids(self, text: str, caches: PipelineCaches, allowed: frozenset[str]) -> list[int]:
-        """The ids of ``text``: cut at added and ``allowed`` special tokens, each part through the scanner
-        or :func:`segment_ids`."""
+        """The ids of ``text``: cut at added and ``allowed`` special tokens, each part normalized, then
+        through the scanner or :func:`segment_ids`."""
         cutter = self._cutter(caches.model)
-        if cutter is None or not cutter.active(allowed):
-            return self._segment_ids(text, caches)  # the common call: nothing to cut at
-        normalize_str = None if self.normalizer is None else self.normalizer.normalize_str
+        normalizer = self._normalizer  # the slot's value, read without its descriptor (hot path)
+        if cutter is None or not cutter.active(allowed):  # the common call: nothing to cut at
+            if normalizer is not None:
+                text = normalizer.normalize_str(text)
+            if caches.scanner is not None:
+                return scan_ids(caches, text)
+            return segment_ids(caches.model, caches.pre_tokenizer, caches.raw, text)
         out: list[int] = []
-        for part in cutter.cut_ids(text, normalize_str, allowed):
+        for part in cutter.cut_ids(text, None if normalizer is None else normalizer.normalize_str, allowed):
             if type(part) is int:
                 out.append(part)
             elif caches.scanner is not None:
@@ -346,15 +350,6 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
             else:
                 out += segment_ids(caches.model, caches.pre_tokenizer, caches.raw, part)  # type: ignore[arg-type]
         return out
-
-    def _segment_ids(self, segment: str, caches: PipelineCaches) -> list[int]:
-        """The ids of a text without special tokens (normalized here, then :func:`segment_ids`)."""
-        normalizer = self._normalizer  # the slot's value, read without its descriptor (hot path)
-        if normalizer is not None:
-            segment = normalizer.normalize_str(segment)
-        if caches.scanner is not None:
-            return scan_ids(caches, segment)
-        return segment_ids(caches.model, caches.pre_tokenizer, caches.raw, segment)
 
     def encode_batch(
         self,
@@ -618,6 +613,12 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
     @classmethod
     def from_dict(cls, data: Any, *, trusted: bool = False, source: str = "<dict>") -> Tokenizer:
         """Rebuild from :meth:`to_dict` output (validated in full unless ``trusted``)."""
+        limits.check_nesting_depth(data, source=source)  # a dict built in memory is not parsed by parse_json
+        return cls._from_document(data, trusted=trusted, source=source)
+
+    @classmethod
+    def _from_document(cls, data: Any, *, trusted: bool, source: str) -> Tokenizer:
+        """:meth:`from_dict` of a document whose nesting depth is checked (by :func:`parse_json`)."""
         doc = check_document(data, source=source)
         parts = build_components(doc, validate=not trusted, source=source)
         tok = cls(**parts, metadata=doc.get("metadata") or {})
@@ -633,7 +634,7 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
         """
         if not isinstance(text, str):
             raise SerializationError(f"from_json expects a str, got {type(text).__name__}")
-        return cls.from_dict(parse_json(text), trusted=trusted, source="<string>")
+        return cls._from_document(parse_json(text), trusted=trusted, source="<string>")
 
     def save(self, path: str | os.PathLike[str], *, indent: int | None = None) -> None:
         """Write the tokenizer file atomically (temporary file, then rename)."""
@@ -653,4 +654,4 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
             raise SerializationError(f"{path}: not UTF-8 text (invalid byte at offset {exc.start})") from None
         except OSError as exc:
             raise SerializationError(f"{path}: cannot read: {exc.strerror}") from None
-        return cls.from_dict(parse_json(text, source=str(path)), trusted=trusted, source=str(path))
+        return cls._from_document(parse_json(text, source=str(path)), trusted=trusted, source=str(path))
