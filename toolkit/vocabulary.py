@@ -155,9 +155,6 @@ class VocabularyMixin:
         added = self._added.special_tokens if len(self._added) else None
         return {**model.special_tokens, **added} if added else dict(model.special_tokens)
 
-    def _special_ids(self) -> set[int]:
-        return set(self._specials(self.model).values())
-
     # ------------------------------------------------------------------ special-token arguments
     def _allowed(self, allowed_special: AllowedSpecial | None, specials: Mapping[str, int] | None = None) -> frozenset[str]:
         """``allowed_special`` checked against ``specials`` (default: this pipeline's special tokens)."""
