@@ -84,3 +84,18 @@ def test_allowed_special_errors_say_what_is_wrong() -> None:
     with pytest.raises(ConfigError) as info:
         Tokenizer(BPE(vocab={"a": 0}, merges=[])).encode("a", allowed_special=["<t>"])
     assert str(info.value).endswith("known: none")
+
+
+def test_id_to_token_follows_the_current_normalizer() -> None:
+    # An added token matched on normalized text reads back normalized (HF's id_to_token), by the
+    # normalizer the pipeline has now, not the one a cached answer was computed with.
+    from toolkit import AddedToken
+    from toolkit.normalizers import Lowercase
+
+    tok = _tok()
+    tok.add_tokens([AddedToken("HeLLo", normalized=True)])
+    assert tok.id_to_token(3) == "HeLLo"
+    tok.normalizer = Lowercase()
+    assert tok.id_to_token(3) == "hello"
+    tok.normalizer = None
+    assert tok.id_to_token(3) == "HeLLo"
