@@ -95,17 +95,18 @@ class _LikelihoodRun(_Run):
 
     def _exact_key(self, x: int, y: int, p: str, count: int) -> Any:
         """``(-tier, -gain)``: tier ``d + 1`` when the merge rewrites ``m > d`` occurrences (then the
-        gain of ``m - d`` of them), else tier ``m`` and the plain gain (``d = likelihood_discount``)."""
+        gain of ``m - d`` of them), else ``(-m, -f_a * f_b)``: tier ``m``, pairs of frequent tokens
+        first (``d = likelihood_discount``)."""
         d = self.discount
         if x == y:
             m = self._merged_count(p)
-            return (-d - 1, -likelihood_gain(self.freq[x], 0, m - d, self.total, True)) if m > d else (
-                -m, -likelihood_gain(self.freq[x], 0, m, self.total, True))
-        if count > d:
-            tier = d + 1
-            count -= d
-        else:
-            tier = count
+            if m <= d:
+                return -m, -self.freq[x] * self.freq[x]
+            return -d - 1, -likelihood_gain(self.freq[x], 0, m - d, self.total, True)
+        if count <= d:
+            return -count, -self.freq[x] * self.freq[y]
+        tier = d + 1
+        count -= d
         # likelihood_gain(freq[x], freq[y], count, total, False) inlined: the same operations in the
         # same order, so the same float as the reference's
         fa, fb, total, log = self.freq[x], self.freq[y], self.total, math.log
@@ -115,8 +116,10 @@ class _LikelihoodRun(_Run):
                                                                                if total > count else 0.0)))
 
     def _stop_key(self, key: Any) -> int:
-        # Entries are -tier << _TIER_SHIFT - ceil(bound * S); an entry >= that of (1 - ceil(gain * S))
-        # in the same tier has bound < gain, and a lower tier.
+        # Entries are -tier << _TIER_SHIFT - ceil(bound * S) (top tier) or - f_a * f_b (lower tiers);
+        # an entry >= that of (1 - ceil(gain * S)), or of (1 - f_a * f_b), has a lower bound, or a lower tier.
+        if -key[0] <= self.discount:
+            return ((key[0] << _TIER_SHIFT) + 1 + key[1]) << self.key_shift
         return ((key[0] << _TIER_SHIFT) + 1 - math.ceil(-key[1] * _GAIN_SCALE)) << self.key_shift
 
     # ------------------------------------------------------------------ the tie group
@@ -261,6 +264,9 @@ class _LikelihoodRun(_Run):
             fx = freq[x]
             if x == y:  # the merged count, not the overlapping count, which can exceed freq / 2
                 m = self._merged_count(p)
+                if m <= d:
+                    self._push_lower(p, x, y, m, fx * fx)
+                    continue
                 tier = d + 1 if m > d else m
                 if m > d:
                     m -= d
@@ -275,12 +281,13 @@ class _LikelihoodRun(_Run):
                     hi = max(hi, likelihood_gain(t, 0, 1, total, True))
             else:
                 fy = freq[y]
-                if m > d:  # the top tier: the gain of m - d occurrences, for pair counts min_count..m
-                    tier = d + 1
-                    m -= d
-                    m0 = max(min_count - d, 1)
-                else:  # tier m: a lower count is a lower tier
-                    tier = m0 = m
+                if m <= d:
+                    self._push_lower(p, x, y, m, fx * fy)
+                    continue
+                # the top tier: the gain of m - d occurrences, for pair counts min_count..m
+                tier = d + 1
+                m -= d
+                m0 = max(min_count - d, 1)
                 base = m * log(m) + xt - ((total - m) * log(total - m) if total > m else 0.0)
                 dx = ((fx - m) * log(fx - m) if fx > m else 0.0) - fx * log(fx)
                 dy = ((fy - m) * log(fy - m) if fy > m else 0.0) - fy * log(fy)
@@ -333,6 +340,19 @@ class _LikelihoodRun(_Run):
                     w.add(p)
         return vanished
 
+    def _push_lower(self, p: str, x: int, y: int, m: int, product: int) -> None:
+        """Push ``p``, counted ``m <= d``, with its exact key: tier ``m`` and ``f_a * f_b``. Frequencies
+        of existing tokens only fall, and with them the product, so the entry stays a bound without
+        registering any level; a token's frequency rises only when a merge forms it again, and then
+        :meth:`_repush` re-pushes its pairs of these tiers."""
+        code = x << _ID_BITS | y
+        key = ((-m << _TIER_SHIFT) - product) << self.key_shift | code
+        if self.first_occurrence:
+            key |= self.first[p]
+        self.current[code] = key
+        heapq.heappush(self.heap, key)
+        self.reg.pop(p, None)
+
     def _repush(self, new: int, old: dict[int, int], popped: list[str], formed: Iterable[str]) -> None:
         # The pairs whose level (or exactness) a lowered frequency broke, the popped and the formed.
         self.ref_tier, self.ref = -self.best_key[0], -self.best_key[1]
@@ -340,6 +360,11 @@ class _LikelihoodRun(_Run):
         reg = self.reg
         todo = set(popped)
         todo.update(formed)
+        # A token formed again (two pairs spelling it) gains frequency: the keys of its pairs below the
+        # top tier rise with it (the top tier's gains fall, so their entries stay bounds).
+        d = self.discount
+        counts = self.pair_counts
+        todo.update(q for q in self.pairs_of[new] if q[0] == q[1] or counts.get(q, 0) <= d)
         for t, f_old in old.items():
             if freq[t] >= f_old:
                 continue

@@ -58,7 +58,7 @@ class WordPieceTrainer(Trainer):
     - ``criterion`` (``"likelihood"``): ``"likelihood"``, ``"score"`` or ``"frequency"`` (above).
     - ``likelihood_discount`` (3): with ``"likelihood"``, a pair merged more than ``d`` times ranks by
       the gain of ``m - d`` occurrences, before every pair merged ``m <= d`` times (those by ``m``,
-      then plain gain); 0 is the plain gain (docs/algorithms.md).
+      then by ``freq(a) * freq(b)``, frequent first); 0 is the plain gain (docs/algorithms.md).
     - ``tie_break`` (``"ids"``): equal scores → smallest ``(left_id, right_id)``; ``"first_occurrence"``
       → the pair met first scanning the words in corpus order, left to right (the HF course).
     - ``progress``: ``progress(stage, done, total)`` callback; not serialized.

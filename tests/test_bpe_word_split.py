@@ -75,3 +75,19 @@ def test_no_cut_when_a_cut_could_change_the_ids():
     assert model._word_start is not None
     model.ignore_merges = True  # a live change takes effect
     assert model._word_start is None
+
+
+def test_every_mark_inside_a_token_forbids_a_cut_after_its_character():
+    # A token may start with "▁" and hold several more: each "▁" after the first character names the
+    # character before it (never cut there), however many there are and wherever the first one is.
+    from algorithms.bpe import _word_starts
+
+    pattern = _word_starts({"▁": 0, "▁a▁b": 1, "c▁d▁e▁f": 2, "g▁h▁i": 3})
+    text = "x▁a▁b▁c▁d▁e▁g▁h▁z▁q"
+    assert [m.start() for m in pattern.finditer(text, 1)] == [1, 5, 17]  # after x, b and z only
+    # The same through a model: merging the whole piece makes "g▁h▁i"; an eager cut would not.
+    vocab = {"<unk>": 0, "▁": 1, "g": 2, "h": 3, "i": 4, "g▁": 5, "g▁h": 6, "g▁h▁": 7, "g▁h▁i": 8}
+    merges = [("g", "▁"), ("g▁", "h"), ("g▁h", "▁"), ("g▁h▁", "i")]
+    model = BPE(vocab=vocab, merges=merges, unk_token="<unk>")
+    piece = "▁g▁h▁i" * 3
+    assert model.encode_piece(piece) == (1, 8) * 3 == unsplit(model).encode_piece(piece)

@@ -132,3 +132,26 @@ def test_offsets_of_several_tokens_go_through_the_normalizer_alignment() -> None
     enc = tok.encode("ae\u0301 xe\u0301")
     assert enc.ids == [97, 0xC3, 0xA9, 32, 120, 0xC3, 0xA9]
     assert enc.offsets == [(0, 1), (1, 3), (1, 3), (3, 4), (4, 5), (5, 7), (5, 7)]
+
+
+def test_every_cache_of_a_pipeline_bounds_its_keys_and_takes_the_models_capacity() -> None:
+    # Bounded memory: no cache keeps a piece, chunk or scanned text longer than its limit, and each
+    # holds at most the model's cache capacity (here not the default, so a default would show).
+    from toolkit.cache import MAX_CACHED_PIECE
+    from toolkit.fast_paths import MAX_CHUNK, MAX_SCANNED
+
+    model = ByteLevelBPE(vocab={c: i for i, c in enumerate(ByteLevel.alphabet())}, merges=[])
+    model.cache_capacity = 77
+    tok = Tokenizer(model, pre_tokenizer=Sequence([Split(Regex(CL100K_PATTERN)), ByteLevel(add_prefix_space=False, use_regex=False)]))
+    long_word = "x" * (MAX_CACHED_PIECE + 5)
+    text = f"a {long_word} b " + "y" * (MAX_CHUNK + 1) + " c\n" + "\n" * MAX_SCANNED + " d " + long_word
+    tok.encode_ids(text)
+    tok.encode(text)
+    caches = tok._current_caches()
+    limited = [("raw", caches.raw, MAX_CACHED_PIECE), ("chunks", caches.chunks, MAX_CHUNK),
+               ("scanned", caches.scanned, MAX_SCANNED)]
+    limited += [("tokens", cache, MAX_CACHED_PIECE) for cache in caches.tokens.values()]
+    assert len(limited) == 4 and all(len(cache) for _, cache, _ in limited)  # every cache was used
+    for name, cache, longest in limited:
+        assert (name, cache.capacity, cache.longest) == (name, 77, longest)
+        assert all(len(key) <= longest for key in cache), name

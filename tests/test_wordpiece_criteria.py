@@ -104,7 +104,7 @@ def test_discount_worked_example() -> None:
         WordPieceTrainer(likelihood_discount=-1)
 
 
-def test_lower_tiers_go_by_count_then_gain() -> None:
+def test_lower_tiers_go_by_count_first() -> None:
     # d=3: a pair seen 2 times (tier 2) comes before a pair seen once (tier 1), whatever the gains.
     # (a, ##b) seen 2 times with a frequent symbol (a: 42, the word "a") gains less than (q, ##z) seen once.
     counts = {"qz": 1, "ab": 2, "a": 40, "b": 40}
@@ -113,6 +113,19 @@ def test_lower_tiers_go_by_count_then_gain() -> None:
     assert [m[2] for m in plain] == ["qz", "ab"]
     merges = WordPieceTrainer(vocab_size=30, special_tokens=[]).train_merges(counts).merges
     assert [m[2] for m in merges] == ["ab", "qz"]
+
+
+def test_within_a_lower_tier_pairs_of_frequent_tokens_go_first() -> None:
+    # d=3: (a, ##b) and (q, ##z) are both seen once (tier 1); f(a) * f(##b) = 41 * 1 beats
+    # f(q) * f(##z) = 1 * 1, where the plain gain prefers the rare pair.
+    counts = {"qz": 1, "ab": 1, "a": 40}
+    assert likelihood_gain(41, 1, 1, 44, False) < likelihood_gain(1, 1, 1, 44, False)
+    plain = WordPieceTrainer(vocab_size=30, special_tokens=[], likelihood_discount=0).train_merges(counts).merges
+    assert [m[2] for m in plain] == ["qz", "ab"]
+    options = {"vocab_size": 30, "special_tokens": []}
+    merges = WordPieceTrainer(**options).train_merges(counts).merges  # type: ignore[arg-type]
+    assert [m[2] for m in merges] == ["ab", "qz"]
+    assert merges == reference_wordpiece_trainer(counts, criterion="likelihood", **options).merges
 
 
 @pytest.mark.parametrize("tie_break", ["ids", "first_occurrence"])
@@ -271,3 +284,17 @@ def test_cli_config_and_preset_expose_the_criterion(tmp_path, capsys, criterion:
                  "-o", str(out), "-q"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code != 0 and len(err) == 1 and "criterion" in err[0]
+
+
+@pytest.mark.parametrize(("counts", "vocab_size", "discount"), [
+    ({"bb": 1, "#aba": 1, "##a": 1, "b#a#bab": 3, "aabbba": 1, "a##": 5}, 42, 5),
+    ({"babbb": 9, "abb": 9, "a#aabaa": 1, "#bb": 9, "##ab#a": 1, "##b": 1, "aab#": 1, "ab##a": 2, "#ba": 1,
+      "##b#bb": 1, "aa##": 2}, 47, 2),
+])
+def test_a_token_formed_again_re_ranks_its_pairs_in_the_lower_tiers(counts: dict, vocab_size: int, discount: int) -> None:
+    # Words containing "##" let two pairs spell the same token ("##" + "##a" is "##a"): the token's
+    # frequency rises, and so do the keys f_a * f_b of its pairs seen <= d times, which must be
+    # re-pushed (without that, both corpora merge in another order than the reference).
+    options = {"vocab_size": vocab_size, "special_tokens": [], "likelihood_discount": discount}
+    fast = WordPieceTrainer(**options).train_merges(counts)  # type: ignore[arg-type]
+    assert fast.merges == reference_wordpiece_trainer(counts, criterion="likelihood", **options).merges

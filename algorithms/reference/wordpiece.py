@@ -138,11 +138,11 @@ def _xlogx(x: int) -> float:
 
 
 def _gain(pair: tuple[str, str], count: int, token_freq: dict[str, int], total: int,
-          words: list[tuple[str, int]], splits: list[list[str | None]], discount: int) -> tuple[int, float]:
-    """``(tier, gain)``, compared as a tuple: ``m`` occurrences merge, left to right; when
+          words: list[tuple[str, int]], splits: list[list[str | None]], discount: int) -> tuple[int, float | int]:
+    """``(tier, key)``, compared as a tuple: ``m`` occurrences merge, left to right; when
     ``m > discount``, tier ``discount + 1`` and the log-likelihood change of merging ``m - discount``
     of them (the same float expression, in the same order, as
-    :func:`algorithms._wordpiece_likelihood.likelihood_gain`), else tier ``m`` and the change of merging all ``m``."""
+    :func:`algorithms._wordpiece_likelihood.likelihood_gain`), else tier ``m`` and ``freq(a) * freq(b)``."""
     a, b = pair
     m = count
     if a == b:  # "a a a" counts the pair twice but merges once: count the left-to-right rewrites
@@ -155,9 +155,10 @@ def _gain(pair: tuple[str, str], count: int, token_freq: dict[str, int], total: 
                     i += 2
                 else:
                     i += 1
-    tier = min(m, discount + 1)
-    if m > discount:
-        m -= discount
+    if m <= discount:
+        return m, token_freq[a] * token_freq[b]
+    tier = discount + 1
+    m -= discount
     if a == b:
         da = _xlogx(token_freq[a] - 2 * m) - _xlogx(token_freq[a])
         db = 0.0
