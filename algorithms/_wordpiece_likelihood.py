@@ -80,6 +80,7 @@ class _LikelihoodRun(_Run):
     """
 
     headroom_share = 0.25
+    every_initial = True
 
     def __init__(self, trainer: Any, items: list[tuple[str, int]]) -> None:  # a WordPieceTrainer
         self.margin = 0.0

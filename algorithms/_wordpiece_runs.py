@@ -101,6 +101,10 @@ class _Run(_Splits):
     slack_shift = 5
     #: Outdated heap entries tolerated beyond 4 per live pair before the heap is rebuilt.
     heap_slack = 10_000
+    #: Every alphabet character is a word-initial symbol too, even one seen only inside words (so a
+    #: word that starts with it is not ``[UNK]``; HF's trainers do this). The course's score keeps only
+    #: the symbols seen, as its worked examples list them.
+    every_initial = False
 
     def __init__(self, trainer: Any, items: list[tuple[str, int]]) -> None:  # a WordPieceTrainer
         self.trainer = trainer
@@ -121,6 +125,8 @@ class _Run(_Splits):
         for word, _ in items:
             n = len(word)
             symbols.update(_symbol(c, i, n, prefix, suffix) for i, c in enumerate(word) if c in alphabet)
+        if self.every_initial:
+            symbols.update(alphabet)
 
         self.tokens: list[str] = list(trainer.special_tokens)
         self.ids: dict[str, int] = {t: i for i, t in enumerate(self.tokens)}

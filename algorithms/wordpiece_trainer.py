@@ -55,7 +55,9 @@ class WordPieceTrainer(Trainer):
       still learned from, but no pair spans the dropped character.
     - ``initial_alphabet`` (()): single characters always in the alphabet, both as word-initial
       symbols and as ``##`` continuations, even when absent from the corpus.
-    - ``criterion`` (``"likelihood"``): ``"likelihood"``, ``"score"`` or ``"frequency"`` (above).
+    - ``criterion`` (``"likelihood"``): ``"likelihood"``, ``"score"`` or ``"frequency"`` (above). With
+      ``"likelihood"`` and ``"frequency"`` every character of the alphabet is also a word-initial
+      symbol (HF's alphabet); ``"score"`` keeps only the symbols seen (the course's).
     - ``likelihood_discount`` (3): with ``"likelihood"``, a pair merged more than ``d`` times ranks by
       the gain of ``m - d`` occurrences, before every pair merged ``m <= d`` times (those by ``m``,
       then by ``freq(a) * freq(b)``, frequent first); 0 is the plain gain (docs/algorithms.md).

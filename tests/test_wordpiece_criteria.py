@@ -145,11 +145,13 @@ SUFFIX_TEXT = "hug pug pun bun hugs hug hug pun pun"
 def test_end_of_word_suffix_marks_each_words_last_symbol() -> None:
     counts = Counter(SUFFIX_TEXT.split())
     result = WordPieceTrainer(vocab_size=40, special_tokens=["[UNK]"], end_of_word_suffix="</w>").train_merges(counts)
-    assert result.tokens[: result.n_base] == ["[UNK]", "##g", "##g</w>", "##n</w>", "##s</w>", "##u", "b", "h", "p"]
+    # Every character is a word-initial symbol too (as in HF's trainers), with or without the suffix.
+    assert result.tokens[: result.n_base] == ["[UNK]", "##g", "##g</w>", "##n</w>", "##s</w>", "##u", "b", "g", "h",
+                                              "n", "p", "s", "u"]
     assert {"hug</w>", "hugs</w>", "pun</w>"} <= set(result.tokens)
     assert all(not t.endswith("</w>") or t.count("</w>") == 1 for t in result.tokens)
     # A one-character word is its own first and last symbol: bare, with the suffix.
-    assert WordPieceTrainer(vocab_size=1, special_tokens=[], end_of_word_suffix="$").train_merges({"a": 3}).tokens == ["a$"]
+    assert WordPieceTrainer(vocab_size=1, special_tokens=[], end_of_word_suffix="$").train_merges({"a": 3}).tokens == ["a", "a$"]
     with pytest.raises(ConfigError, match="end_of_word_suffix"):
         WordPieceTrainer(end_of_word_suffix=3)  # type: ignore[arg-type]
 
@@ -298,3 +300,15 @@ def test_a_token_formed_again_re_ranks_its_pairs_in_the_lower_tiers(counts: dict
     options = {"vocab_size": vocab_size, "special_tokens": [], "likelihood_discount": discount}
     fast = WordPieceTrainer(**options).train_merges(counts)  # type: ignore[arg-type]
     assert fast.merges == reference_wordpiece_trainer(counts, criterion="likelihood", **options).merges
+
+
+def test_a_character_seen_only_inside_words_can_start_one() -> None:
+    # "x" occurs only inside words: likelihood and frequency still give it a word-initial symbol (as
+    # HF's trainers do), so a new word starting with it is spelled; the course's score does not.
+    counts = {"axb": 5, "ab": 3, "ba": 2}
+    for criterion, spelled in (("likelihood", True), ("frequency", True), ("score", False)):
+        model = WordPieceTrainer(vocab_size=11, special_tokens=["[UNK]"], criterion=criterion).train(counts)  # type: ignore[arg-type]
+        assert ("x" in model.get_vocab()) is spelled, criterion
+        assert (model.tokenize("xa")[0][0] != model.token_to_id("[UNK]")) is spelled, criterion
+    assert reference_wordpiece_trainer(counts, vocab_size=11, special_tokens=["[UNK]"], criterion="likelihood").tokens == \
+        WordPieceTrainer(vocab_size=11, special_tokens=["[UNK]"]).train_merges(counts).tokens

@@ -73,6 +73,8 @@ def reference_wordpiece_trainer(
         ])
 
     symbols = {prefix + ch for ch in initial} | set(initial)
+    if criterion == "likelihood":  # every character can start a word (HF's alphabet); the course's score: the symbols seen
+        symbols |= kept
     for split in splits:
         symbols.update(s for s in split if s is not None)
     vocab: list[str] = list(special_tokens)
