@@ -404,3 +404,18 @@ def test_export_of_unrepresentable_component_names_it(tmp_path: Path) -> None:
     with pytest.raises(SerializationError, match="normalizer Reverse has no Hugging Face equivalent"):
         tok.to_hf_json(tmp_path / "x.json")
     assert not (tmp_path / "x.json").exists()
+
+
+def test_an_unknown_decoder_is_refused_or_dropped_with_strict_false(tmp_path: Path) -> None:
+    # strict (the default) refuses a decoder type this toolkit does not know and names the way out;
+    # strict=False drops it with a warning, since it changes what decode returns, never the ids.
+    doc = minimal(decoder={"type": "DecoderFromTheFuture"})
+    with pytest.raises(SerializationError, match=r"decoder 'DecoderFromTheFuture'.*strict=False to drop it"):
+        load(tmp_path, doc)
+    with pytest.warns(UserWarning, match="DecoderFromTheFuture.*dropped"):
+        tok = load(tmp_path, doc, strict=False)
+    assert tok.decoder is None
+    assert tok.encode_ids("his hi x") == load(tmp_path, minimal()).encode_ids("his hi x") == [1, 2, 1, 0]
+    assert tok.decode([1, 2]) == "hi ##s"
+    with pytest.raises(SerializationError, match="pre-tokenizer 'Nope'"):  # what changes ids is never dropped
+        load(tmp_path, minimal(pre_tokenizer={"type": "Nope"}), strict=False)
