@@ -118,9 +118,11 @@ class _LikelihoodRun(_Run):
 
     def _stop_key(self, key: Any) -> int:
         # Entries are -tier << _TIER_SHIFT - ceil(bound * S) (top tier) or - f_a * f_b (lower tiers);
-        # an entry >= that of (1 - ceil(gain * S)), or of (1 - f_a * f_b), has a lower bound, or a lower tier.
+        # an entry >= that of (1 - ceil(gain * S)) has a lower bound, or a lower tier. A lower tier's
+        # product is exact when pushed and only falls: an entry equal to the best's ties at most, and
+        # the tie key (the bits below) decides.
         if -key[0] <= self.discount:
-            return ((key[0] << _TIER_SHIFT) + 1 + key[1]) << self.key_shift
+            return ((key[0] << _TIER_SHIFT) + key[1]) << self.key_shift
         return ((key[0] << _TIER_SHIFT) + 1 - math.ceil(-key[1] * _GAIN_SCALE)) << self.key_shift
 
     # ------------------------------------------------------------------ the tie group
