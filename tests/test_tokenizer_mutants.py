@@ -702,3 +702,16 @@ def test_respelled_and_plain_pieces_do_not_share_cached_tokens() -> None:
     tok.pre_tokenizer.add_prefix_space = True
     assert tok.encode("a ").tokens == ["Ġa", "Ġ"]
     assert tok.encode(" 1Ġ").tokens == ["Ġ", "1", "Ä", "ł"]
+
+
+def test_tokens_added_after_encoding_are_cut_at_once() -> None:
+    # encode_ids remembers that a pipeline has nothing to cut at; adding a token must end that.
+    from algorithms import BPE as _BPE
+
+    tok = Tokenizer(_BPE(vocab={"a": 0, "b": 1}, merges=[]))
+    assert tok.encode_ids("abab") == [0, 1, 0, 1]
+    tok.add_tokens(["ba"])
+    assert tok.encode_ids("abab") == [0, 2, 1]
+    tok.add_special_tokens(["aa"])
+    assert tok.encode_ids("aab") == [0, 0, 1]  # a special token is text unless allowed
+    assert tok.encode_ids("aab", allowed_special="all") == [3, 1]

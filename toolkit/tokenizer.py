@@ -333,9 +333,17 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
     def _text_ids(self, text: str, caches: PipelineCaches, allowed: frozenset[str]) -> list[int]:
         """The ids of ``text``: cut at added and ``allowed`` special tokens, each part normalized, then
         through the scanner or :func:`segment_ids`."""
-        cutter = self._cutter(caches.model)
         normalizer = self._normalizer  # the slot's value, read without its descriptor (hot path)
-        if cutter is None or not cutter.active(allowed):  # the common call: nothing to cut at
+        # "Nothing to cut with no special token allowed" is remembered for these caches in
+        # _special_patterns, which adding tokens clears (the caches change with any option).
+        cutter = None
+        if allowed or self._special_patterns.get("plain") is not caches:
+            cutter = self._cutter(caches.model)
+            if cutter is not None and not cutter.active(allowed):
+                cutter = None
+            if cutter is None and not allowed:
+                self._special_patterns.put("plain", caches)
+        if cutter is None:  # the common call: nothing to cut at
             if normalizer is not None:
                 text = normalizer.normalize_str(text)
             if caches.scanner is not None:
