@@ -45,6 +45,10 @@ __all__ = ["UnigramTrainer", "digamma", "required_characters", "seed_pieces"]
 Pieces = list[tuple[str, float]]
 #: Pieces expected fewer times than this are dropped by the M-step (SentencePiece's threshold).
 EXPECTED_FREQUENCY_THRESHOLD = 0.5
+#: What the M-step compares with: the threshold less a margin for rounding. A piece expected exactly
+#: 0.5 times (a word seen twice, split two equally likely ways) comes out as 0.5 or as
+#: 0.49999999999999994 depending on the order of the sums, and must be kept either way.
+KEEP_FROM = EXPECTED_FREQUENCY_THRESHOLD - 1e-9
 #: Words longer than this (characters) take the log-space forward-backward (no underflow).
 _PROB_SPACE_MAX = 48
 
@@ -374,7 +378,7 @@ def _logaddexp(a: float, b: float) -> float:
 
 def m_step(pieces: Pieces, expected: list[float]) -> Pieces:
     """Drop pieces expected fewer than 0.5 times; ``score = digamma(count) - digamma(total)``."""
-    kept = [(p, x) for (p, _), x in zip(pieces, expected) if x >= EXPECTED_FREQUENCY_THRESHOLD]
+    kept = [(p, x) for (p, _), x in zip(pieces, expected) if x >= KEEP_FROM]
     if not kept:
         raise TrainingError("UnigramTrainer: every piece fell below the expected-frequency threshold (corpus too small)")
     log_total = digamma(sum(x for _, x in kept))

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from algorithms._lattice import build_table, marginals, nbest, viterbi
 from algorithms.unigram import UNK_PENALTY
 from algorithms.unigram_trainer import (
-    EXPECTED_FREQUENCY_THRESHOLD,
+    KEEP_FROM,
     digamma,
     finalize,
     required_characters,
@@ -82,7 +82,7 @@ def em_step(pieces: Pieces, words: Mapping[str, int]) -> Pieces:
         _, found = marginals(table, word, unk)
         for token_id, share in found:
             expected[token_id] += count * share
-    kept = [(p, x) for (p, _), x in zip(pieces, expected) if x >= EXPECTED_FREQUENCY_THRESHOLD]
+    kept = [(p, x) for (p, _), x in zip(pieces, expected) if x >= KEEP_FROM]
     total = digamma(sum(x for _, x in kept))
     return [(p, digamma(x) - total) for p, x in kept]
 
