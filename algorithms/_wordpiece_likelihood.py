@@ -255,7 +255,9 @@ class _LikelihoodRun(_Run):
         # the terms of a and b are <= 0; a bound above these limits needs no lower endpoint
         lim1 = 2.0 * log(max(total, 1)) + 2.0
         d = self.discount
-        ref_tier = self.ref_tier
+        # The last merge came from a lower tier: no pair of the top tier was near the top, and ``ref``
+        # is a product, not a gain; such pairs take the loosest level.
+        below = self.ref_tier <= d
         vanished: list[str] = []
         for p in pairs:
             m = get(p, 0)
@@ -270,12 +272,10 @@ class _LikelihoodRun(_Run):
                 if m <= d:
                     self._push_lower(p, x, y, m, fx * fx)
                     continue
-                tier = d + 1 if m > d else m
-                if m > d:
-                    m -= d
+                tier = d + 1
+                m -= d
                 gain = likelihood_gain(fx, 0, m, total, True)
-                # a pair below the top tier cannot win soon: the loosest level
-                q = 0.0 if tier < ref_tier else exp(-(ref - gain) * share / m) if gain < ref else 1.0
+                q = 0.0 if below else exp(-(ref - gain) * share / m) if gain < ref else 1.0
                 jx = self._level(fx, q, 2 * m)
                 jy = jx
                 t = fx if jx == _TIGHT else max(levels[jx], 2 * m)
@@ -295,7 +295,7 @@ class _LikelihoodRun(_Run):
                 dx = ((fx - m) * log(fx - m) if fx > m else 0.0) - fx * log(fx)
                 dy = ((fy - m) * log(fy - m) if fy > m else 0.0) - fy * log(fy)
                 gain = hi = base + dx + dy
-                q = 0.0 if tier < ref_tier else exp(-(ref - gain) * share / m) if gain < ref else 1.0
+                q = 0.0 if below else exp(-(ref - gain) * share / m) if gain < ref else 1.0
                 # _level, inlined for both tokens
                 tx = max(fx * q, 4 * m)
                 if tx >= fx - (fx >> 4):

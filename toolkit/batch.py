@@ -107,8 +107,9 @@ def _shares(sizes: list[int], processes: int, own: float) -> list[int]:
     return cuts + [len(sizes)]
 
 
-#: This process's share relative to a worker's: it also turns the workers' results into ``Encoding``
-#: objects, about a quarter of the cost of encoding them (docs/benchmarks.md, issue 19).
+#: This process's share relative to a worker's. Besides encoding, a worker packs and sends its share
+#: (0.6-0.7 s for 3 MB of text) and this process unpacks it (0.2-0.3 s), so this process takes a bit
+#: more (docs/benchmarks.md, issue 19).
 OWN_SHARE = 1.1
 
 
@@ -129,6 +130,7 @@ def encode_in_processes(
     cuts = _shares(sizes, min(workers, len(items)), OWN_SHARE)
     context = multiprocessing.get_context(method)
     started: list[tuple[Any, Any]] = []
+    limit_values = limits.snapshot()
     try:
         for start, stop in zip(cuts[1:-1], cuts[2:]):
             if start == stop:
@@ -136,7 +138,7 @@ def encode_in_processes(
             reader, writer = context.Pipe(duplex=False)
             process = context.Process(
                 target=_worker,
-                args=(writer, tokenizer, limits.snapshot(), items[start:stop], add_special_tokens, allowed),
+                args=(writer, tokenizer, limit_values, items[start:stop], add_special_tokens, allowed),
                 daemon=True,
             )
             process.start()

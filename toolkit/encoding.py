@@ -413,7 +413,9 @@ def pad_to(enc: Encoding, length: int, p: Mapping[str, Any]) -> None:
 
 #: The columns of :func:`pack_encodings`, in order; a column that is ``None`` holds every encoding's
 #: default (type ids and special-tokens mask all 0, attention mask all 1).
-PackedEncodings = tuple[array, array, list[str], array, "array | None", "array | None", "array | None", array, list[Any]]
+PackedEncodings = tuple[
+    array, array, list[str], array, "array | None", "array | None", "array | None", array, list[Any]
+]
 
 
 def _ints(values: Iterable[int]) -> array:
@@ -436,9 +438,9 @@ def pack_encodings(encodings: Iterable[Encoding]) -> PackedEncodings:
     """The encodings as a few flat columns, to send between processes.
 
     Pickling a list of :class:`Encoding` objects costs more than encoding them (every list and offset
-    tuple is its own pickled object); flat arrays of ints pickle as raw bytes (32-bit where the values fit), and a column holding only
-    its default (no pairs, no special tokens, no padding) is left out. Token strings stay a list: they
-    repeat, and pickle writes each distinct string object once. ``None`` word ids travel as -1. The
+    tuple is its own pickled object); flat arrays of ints pickle as raw bytes (32-bit where the values
+    fit), and a column holding only its default (no pairs, no special tokens, no padding) is left out.
+    Token strings stay a list: they repeat, and pickle writes each distinct string object once. ``None`` word ids travel as -1. The
     rare sequence ranges and overflowing parts travel as a sparse list of ``(index, ranges,
     overflowing)``. :func:`unpack_encodings` is the inverse.
 

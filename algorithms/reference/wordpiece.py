@@ -73,7 +73,7 @@ def reference_wordpiece_trainer(
         ])
 
     symbols = {prefix + ch for ch in initial} | set(initial)
-    if criterion == "likelihood":  # every character can start a word (HF's alphabet); the course's score: the symbols seen
+    if criterion == "likelihood":  # every character can start a word (HF's alphabet); the course's: those seen
         symbols |= kept
     for split in splits:
         symbols.update(s for s in split if s is not None)
