@@ -7,6 +7,7 @@ them under each other constantly, and switch threads every microsecond to maximi
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import pickle
@@ -211,9 +212,16 @@ def test_caches_renewed_after_an_option_change_keep_a_model_swapped_meanwhile(mo
 
 
 # ---------------------------------------------------------------------------------------- worker processes
+@pytest.fixture
+def workers_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers start for these small batches, whatever the probe finds (else one process encodes)."""
+    monkeypatch.setattr("toolkit.batch.MIN_PARALLEL_CHARS", 0)
+    monkeypatch.setattr("toolkit.batch.WARM_NEW_PER_1000", 0.0)
+
+
 @pytest.mark.parametrize("name", ["chat", "bert", *(pytest.param(n, marks=pytest.mark.slow)
                                                     for n in ("gpt2", "tiktoken", "bpe", "bpe_metaspace", "wordpiece"))])
-def test_encode_batch_with_worker_processes_is_identical(name: str) -> None:
+def test_encode_batch_with_worker_processes_is_identical(name: str, workers_always: None) -> None:
     tok = pipelines()[name]
     texts: list = _texts(400, seed=7)
     texts[5:5] = [(a, b) for a, b in zip(texts[:20], texts[20:40])]  # pairs, mixed in
@@ -252,7 +260,7 @@ def test_packing_any_encodings_is_lossless(rows: list) -> None:
     assert unpack_encodings(pickle.loads(pickle.dumps(pack_encodings(encodings)))) == encodings
 
 
-def test_encode_batch_worker_errors_are_the_serial_ones() -> None:
+def test_encode_batch_worker_errors_are_the_serial_ones(workers_always: None) -> None:
     tok = pipelines()["bert"]
     texts = _texts(60) + ["bad \udc80 one"] + _texts(30) + ["\ud800 second"]
     with pytest.raises(InputError) as serial:
@@ -287,7 +295,9 @@ class Shout(Normalizer):
         return ns.map_chars(str.upper)
 
 
-def test_encode_batch_workers_rebuild_plugin_components_and_get_the_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_encode_batch_workers_rebuild_plugin_components_and_get_the_limits(
+    monkeypatch: pytest.MonkeyPatch, workers_always: None
+) -> None:
     base = pipelines()["bpe"]
     tok = Tokenizer(base.model, normalizer=Shout(), pre_tokenizer=base.pre_tokenizer)
     texts = ["hello there", "the cat sat", "x" * 50]
@@ -378,6 +388,43 @@ def test_worker_failures_are_clear_errors_and_leave_no_process(monkeypatch: pyte
     with pytest.raises(RuntimeError, match="worker failed: _Unpicklable\\('unusual failure'\\)"):
         tok.encode_batch(texts, num_workers=2)
     assert multiprocessing.active_children() == []
+
+
+def test_encode_batch_probes_the_caches_and_stays_in_one_process_when_they_are_warm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Workers pay off only for pieces not yet cached: the probe (the first items) finds a fresh
+    tokenizer cold and starts workers, the same tokenizer after one pass warm and starts none."""
+    from toolkit import batch
+
+    monkeypatch.setattr(batch, "MIN_PARALLEL_CHARS", 0)
+    shares: list[int] = []
+    real = batch._encode_shares
+
+    def spy(tokenizer, items, *args):  # noqa: ANN001, ANN202
+        shares.append(len(items))
+        return real(tokenizer, items, *args)
+
+    monkeypatch.setattr(batch, "_encode_shares", spy)
+    tok = _fresh("bpe")
+    texts = _texts(300, seed=11)
+    k = batch._probe_end(list(itertools.accumulate(map(len, texts))))
+    assert 0 < k <= 30
+    cold = tok.encode_batch(texts, num_workers=2)
+    assert shares == [len(texts) - k]  # the probe stays here, the rest is shared out
+    warm = tok.encode_batch(texts, num_workers=2)
+    assert shares == [len(texts) - k]  # no second call: warm caches, one process
+    assert cold == warm == [tok.encode(t) for t in texts]
+
+
+def test_the_probe_is_a_small_part_of_the_items_or_none() -> None:
+    from toolkit.batch import _probe_end
+
+    assert _probe_end(list(range(1, 101))) == 2  # 100 equal items: the first 2% of the characters
+    assert _probe_end([]) == 0
+    assert _probe_end(list(range(1, 10))) == 0  # 9 items: one would be more than a tenth of them
+    assert _probe_end([50, *range(51, 150)]) == 0  # the first item alone is a third of the text
+    assert _probe_end([1, 2, 400, 401, *range(402, 600)]) == 0  # reaching 2% takes 400 of 599 chars
 
 
 def test_shares_are_contiguous_and_balanced_by_characters() -> None:

@@ -1,9 +1,12 @@
 """``Tokenizer.encode_batch(num_workers=N)``: encoding in worker processes.
 
-The inputs are cut into one contiguous share per process, balanced by characters; this process encodes
-the first while each worker encodes one of the others and sends it back once, as packed flat columns
-(:func:`toolkit.encoding.pack_encodings`: a list of ``Encoding`` objects costs more to pickle than to
-encode). Results come back in input order, identical to the serial ones.
+This process first encodes a small probe of the inputs: if its caches already held nearly every piece,
+workers would cost more (starting, packing, unpacking) than the encoding they take over, and this
+process encodes the rest alone. Otherwise the rest is cut into one contiguous share per process,
+balanced by characters; this process encodes the first while each worker encodes one of the others and
+sends it back once, as packed flat columns (:func:`toolkit.encoding.pack_encodings`: a list of
+``Encoding`` objects costs more to pickle than to encode). Results come back in input order, identical
+to the serial ones.
 
 Workers are forked where that is safe (Linux, a process with one thread: nothing to re-import, the
 tokenizer and its warm caches are inherited, no lock can be held by a thread that does not exist in
@@ -107,6 +110,27 @@ def _shares(sizes: list[int], processes: int, own: float) -> list[int]:
     return cuts + [len(sizes)]
 
 
+#: The probe: the first items, up to this share of all characters, encoded in this process before
+#: any worker starts. Only where that is a small part of the items (``_probe_end``).
+PROBE_SHARE = 0.02
+
+#: Warm caches: fewer new cache entries than this per 1,000 characters of the probe. Then this process
+#: encodes the rest alone: with the GPT-2 tokenizer on 1-6 MB of English, workers were 0.85-0.96x one
+#: process with warm caches, 1.2-1.3x with cold ones, where the probe finds 30-60 new pieces per 1,000
+#: characters (docs/benchmarks.md, issue 19).
+WARM_NEW_PER_1000 = 2.0
+
+
+def _probe_end(ends: list[int]) -> int:
+    """The items the probe encodes: ``items[:k]``, the first whose characters reach ``PROBE_SHARE`` of
+    all; 0 (no probe) when those are more than a tenth of the items or more than twice that share of
+    the characters (a few long texts: the probe would be much of the work)."""
+    if not ends:
+        return 0
+    k = bisect_left(ends, PROBE_SHARE * ends[-1]) + 1
+    return k if k * 10 <= len(ends) and ends[k - 1] <= 2 * PROBE_SHARE * ends[-1] else 0
+
+
 #: This process's share relative to a worker's. Besides encoding, a worker packs and sends its share
 #: (0.6-0.7 s for 3 MB of text) and this process unpacks it (0.2-0.3 s), so this process takes a bit
 #: more (docs/benchmarks.md, issue 19).
@@ -116,17 +140,37 @@ OWN_SHARE = 1.1
 def encode_in_processes(
     tokenizer: Tokenizer, items: list[Any], workers: int, add_special_tokens: bool, allowed: Any
 ) -> list[Encoding]:
-    """``tokenizer.encode_batch(items)`` by ``workers`` processes, in order: this one encodes the first
-    share while ``workers - 1`` worker processes each encode one contiguous share of the rest.
+    """``tokenizer.encode_batch(items)`` by up to ``workers`` processes, in order: this one encodes the
+    probe, then the rest alone if the probe found the caches warm, else with ``workers - 1`` worker
+    processes (:func:`_encode_shares`)."""
+    sizes = [_chars(item) for item in items]
+    method = start_method() if sum(sizes) >= MIN_PARALLEL_CHARS else None
+    if method is None:  # one process: faster, or the only safe way
+        return [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items]
+    ends = list(accumulate(sizes))
+    k = _probe_end(ends)
+    caches = tokenizer._current_caches()
+    before = caches.entries()
+    with gc_paused():
+        head = [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items[:k]]
+    new = caches.entries() - before  # negative: a full cache started again, the caches are not warm
+    if k and 0 <= new < WARM_NEW_PER_1000 * ends[k - 1] / 1000:
+        with gc_paused():
+            return head + [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items[k:]]
+    return head + _encode_shares(tokenizer, items[k:], sizes[k:], workers, method, add_special_tokens, allowed)
+
+
+def _encode_shares(
+    tokenizer: Tokenizer, items: list[Any], sizes: list[int], workers: int, method: str, add_special_tokens: bool,
+    allowed: Any,
+) -> list[Encoding]:
+    """``items`` encoded by this process (the first share) and ``workers - 1`` worker processes, one
+    contiguous share each.
 
     Each worker gets its share once (inherited when forked, in its start-up data when spawned) and
     sends one message back through its own pipe. No thread runs in this process meanwhile: a thread
     feeding a pool would wait for the interpreter lock while this process encodes (the executor
     used before left the workers idle about half the time)."""
-    sizes = [_chars(item) for item in items]
-    method = start_method() if sum(sizes) >= MIN_PARALLEL_CHARS else None
-    if method is None:  # one process: faster, or the only safe way
-        return [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items]
     cuts = _shares(sizes, min(workers, len(items)), OWN_SHARE)
     context = multiprocessing.get_context(method)
     started: list[tuple[Any, Any]] = []

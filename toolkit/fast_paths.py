@@ -113,6 +113,11 @@ class PipelineCaches:
             cache = self.tokens[spell] = BoundedCache(self.capacity, longest=MAX_CACHED_PIECE)
         return cache
 
+    def entries(self) -> int:
+        """How many entries these caches hold: it grows by one for each piece encoded that none held
+        (a full cache starts again from empty, so it can also fall)."""
+        return len(self.raw) + len(self.chunks) + len(self.scanned) + sum(map(len, self.tokens.values()))
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.model, self.pre_tokenizer))  # worker processes start with empty caches
 
