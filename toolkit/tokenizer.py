@@ -3,8 +3,8 @@
 This module owns the order of the stages, special-token handling (``allowed_special``), offsets back
 into the original text and the tokenizer file. The fast paths and their caches are in
 :mod:`toolkit.fast_paths`, worker processes in :mod:`toolkit.batch`, streaming in
-:mod:`toolkit.streaming`; file formats and corpus reading are tooling, reached by name
-(:data:`toolkit.registry.TOOLS`).
+:mod:`toolkit.streaming`, the methods for other libraries' files in :mod:`toolkit.file_formats`; file
+formats and corpus reading are tooling, reached by name (:data:`toolkit.registry.TOOLS`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from toolkit.alignment import NormalizedString, Piece
 from toolkit.batch import encode_in_processes
 from toolkit.cache import BoundedCache
 from toolkit.encoding import Encoding
+from toolkit.file_formats import FileFormats
 from toolkit.errors import ConfigError, CorpusError, InputError, SerializationError
 from toolkit.arguments import ComponentSlot, check_flag, check_indent, check_path, ids_to_tokens, writing
 from toolkit.fast_paths import Columns, PipelineCaches, check_text, encode_pieces, encode_slices, scan_ids, segment_ids
@@ -47,10 +48,10 @@ _NONE: tuple[()] = ()  # the default of allowed_special / disallowed_special, co
 _NO_SPECIALS: frozenset[str] = frozenset()
 
 
-class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
+class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
     """A complete tokenizer: the pipeline of components plus encode/decode/train/save; truncation and
-    padding (:mod:`toolkit.padding`), Hugging Face's names (:mod:`toolkit.hf_names`) and added tokens
-    (:mod:`toolkit.vocabulary`) come from mixins.
+    padding (:mod:`toolkit.padding`), Hugging Face's names (:mod:`toolkit.hf_names`), added tokens
+    (:mod:`toolkit.vocabulary`) and other libraries' files (:mod:`toolkit.file_formats`) come from mixins.
 
     >>> from algorithms import BPE
     >>> from pretokenizers import Whitespace
@@ -379,7 +380,8 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
         back in input order, identical to the serial ones (an error is the one the serial loop would
         raise first). Workers are *forked* on Linux from a process with one thread (they inherit the
         tokenizer and its warm caches), else *spawned* (safe with threads); this process encodes alone
-        when the batch is under ``toolkit.batch.MIN_PARALLEL_CHARS`` characters or no start is safe (a
+        when the batch is under ``toolkit.batch.MIN_PARALLEL_CHARS`` characters, when its first items
+        (the probe) find nearly every piece cached already, or when no start is safe (a
         daemon, a spawning child, or spawning from a script without an ``if __name__ == "__main__":``
         guard, which a worker would re-run), so no script hangs. The results travel back as flat
         arrays that this process turns into ``Encoding`` objects again (measured in
@@ -499,92 +501,6 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin):
         self._special_patterns.clear()
         trainer.check_reached(self.model)  # a VocabSizeWarning when the corpus ran out of pairs
         return self
-
-    # ------------------------------------------------------------------ interop (toolkit.interop, imported lazily)
-    @classmethod
-    def from_hf_json(cls, path: str | os.PathLike[str], *, strict: bool = True) -> Tokenizer:
-        """Load a Hugging Face ``tokenizer.json``; a component we cannot represent is a
-        :class:`SerializationError` naming it (``strict=False`` drops the ones that never change ids).
-
-        >>> tok = Tokenizer.from_hf_json("tokenizer.json")   # doctest: +SKIP
-        """
-        return tool("load_hf_json")(check_path(path, "path"), strict=strict)
-
-    def to_hf_json(self, path: str | os.PathLike[str], *, indent: int | None = None) -> None:
-        """Write a Hugging Face ``tokenizer.json`` that ``tokenizers.Tokenizer.from_file`` loads."""
-        with writing(path):
-            tool("save_hf_json")(self, path, indent=indent)
-
-    @classmethod
-    def load_any(cls, path: str | os.PathLike[str], *, format: str = "auto", **options: Any) -> Tokenizer:
-        """Load a tokenizer file of any supported format, detected from its content unless ``format``
-        names it (``"toolkit"``, ``"hf"``, ``"vocab-txt"``, ``"vocab-merges"``, ``"tiktoken"``, ``"sentencepiece"``).
-
-        >>> tok = Tokenizer.load_any("tokenizer.json")   # doctest: +SKIP
-        """
-        return tool("load_any")(check_path(path, "path"), format=format, **options)
-
-    @classmethod
-    def from_gpt2(
-        cls, encoder_json: str | os.PathLike[str], vocab_bpe: str | os.PathLike[str], *,
-        special_tokens: Sequence[str] | None = None, add_prefix_space: bool = False,
-    ) -> Tokenizer:
-        """GPT-2 pipeline from ``encoder.json`` + ``vocab.bpe`` (or HF ``vocab.json`` + ``merges.txt``).
-
-        >>> tok = Tokenizer.from_gpt2("encoder.json", "vocab.bpe")   # doctest: +SKIP
-        """
-        return tool("from_gpt2")(
-            check_path(encoder_json, "encoder_json"), check_path(vocab_bpe, "vocab_bpe"),
-            special_tokens=special_tokens, add_prefix_space=add_prefix_space,
-        )
-
-    @classmethod
-    def from_tiktoken(
-        cls, path: str | os.PathLike[str], *, pattern: str | None = None, special_tokens: Mapping[str, int] | None = None
-    ) -> Tokenizer:
-        """Byte-level pipeline from a ``.tiktoken`` rank file; ``pattern`` is a regex or a name
-        (``CL100K_PATTERN``...). Both default to OpenAI's for a known file name (``cl100k_base``...).
-
-        >>> from pretokenizers import CL100K_PATTERN
-        >>> tok = Tokenizer.from_tiktoken("cl100k_base.tiktoken", pattern=CL100K_PATTERN)   # doctest: +SKIP
-        """
-        return tool("from_tiktoken")(check_path(path, "path"), pattern=pattern, special_tokens=special_tokens)
-
-    @classmethod
-    def from_bert_vocab(cls, vocab_txt: str | os.PathLike[str], *, lowercase: bool = True, **options: Any) -> Tokenizer:
-        """BERT pipeline from a ``vocab.txt``, like HF's ``BertWordPieceTokenizer`` (options: ``unk_token``...).
-
-        >>> tok = Tokenizer.from_bert_vocab("vocab.txt", lowercase=True)   # doctest: +SKIP
-        """
-        return tool("from_bert_vocab")(check_path(vocab_txt, "vocab_txt"), lowercase=lowercase, **options)
-
-    @classmethod
-    def from_sentencepiece(cls, path: str | os.PathLike[str]) -> Tokenizer:
-        """The pipeline of a SentencePiece ``.model`` file (Unigram or BPE): same ids as ``sentencepiece``.
-
-        >>> tok = Tokenizer.from_sentencepiece("spm.model")   # doctest: +SKIP
-        """
-        return tool("from_sentencepiece")(check_path(path, "path"))  # type: ignore[no-any-return]
-
-    def save_sentencepiece(self, path: str | os.PathLike[str]) -> None:
-        """Write a SentencePiece-shaped pipeline (Unigram or SentencePieceBPE) as a ``.model`` file."""
-        with writing(path):
-            tool("save_sentencepiece")(self, path)
-
-    def save_vocab_merges(self, folder: str | os.PathLike[str], *, prefix: str | None = None) -> tuple[Any, Any]:
-        """Write ``vocab.json`` + ``merges.txt`` (BPE models); returns the two paths."""
-        with writing(folder):
-            return tool("save_vocab_merges")(self, folder, prefix=prefix)  # type: ignore[no-any-return]
-
-    def save_bert_vocab(self, path: str | os.PathLike[str]) -> None:
-        """Write the WordPiece vocabulary as a BERT ``vocab.txt``."""
-        with writing(path):
-            tool("save_bert_vocab")(self, path)
-
-    def save_tiktoken(self, path: str | os.PathLike[str]) -> None:
-        """Write a byte-level BPE vocabulary as a ``.tiktoken`` rank file (special tokens excluded)."""
-        with writing(path):
-            tool("save_tiktoken")(self, path)
 
     def visualize(self, text: str | Sequence[str], *, add_special_tokens: bool = True, show_ids: bool = False) -> Any:
         """Token boundaries of ``text``: a :class:`toolkit.analysis.visualize.TokenView` (HTML in notebooks,
