@@ -7,7 +7,7 @@ import pytest
 
 from algorithms import BPE
 from toolkit import Tokenizer
-from toolkit.errors import InputError
+from toolkit.errors import ConfigError, InputError
 
 
 class _NumpyLikeInt:
@@ -99,3 +99,64 @@ def test_id_to_token_follows_the_current_normalizer() -> None:
     assert tok.id_to_token(3) == "hello"
     tok.normalizer = None
     assert tok.id_to_token(3) == "HeLLo"
+
+
+def _two_specials() -> Tokenizer:
+    tok = Tokenizer(BPE(vocab={c: i for i, c in enumerate("abx <|>")}, merges=[]))
+    tok.add_special_tokens(["<|a|>", "<|a|>x", "<|b|>"])
+    return tok
+
+
+def test_disallowed_special_names_the_longest_special_token_found() -> None:
+    # "<|a|>x" starts with "<|a|>": the longer one is the token found (and named), as tiktoken does.
+    tok = _two_specials()
+    with pytest.raises(InputError) as info:
+        tok.encode("ab <|a|>x", disallowed_special="all")
+    assert str(info.value) == (
+        "text contains the special token '<|a|>x' at index 3, which disallowed_special forbids; pass "
+        "allowed_special=['<|a|>x'] to encode it as that special token, or disallowed_special=() to encode "
+        "it as ordinary text"
+    )
+    with pytest.raises(InputError, match="'<\\|b\\|>' at index 1"):
+        tok.encode_ids("a<|b|>", disallowed_special=["<|a|>", "<|b|>"])
+
+
+def test_disallowed_special_checks_the_set_asked_for_each_call() -> None:
+    # The compiled check is cached per forbidden set: a second set must not reuse the first one's.
+    tok = _two_specials()
+    assert tok.encode("<|b|>", disallowed_special=["<|a|>"]).ids  # "<|b|>" is allowed as plain text here
+    with pytest.raises(InputError, match="'<\\|b\\|>'"):
+        tok.encode("<|b|>", disallowed_special=["<|b|>"])
+    assert tok.encode("<|a|>", disallowed_special="all", allowed_special=["<|a|>"]).tokens == ["<|a|>"]
+
+
+def test_disallowed_special_errors_name_the_argument() -> None:
+    tok = _two_specials()
+    cases = [
+        (["<nope>"], ("disallowed_special names tokens that are not special tokens of this tokenizer: <nope>; "
+                      "known: <|a|>, <|a|>x, <|b|>")),
+        (5, "disallowed_special must be \"all\", None or a collection of special-token strings, got int 5"),
+        ([5], "disallowed_special must hold special-token strings, got int 5"),
+    ]
+    for value, message in cases:
+        with pytest.raises(ConfigError) as info:
+            tok.encode("a", disallowed_special=value)
+        assert str(info.value) == message
+
+
+def test_the_special_token_cutter_follows_a_replaced_model_and_normalizer() -> None:
+    # The cutter is cached with the model and normalizer it was built for; replacing either (neither
+    # clears that cache) must build it again.
+    from toolkit import AddedToken
+    from toolkit.normalizers import Lowercase
+
+    first = BPE(vocab={"a": 0, "<s>": 1}, merges=[], special_tokens=["<s>"])
+    second = BPE(vocab={"a": 0, "<t>": 1}, merges=[], special_tokens=["<t>"])
+    tok = Tokenizer(first)
+    assert tok.encode("a<s>", allowed_special="all").ids == [0, 1]
+    tok.model = second
+    assert tok.encode("a<t>", allowed_special="all").ids == [0, 1]
+    tok.add_tokens([AddedToken("AB", normalized=True)])
+    assert tok.encode("AB").ids == [2]
+    tok.normalizer = Lowercase()  # the added token is now matched as "ab" in lowercased text
+    assert tok.encode("AB").ids == [2]
