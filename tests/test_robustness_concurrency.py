@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 import toolkit.limits as limits
 from test_robustness_support import ALL, SPECIALS, TRICKY, corpus_lines, pipelines
+from algorithms import Unigram
 from toolkit import Tokenizer
 from toolkit.encoding import Encoding, pack_encodings, unpack_encodings
 from toolkit.errors import ConfigError, InputError
@@ -415,6 +416,14 @@ def test_encode_batch_probes_the_caches_and_stays_in_one_process_when_they_are_w
     warm = tok.encode_batch(texts, num_workers=2)
     assert shares == [len(texts) - k]  # no second call: warm caches, one process
     assert cold == warm == [tok.encode(t) for t in texts]
+    # A model that samples caches nothing: every piece is work, so workers start every time.
+    shares.clear()
+    sampling = Tokenizer(Unigram([(c, -1.0) for c in "ab "] + [("<unk>", -9.0)], unk_id=3, enable_sampling=True))
+    lines = ["ab ba " * 20] * 300
+    sampling.encode_batch(lines, num_workers=2)
+    sampling.encode_batch(lines, num_workers=2)
+    k = batch._probe_end(list(itertools.accumulate(map(len, lines))))
+    assert shares == [len(lines) - k, len(lines) - k]
 
 
 def test_the_probe_is_a_small_part_of_the_items_or_none() -> None:

@@ -115,9 +115,9 @@ def _shares(sizes: list[int], processes: int, own: float) -> list[int]:
 PROBE_SHARE = 0.02
 
 #: Warm caches: fewer new cache entries than this per 1,000 characters of the probe. Then this process
-#: encodes the rest alone: with the GPT-2 tokenizer on 1-6 MB of English, workers were 0.85-0.96x one
-#: process with warm caches, 1.2-1.3x with cold ones, where the probe finds 30-60 new pieces per 1,000
-#: characters (docs/benchmarks.md, issue 19).
+#: encodes the rest alone. With the GPT-2 tokenizer on 1-6 MB of English, workers were 0.9-1.0x one
+#: process with caches warmed by the same text (the probe finds 0 new pieces), 1.04-1.14x with caches
+#: warmed by other text (4-5 per 1,000) and 1.1-1.3x cold (about 50) (docs/benchmarks.md, issue 19).
 WARM_NEW_PER_1000 = 2.0
 
 
@@ -154,7 +154,8 @@ def encode_in_processes(
     with gc_paused():
         head = [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items[:k]]
     new = caches.entries() - before  # negative: a full cache started again, the caches are not warm
-    if k and 0 <= new < WARM_NEW_PER_1000 * ends[k - 1] / 1000:
+    # Caches of capacity 0 (a model that samples) hold nothing, and every piece is work.
+    if k and caches.capacity > 0 and 0 <= new < WARM_NEW_PER_1000 * ends[k - 1] / 1000:
         with gc_paused():
             return head + [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items[k:]]
     return head + _encode_shares(tokenizer, items[k:], sizes[k:], workers, method, add_special_tokens, allowed)
