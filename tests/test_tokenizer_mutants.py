@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import toolkit.limits as limits
 import toolkit.tokenizer as tokenizer_module
 from algorithms import BPE
 from pretokenizers import Whitespace
@@ -149,6 +150,37 @@ def test_encode_ids_cuts_allowed_special_tokens_and_normalizes_the_rest() -> Non
     _raises(InputError, "add_special_tokens must be True or False, got str 'no'", tok.encode_ids, "a",
             add_special_tokens="no")
     assert tok.encode_ordinary("a<s>") == [0, 5, 6, 7]
+
+
+def test_encode_ids_checks_the_text_and_has_no_size_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The checks are skipped only for an ASCII str: bytes (which have isascii too) and other types are
+    # refused; a non-ASCII text is checked for lone surrogates but not for size (memory is linear).
+    tok = _tok()
+    for bad in (b"ab", 5):
+        with pytest.raises(InputError, match="text must be a str"):
+            tok.encode_ids(bad)  # type: ignore[arg-type]
+    accented = Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2, "\u00e9": 3}, merges=[("a", "b")]))
+    monkeypatch.setattr(limits, "MAX_INPUT_CHARS", 4)
+    assert accented.encode_ids("ab\u00e9ab") == [2, 3, 2]  # not ASCII, over the limit
+    with pytest.raises(InputError, match="MAX_INPUT_CHARS"):
+        accented.encode("ab\u00e9ab")  # full Encodings keep the limit
+
+
+def test_encode_ids_of_a_long_text_cuts_allowed_special_tokens() -> None:
+    # Texts of _PAUSE_GC_FROM characters and more take the branch that pauses the collector.
+    tok = _tok()
+    text = "ab" * (tokenizer_module._PAUSE_GC_FROM // 2) + "<s>a"
+    ids = tok.encode_ids(text, allowed_special="all")
+    assert len(text) >= tokenizer_module._PAUSE_GC_FROM and ids == [2] * (len(text) // 2 - 2) + [3, 0]
+    assert tok.encode_ids(text) == [2] * (len(text) // 2 - 2) + [5, 6, 7, 0]
+
+
+def test_from_dict_checks_the_nesting_of_a_dict_built_in_memory() -> None:
+    deep: dict = {"a": 1}
+    for _ in range(limits.MAX_NESTING_DEPTH + 1):
+        deep = {"x": deep}
+    _raises(SerializationError, "<dict>: nested more than 64 levels deep (toolkit.limits.MAX_NESTING_DEPTH); a "
+            "Sequence inside a Sequence inside ... is never needed: flatten it", Tokenizer.from_dict, deep)
 
 
 def test_encode_ids_goes_through_encode_when_padding_is_on() -> None:
