@@ -146,19 +146,24 @@ def encode_in_processes(
     sizes = [_chars(item) for item in items]
     method = start_method() if sum(sizes) >= MIN_PARALLEL_CHARS else None
     if method is None:  # one process: faster, or the only safe way
-        return [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items]
+        return _encode_here(tokenizer, items, add_special_tokens, allowed)
     ends = list(accumulate(sizes))
     k = _probe_end(ends)
     caches = tokenizer._current_caches()
     before = caches.entries()
-    with gc_paused():
-        head = [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items[:k]]
+    head = _encode_here(tokenizer, items[:k], add_special_tokens, allowed)
     new = caches.entries() - before  # negative: a full cache started again, the caches are not warm
     # Caches of capacity 0 (a model that samples) hold nothing, and every piece is work.
     if k and caches.capacity > 0 and 0 <= new < WARM_NEW_PER_1000 * ends[k - 1] / 1000:
-        with gc_paused():
-            return head + [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items[k:]]
+        return head + _encode_here(tokenizer, items[k:], add_special_tokens, allowed)
     return head + _encode_shares(tokenizer, items[k:], sizes[k:], workers, method, add_special_tokens, allowed)
+
+
+def _encode_here(tokenizer: Tokenizer, items: list[Any], add_special_tokens: bool, allowed: Any) -> list[Encoding]:
+    """``items`` encoded in this process (or in a worker, by the worker), the collector paused: the
+    encodings are many small cycle-free lists."""
+    with gc_paused():
+        return [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items]
 
 
 def _encode_shares(
@@ -190,7 +195,7 @@ def _encode_shares(
             writer.close()  # the worker holds the only writing end: its death ends our read
             started.append((process, reader))
         with gc_paused():  # millions of cycle-free lists: collecting them is wasted time
-            out = [tokenizer._encode_item(item, add_special_tokens, allowed) for item in items[: cuts[1]]]
+            out = _encode_here(tokenizer, items[: cuts[1]], add_special_tokens, allowed)
             for process, reader in started:
                 out += unpack_encodings(_receive(process, reader))
         return out
@@ -224,10 +229,7 @@ def _worker(
     """Encode ``items`` and send ``("ok", packed encodings)`` or ``("error", exception)`` back."""
     limits.restore(limit_values)
     try:
-        with gc_paused():
-            message: tuple[str, Any] = (
-                "ok", pack_encodings([tokenizer._encode_item(item, add_special_tokens, allowed) for item in items])
-            )
+        message: tuple[str, Any] = ("ok", pack_encodings(_encode_here(tokenizer, items, add_special_tokens, allowed)))
     except Exception as exc:  # noqa: BLE001 - sent to the caller, who raises it
         message = ("error", exc)
     try:

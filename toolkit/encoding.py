@@ -440,9 +440,9 @@ def pack_encodings(encodings: Iterable[Encoding]) -> PackedEncodings:
     Pickling a list of :class:`Encoding` objects costs more than encoding them (every list and offset
     tuple is its own pickled object); flat arrays of ints pickle as raw bytes (32-bit where the values
     fit), and a column holding only its default (no pairs, no special tokens, no padding) is left out.
-    Token strings stay a list: they repeat, and pickle writes each distinct string object once. ``None`` word ids travel as -1. The
-    rare sequence ranges and overflowing parts travel as a sparse list of ``(index, ranges,
-    overflowing)``. :func:`unpack_encodings` is the inverse.
+    Token strings stay a list: they repeat, and pickle writes each distinct string object once.
+    ``None`` word ids travel as -1. The rare sequence ranges and overflowing parts travel as a sparse
+    list of ``(index, ranges, overflowing)``. :func:`unpack_encodings` is the inverse.
 
     >>> encs = [Encoding([5, 6], ["hi", "!"], [(0, 2), (2, 3)]), Encoding.special("[SEP]", 2)]
     >>> unpack_encodings(pack_encodings(encs)) == encs
