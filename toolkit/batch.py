@@ -115,9 +115,9 @@ def _shares(sizes: list[int], processes: int, own: float) -> list[int]:
 PROBE_SHARE = 0.02
 
 #: Warm caches: fewer new cache entries than this per 1,000 characters of the probe. Then this process
-#: encodes the rest alone. With the GPT-2 tokenizer on 1-6 MB of English, workers were 0.9-1.0x one
-#: process with caches warmed by the same text (the probe finds 0 new pieces), 1.04-1.14x with caches
-#: warmed by other text (4-5 per 1,000) and 1.1-1.3x cold (about 50) (docs/benchmarks.md, issue 19).
+#: encodes the rest alone. On English text the probe finds about 50 when cold, 4-5 with caches warmed
+#: by other text, 0 with caches warmed by the same text; the measurements are in docs/benchmarks.md
+#: (issue 19).
 WARM_NEW_PER_1000 = 2.0
 
 
