@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -59,6 +60,23 @@ def require(module: str) -> ModuleType:
                 pytrace=False,
             )
         pytest.skip(f"optional package {module!r} is not installed ({exc})", allow_module_level=True)
+
+
+def error_of(call: Callable[[], object]) -> tuple[str, str]:
+    """The class name and text of the toolkit error that ``call()`` raises, for tests of an error's wording:
+    ``assert error_of(lambda: WordLevel({})) == ("ConfigError", "...")``."""
+    from toolkit.errors import ToolkitError
+
+    with pytest.raises(ToolkitError) as info:
+        call()
+    return type(info.value).__name__, str(info.value)
+
+
+def raises_exactly(kind: type[Exception], message: str, fn: Callable[..., object], *args: object, **kwargs: object) -> None:
+    """Assert that ``fn(*args, **kwargs)`` raises ``kind`` with exactly the text ``message``."""
+    with pytest.raises(kind) as info:
+        fn(*args, **kwargs)
+    assert str(info.value) == message
 
 
 @pytest.hookimpl(hookwrapper=True)

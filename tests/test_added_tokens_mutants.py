@@ -12,13 +12,8 @@ from toolkit.added_tokens import (
     as_added_token,
     read_added_tokens,
 )
+from conftest import raises_exactly
 from toolkit.errors import ConfigError, SerializationError
-
-
-def _raises(kind: type[Exception], message: str, fn: object, *args: object, **kwargs: object) -> None:
-    with pytest.raises(kind) as info:
-        fn(*args, **kwargs)  # type: ignore[operator]
-    assert str(info.value) == message
 
 
 def test_added_token_identity_and_text() -> None:
@@ -26,12 +21,12 @@ def test_added_token_identity_and_text() -> None:
     assert hash(AddedToken("a")) != hash(AddedToken("b"))
     assert repr(AddedToken("a")) == "AddedToken('a', normalized=True)"
     assert repr(AddedToken("<s>", special=True, lstrip=True)) == "AddedToken('<s>', lstrip=True, special=True)"
-    _raises(SerializationError, "w: must be an object, got int", AddedToken.from_dict, 5, where="w")
-    _raises(ConfigError, "added tokens must be str or AddedToken, got int 5", as_added_token, 5, special=False)
+    raises_exactly(SerializationError, "w: must be an object, got int", AddedToken.from_dict, 5, where="w")
+    raises_exactly(ConfigError, "added tokens must be str or AddedToken, got int 5", as_added_token, 5, special=False)
 
 
 def test_read_added_tokens_names_the_entry() -> None:
-    _raises(SerializationError, "s: added_tokens[1]: must be an object, got int", read_added_tokens,
+    raises_exactly(SerializationError, "s: added_tokens[1]: must be an object, got int", read_added_tokens,
             [{"id": 3, "content": "x"}, 5], source="s")
 
 
@@ -41,7 +36,7 @@ def test_put_replaces_an_entry_of_the_same_content_and_refuses_a_taken_id() -> N
     v.put(AddedToken("a"), 6)
     assert v.get_vocab() == {"a": 6}
     assert v.decoder == {6: AddedToken("a")}
-    _raises(ConfigError, "added token 'b': id 6 already belongs to 'a'", v.put, AddedToken("b"), 6)
+    raises_exactly(ConfigError, "added token 'b': id 6 already belongs to 'a'", v.put, AddedToken("b"), 6)
 
 
 def test_add_numbers_new_tokens_after_the_model_and_keeps_known_ones() -> None:
@@ -95,12 +90,12 @@ def test_the_convenience_cut_normalizes_token_contents() -> None:
 
 @pytest.mark.parametrize("bad", ["x", True, -1, None])
 def test_read_added_tokens_refuses_a_bad_id(bad: object) -> None:
-    _raises(SerializationError, f"s: added_tokens[0].id: must be a non-negative integer, got {bad!r}",
+    raises_exactly(SerializationError, f"s: added_tokens[0].id: must be a non-negative integer, got {bad!r}",
             read_added_tokens, [{"id": bad, "content": "a"}], source="s")
 
 
 def test_from_dict_names_added_tokens_by_default() -> None:
-    _raises(SerializationError, "added_tokens: must be an object, got list", AddedToken.from_dict, [])
+    raises_exactly(SerializationError, "added_tokens: must be an object, got list", AddedToken.from_dict, [])
     assert AddedToken.from_dict({"content": "<s>", "special": True}) == AddedToken("<s>", special=True)
 
 
@@ -116,5 +111,5 @@ def test_a_special_token_that_is_not_allowed_does_not_hide_the_next_one() -> Non
 
 
 def test_an_added_token_needs_text() -> None:
-    _raises(ConfigError, "AddedToken content must be a non-empty str, got int 5", AddedToken, 5)
-    _raises(ConfigError, "AddedToken content must be a non-empty str, got str ''", AddedToken, "")
+    raises_exactly(ConfigError, "AddedToken content must be a non-empty str, got int 5", AddedToken, 5)
+    raises_exactly(ConfigError, "AddedToken content must be a non-empty str, got str ''", AddedToken, "")

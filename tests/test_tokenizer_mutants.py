@@ -18,6 +18,7 @@ import toolkit.tokenizer as tokenizer_module
 from algorithms import BPE
 from pretokenizers import Whitespace
 from toolkit import Tokenizer, decoders, processors
+from conftest import raises_exactly
 from toolkit.errors import ConfigError, CorpusError, InputError, SerializationError
 from toolkit.normalizers import Lowercase
 
@@ -27,12 +28,6 @@ VOCAB = {"a": 0, "b": 1, "ab": 2, "<s>": 3, " ": 4, "<": 5, "s": 6, ">": 7}
 
 def _tok(**parts: object) -> Tokenizer:
     return Tokenizer(BPE(vocab=dict(VOCAB), merges=[("a", "b")], special_tokens=["<s>"]), **parts)  # type: ignore[arg-type]
-
-
-def _raises(kind: type[Exception], message: str, fn: object, *args: object, **kwargs: object) -> None:
-    with pytest.raises(kind) as info:
-        fn(*args, **kwargs)  # type: ignore[operator]
-    assert str(info.value) == message
 
 
 # ---------------------------------------------------------------- construction
@@ -49,12 +44,12 @@ def _raises(kind: type[Exception], message: str, fn: object, *args: object, **kw
     ],
 )
 def test_constructor_names_the_wrong_component(parts: dict[str, object], message: str) -> None:
-    _raises(ConfigError, message, _tok, **parts)
+    raises_exactly(ConfigError, message, _tok, **parts)
 
 
 def test_constructor_model_checks() -> None:
-    _raises(ConfigError, "model must be a Model, got str", Tokenizer, "bpe")
-    _raises(ConfigError, "model is required, e.g. Tokenizer(BPE())", Tokenizer, None)
+    raises_exactly(ConfigError, "model must be a Model, got str", Tokenizer, "bpe")
+    raises_exactly(ConfigError, "model is required, e.g. Tokenizer(BPE())", Tokenizer, None)
 
 
 def test_metadata_is_copied_and_defaults_to_empty() -> None:
@@ -80,7 +75,7 @@ def test_repr_lists_the_components_that_are_set() -> None:
 def test_normalize_str_without_and_with_a_normalizer() -> None:
     assert _tok().normalize_str("AbC") == "AbC"
     assert _tok(normalizer=Lowercase()).normalize_str("AbC") == "abc"
-    _raises(InputError, "text must be a str, got int", _tok().normalize_str, 5)
+    raises_exactly(InputError, "text must be a str, got int", _tok().normalize_str, 5)
 
 
 def test_pre_tokenize_str_spans_are_in_the_original_text() -> None:
@@ -113,8 +108,8 @@ def test_encode_special_tokens_only_when_allowed() -> None:
     with pytest.raises(InputError, match="special token '<s>' at index 0, which disallowed_special forbids"):
         tok.encode("a", "<s>", disallowed_special=["<s>"])
     assert tok.encode("a<s>", allowed_special="all", disallowed_special="all").ids == [0, 3]
-    _raises(InputError, "add_special_tokens must be True or False, got int 1", tok.encode, "a", add_special_tokens=1)
-    _raises(InputError, "is_pretokenized must be True or False, got NoneType None", tok.encode, "a", is_pretokenized=None)
+    raises_exactly(InputError, "add_special_tokens must be True or False, got int 1", tok.encode, "a", add_special_tokens=1)
+    raises_exactly(InputError, "is_pretokenized must be True or False, got NoneType None", tok.encode, "a", is_pretokenized=None)
 
 
 def test_special_tokens_are_marked_and_get_a_word_each() -> None:
@@ -130,11 +125,11 @@ def test_special_tokens_are_marked_and_get_a_word_each() -> None:
 
 def test_pretokenized_input_must_be_a_list_of_words() -> None:
     tok = _tok()
-    _raises(InputError, "text: with is_pretokenized=True, give a list of words (str), got str", tok.encode, "ab",
+    raises_exactly(InputError, "text: with is_pretokenized=True, give a list of words (str), got str", tok.encode, "ab",
             is_pretokenized=True)
-    _raises(InputError, "pair: with is_pretokenized=True, give a list of words (str), got bytes", tok.encode, ["a"],
+    raises_exactly(InputError, "pair: with is_pretokenized=True, give a list of words (str), got bytes", tok.encode, ["a"],
             b"b", is_pretokenized=True)
-    _raises(InputError, "text[1] must be a str, got int", tok.encode, ["a", 3], is_pretokenized=True)
+    raises_exactly(InputError, "text[1] must be a str, got int", tok.encode, ["a", 3], is_pretokenized=True)
 
 
 # ---------------------------------------------------------------- encode_ids
@@ -147,7 +142,7 @@ def test_encode_ids_cuts_allowed_special_tokens_and_normalizes_the_rest() -> Non
     assert tok.encode_ids("A<S>AB", allowed_special="all") == [0, 5, 6, 7, 2]  # cut before normalizing
     with pytest.raises(InputError, match="disallowed_special forbids"):
         tok.encode_ids("A<s>", disallowed_special="all")
-    _raises(InputError, "add_special_tokens must be True or False, got str 'no'", tok.encode_ids, "a",
+    raises_exactly(InputError, "add_special_tokens must be True or False, got str 'no'", tok.encode_ids, "a",
             add_special_tokens="no")
     assert tok.encode_ordinary("a<s>") == [0, 5, 6, 7]
 
@@ -179,7 +174,7 @@ def test_from_dict_checks_the_nesting_of_a_dict_built_in_memory() -> None:
     deep: dict = {"a": 1}
     for _ in range(limits.MAX_NESTING_DEPTH + 1):
         deep = {"x": deep}
-    _raises(SerializationError, "<dict>: nested more than 64 levels deep (toolkit.limits.MAX_NESTING_DEPTH); a "
+    raises_exactly(SerializationError, "<dict>: nested more than 64 levels deep (toolkit.limits.MAX_NESTING_DEPTH); a "
             "Sequence inside a Sequence inside ... is never needed: flatten it", Tokenizer.from_dict, deep)
 
 
@@ -196,19 +191,19 @@ def test_encode_ids_goes_through_encode_when_padding_is_on() -> None:
 
 @pytest.mark.parametrize("workers", [0, -1, True, 1.5, "2"])
 def test_encode_batch_refuses_a_bad_number_of_workers(workers: object) -> None:
-    _raises(ConfigError, f"num_workers must be a positive integer or None, got {workers!r}", _tok().encode_batch, ["a"],
+    raises_exactly(ConfigError, f"num_workers must be a positive integer or None, got {workers!r}", _tok().encode_batch, ["a"],
             num_workers=workers)
 
 
 def test_encode_batch_refuses_what_is_not_a_list_of_texts() -> None:
     tok = _tok()
     one = "encode_batch expects a list of texts (or (text, pair) tuples), got one string; use encode"
-    _raises(InputError, one, tok.encode_batch, "ab")
-    _raises(InputError, one, tok.encode_batch, b"ab")
-    _raises(InputError, "encode_batch expects a list of texts (or (text, pair) tuples), got int", tok.encode_batch, 5)
-    _raises(InputError, "add_special_tokens must be True or False, got int 0", tok.encode_batch, ["a"],
+    raises_exactly(InputError, one, tok.encode_batch, "ab")
+    raises_exactly(InputError, one, tok.encode_batch, b"ab")
+    raises_exactly(InputError, "encode_batch expects a list of texts (or (text, pair) tuples), got int", tok.encode_batch, 5)
+    raises_exactly(InputError, "add_special_tokens must be True or False, got int 0", tok.encode_batch, ["a"],
             add_special_tokens=0)
-    _raises(InputError, "is_pretokenized must be True or False, got str 'y'", tok.encode_batch, ["a"],
+    raises_exactly(InputError, "is_pretokenized must be True or False, got str 'y'", tok.encode_batch, ["a"],
             is_pretokenized="y")
 
 
@@ -280,7 +275,7 @@ def test_decode_skips_special_tokens_by_default_and_joins_with_spaces() -> None:
     assert tok.decode([3, 2, 0]) == "ab a"
     assert tok.decode([3, 2, 0], skip_special_tokens=False) == "<s> ab a"
     assert tok.decode([]) == ""
-    _raises(InputError, "skip_special_tokens must be True or False, got int 1", tok.decode, [0], skip_special_tokens=1)
+    raises_exactly(InputError, "skip_special_tokens must be True or False, got int 1", tok.decode, [0], skip_special_tokens=1)
 
 
 def test_decode_with_a_decoder_and_added_tokens() -> None:
@@ -313,7 +308,7 @@ def test_decode_batch() -> None:
     assert tok.decode_batch([[3, 2]], skip_special_tokens=False) == ["<s> ab"]
     assert tok.decode_batch(iter([[1]])) == ["b"]
     for bad, shown in ((None, "NoneType None"), ("ab", "str 'ab'"), (b"", "bytes b''"), (5, "int 5")):
-        _raises(InputError, f"decode_batch expects a list of id sequences, got {shown}", tok.decode_batch, bad)
+        raises_exactly(InputError, f"decode_batch expects a list of id sequences, got {shown}", tok.decode_batch, bad)
 
 
 def test_stream_decoder_passes_its_options_on() -> None:
@@ -333,12 +328,12 @@ def test_train_checks_its_arguments() -> None:
     from algorithms import BPETrainer
 
     tok = Tokenizer(BPE())
-    _raises(ConfigError, "trainer must be a Trainer, got str", tok.train, ["ab"], "bpe")
-    _raises(CorpusError, "corpus must be texts (an iterable of str), a path, a list of paths or a Corpus, got int 5",
+    raises_exactly(ConfigError, "trainer must be a Trainer, got str", tok.train, ["ab"], "bpe")
+    raises_exactly(CorpusError, "corpus must be texts (an iterable of str), a path, a list of paths or a Corpus, got int 5",
             tok.train, 5, BPETrainer())
-    _raises(CorpusError, "corpus must be texts (an iterable of str), a path, a list of paths or a Corpus, got bytes "
+    raises_exactly(CorpusError, "corpus must be texts (an iterable of str), a path, a list of paths or a Corpus, got bytes "
             "b'ab'; decode bytes to str first", tok.train, b"ab", BPETrainer())
-    _raises(CorpusError, "corpus must be texts (an iterable of str), a path, a list of paths or a Corpus, got "
+    raises_exactly(CorpusError, "corpus must be texts (an iterable of str), a path, a list of paths or a Corpus, got "
             "bytearray bytearray(b'ab')", tok.train, bytearray(b"ab"), BPETrainer())
 
 
@@ -349,7 +344,6 @@ def test_train_uses_the_pipeline_and_returns_itself() -> None:
     assert tok.train(["AB ab", "ab"], BPETrainer(vocab_size=3, show_progress=False)) is tok
     assert tok.get_vocab() == {"a": 0, "b": 1, "ab": 2}
     assert tok.encode_ids("AB") == [2]
-
 
 
 # ---------------------------------------------------------------- files
@@ -392,10 +386,10 @@ def test_to_json_and_from_json() -> None:
     assert text.startswith('{"format": "tokenizer-toolkit", "version": 2, ')
     assert '"é": 0' in text and '"note": "ü"' in text  # not ASCII-escaped
     assert tok.to_json(indent=1).startswith('{\n "format": "tokenizer-toolkit",\n "version": 2,')
-    _raises(ConfigError, "indent must be None or an integer 0..64, got -1", tok.to_json, indent=-1)
+    raises_exactly(ConfigError, "indent must be None or an integer 0..64, got -1", tok.to_json, indent=-1)
     again = Tokenizer.from_json(text)
     assert again.metadata == {"note": "ü"} and again.encode_ids("é") == [0]
-    _raises(SerializationError, "from_json expects a str, got bytes", Tokenizer.from_json, text.encode())
+    raises_exactly(SerializationError, "from_json expects a str, got bytes", Tokenizer.from_json, text.encode())
     with pytest.raises(SerializationError) as info:
         Tokenizer.from_json('{"format": "tokenizer-toolkit", "version": 2, "model": 3}')
     assert str(info.value).startswith("<string>: ")
@@ -424,12 +418,12 @@ def test_save_and_load(tmp_path: Path) -> None:
     assert Tokenizer.load(tmp_path / "i.json").to_dict() == tok.to_dict()
     assert Tokenizer.load(str(tmp_path / "t.json"), trusted=True).encode_ids("ab") == [0, 1]
     missing = tmp_path / "none.json"
-    _raises(SerializationError, f"{missing}: no such tokenizer file", Tokenizer.load, missing)
+    raises_exactly(SerializationError, f"{missing}: no such tokenizer file", Tokenizer.load, missing)
     bad = tmp_path / "bad.json"
     bad.write_bytes(b'{"a": "\xff"}')
-    _raises(SerializationError, f"{bad}: not UTF-8 text (invalid byte at offset 7)", Tokenizer.load, bad)
-    _raises(SerializationError, f"{tmp_path}: cannot read: Is a directory", Tokenizer.load, tmp_path)
-    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 3", Tokenizer.load, 3)
+    raises_exactly(SerializationError, f"{bad}: not UTF-8 text (invalid byte at offset 7)", Tokenizer.load, bad)
+    raises_exactly(SerializationError, f"{tmp_path}: cannot read: Is a directory", Tokenizer.load, tmp_path)
+    raises_exactly(SerializationError, "path must be a file path (str or os.PathLike), got int 3", Tokenizer.load, 3)
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": "tokenizer-toolkit", "version": 2, "model": 3}', encoding="utf-8")
     with pytest.raises(SerializationError) as info:
@@ -438,7 +432,7 @@ def test_save_and_load(tmp_path: Path) -> None:
     with pytest.raises(SerializationError) as info:
         Tokenizer.load(tmp_path / "empty.json") if (tmp_path / "empty.json").write_text("{", encoding="utf-8") else None
     assert str(info.value).startswith(f"{tmp_path / 'empty.json'}: ")
-    _raises(SerializationError, FOLDER.format(tmp_path), tok.save, tmp_path)
+    raises_exactly(SerializationError, FOLDER.format(tmp_path), tok.save, tmp_path)
 
 
 # ---------------------------------------------------------------- other file formats (reached by name)
@@ -462,11 +456,11 @@ def test_gpt2_files_round_trip_with_their_options(tmp_path: Path) -> None:
     assert special.encode("<|fim_prefix|><|endoftext|>", allowed_special="all").tokens[0] == "<|fim_prefix|>"
     with pytest.raises(ConfigError, match=re.escape("not special tokens of this tokenizer: <|endoftext|>")):
         special.encode("hi", allowed_special=["<|endoftext|>"])
-    _raises(SerializationError, "encoder_json must be a file path (str or os.PathLike), got int 1", Tokenizer.from_gpt2,
+    raises_exactly(SerializationError, "encoder_json must be a file path (str or os.PathLike), got int 1", Tokenizer.from_gpt2,
             1, merges)
-    _raises(SerializationError, "vocab_bpe must be a file path (str or os.PathLike), got NoneType None",
+    raises_exactly(SerializationError, "vocab_bpe must be a file path (str or os.PathLike), got NoneType None",
             Tokenizer.from_gpt2, vocab, None)
-    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 2", tok.save_vocab_merges, 2)
+    raises_exactly(SerializationError, "path must be a file path (str or os.PathLike), got int 2", tok.save_vocab_merges, 2)
 
 
 def test_tiktoken_files_round_trip_with_their_options(tmp_path: Path) -> None:
@@ -477,8 +471,8 @@ def test_tiktoken_files_round_trip_with_their_options(tmp_path: Path) -> None:
                                                                                "<|end|>"]
     words = Tokenizer.from_tiktoken(tmp_path / "x.tiktoken", pattern=r"\S+|\s+")
     assert words.encode("a  b").tokens == ["a", "ĠĠ", "b"]  # the two spaces are one piece: not GPT-2's pattern
-    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", Tokenizer.from_tiktoken, 1)
-    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", tok.save_tiktoken, 1)
+    raises_exactly(SerializationError, "path must be a file path (str or os.PathLike), got int 1", Tokenizer.from_tiktoken, 1)
+    raises_exactly(SerializationError, "path must be a file path (str or os.PathLike), got int 1", tok.save_tiktoken, 1)
 
 
 def test_hf_json_round_trip_with_its_options(tmp_path: Path) -> None:
@@ -495,10 +489,10 @@ def test_hf_json_round_trip_with_its_options(tmp_path: Path) -> None:
     (tmp_path / "odd.json").write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(SerializationError, match="NoSuchNormalizer"):
         Tokenizer.from_hf_json(tmp_path / "odd.json")
-    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", Tokenizer.from_hf_json, 1)
-    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", Tokenizer.load_any, 1)
-    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", tok.to_hf_json, 1)
-    _raises(SerializationError, FOLDER.format(tmp_path), tok.to_hf_json, tmp_path)
+    raises_exactly(SerializationError, "path must be a file path (str or os.PathLike), got int 1", Tokenizer.from_hf_json, 1)
+    raises_exactly(SerializationError, "path must be a file path (str or os.PathLike), got int 1", Tokenizer.load_any, 1)
+    raises_exactly(SerializationError, "path must be a file path (str or os.PathLike), got int 1", tok.to_hf_json, 1)
+    raises_exactly(SerializationError, FOLDER.format(tmp_path), tok.to_hf_json, tmp_path)
 
 
 def test_load_any_honours_format_and_options(tmp_path: Path) -> None:
@@ -523,9 +517,9 @@ def test_bert_vocab_round_trip_with_its_options(tmp_path: Path) -> None:
     assert cased.encode("AB ab").tokens == ["[CLS]", "[UNK]", "a", "##b", "[SEP]"]
     assert Tokenizer.from_bert_vocab(tmp_path / "vocab.txt", cls_token="<c>").encode("ab").tokens == [
         "<c>", "a", "##b", "[SEP]"]
-    _raises(SerializationError, "vocab_txt must be a file path (str or os.PathLike), got int 1",
+    raises_exactly(SerializationError, "vocab_txt must be a file path (str or os.PathLike), got int 1",
             Tokenizer.from_bert_vocab, 1)
-    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", wp.save_bert_vocab, 1)
+    raises_exactly(SerializationError, "path must be a file path (str or os.PathLike), got int 1", wp.save_bert_vocab, 1)
 
 
 def test_sentencepiece_round_trip(tmp_path: Path) -> None:
@@ -537,9 +531,9 @@ def test_sentencepiece_round_trip(tmp_path: Path) -> None:
     uni.save_sentencepiece(tmp_path / "m.model")
     again = Tokenizer.from_sentencepiece(str(tmp_path / "m.model"))
     assert (again.encode("ab a").tokens, again.encode_ids("ab a")) == (["▁ab", "▁", "a"], [4, 1, 2])
-    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", Tokenizer.from_sentencepiece, 1)
-    _raises(SerializationError, "path must be a file path (str or os.PathLike), got int 1", uni.save_sentencepiece, 1)
-    _raises(SerializationError, FOLDER.format(tmp_path), uni.save_sentencepiece, tmp_path)
+    raises_exactly(SerializationError, "path must be a file path (str or os.PathLike), got int 1", Tokenizer.from_sentencepiece, 1)
+    raises_exactly(SerializationError, "path must be a file path (str or os.PathLike), got int 1", uni.save_sentencepiece, 1)
+    raises_exactly(SerializationError, FOLDER.format(tmp_path), uni.save_sentencepiece, tmp_path)
 
 
 def test_visualize_passes_its_options_on() -> None:
@@ -554,7 +548,7 @@ def test_visualize_passes_its_options_on() -> None:
 
 def test_encode_batch_pretokenized_items_are_not_checked_as_text() -> None:
     tok = _tok()
-    _raises(InputError, "text: with is_pretokenized=True, give a list of words (str), got str", tok.encode_batch,
+    raises_exactly(InputError, "text: with is_pretokenized=True, give a list of words (str), got str", tok.encode_batch,
             ["a<s>"], is_pretokenized=True, disallowed_special="all")
 
 
@@ -569,7 +563,7 @@ def test_load_names_the_file_over_the_size_limit(tmp_path: Path, monkeypatch: py
 
     Tokenizer(BPE(vocab={"a": 0}, merges=[])).save(tmp_path / "t.json")
     monkeypatch.setattr(limits, "MAX_FILE_BYTES", 10)
-    _raises(SerializationError, f"{tmp_path / 't.json'}: more than 10 bytes, the limit (toolkit.limits.MAX_FILE_BYTES) "
+    raises_exactly(SerializationError, f"{tmp_path / 't.json'}: more than 10 bytes, the limit (toolkit.limits.MAX_FILE_BYTES) "
             "for one file or input; split it or raise the limit", Tokenizer.load, tmp_path / "t.json")
 
 
@@ -671,9 +665,9 @@ def test_pretokenized_words_take_allowed_special_tokens_and_type_id_0() -> None:
     assert enc.word_ids == [0, 0, 1]
     assert enc.type_ids == [0, 0, 0]
     assert tok.encode(["a<s>"], is_pretokenized=True).ids == [0, 5, 6, 7]
-    _raises(InputError, "text: with is_pretokenized=True, give a list of words (str), got set", tok.encode, {"a"},
+    raises_exactly(InputError, "text: with is_pretokenized=True, give a list of words (str), got set", tok.encode, {"a"},
             is_pretokenized=True)
-    _raises(InputError, "text: with is_pretokenized=True, give a list of words (str), got int", tok.encode, 5,
+    raises_exactly(InputError, "text: with is_pretokenized=True, give a list of words (str), got int", tok.encode, 5,
             is_pretokenized=True)
 
 
@@ -712,8 +706,8 @@ def test_the_pair_takes_the_same_special_token_options() -> None:
     words = tok.encode(["a"], ["<s>", "b"], is_pretokenized=True, allowed_special="all")
     assert (words.ids, words.type_ids) == ([0, 3, 1], [0, 1, 1])
     assert tok.encode("a", "<s>", allowed_special=["<s>"], disallowed_special="all").ids == [0, 3]
-    _raises(InputError, "pair must be a str, got int", tok.encode, "a", 5)
-    _raises(InputError, "pair must be a str, got int", tok.encode, "a", 5, disallowed_special="all")
+    raises_exactly(InputError, "pair must be a str, got int", tok.encode, "a", 5)
+    raises_exactly(InputError, "pair must be a str, got int", tok.encode, "a", 5, disallowed_special="all")
 
 
 def test_a_segment_that_normalizes_to_nothing_does_not_end_the_text() -> None:

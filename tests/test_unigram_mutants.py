@@ -12,41 +12,36 @@ import pytest
 
 import toolkit.limits as limits
 from algorithms import Unigram
-from toolkit.errors import ConfigError, InputError, VocabularyError
-
-
-def _message(call) -> tuple[str, str]:  # noqa: ANN001
-    with pytest.raises((ConfigError, InputError, VocabularyError)) as info:
-        call()
-    return type(info.value).__name__, str(info.value)
+from conftest import error_of
+from toolkit.errors import ConfigError, VocabularyError
 
 
 def test_vocabulary_checks_and_their_texts(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert _message(lambda: Unigram(5)) == (
+    assert error_of(lambda: Unigram(5)) == (
         "ConfigError", "Unigram.vocab: must be a list of [piece, score] pairs (Unigram ids are positions), got int"
     )
-    assert _message(lambda: Unigram([("a", -1.0), ("a", -2.0)])) == (
+    assert error_of(lambda: Unigram([("a", -1.0), ("a", -2.0)])) == (
         "VocabularyError", "Unigram.vocab: piece 'a' appears twice (ids 0 and 1); pieces must be unique"
     )
-    assert _message(lambda: Unigram([("a", "x")])) == (
+    assert error_of(lambda: Unigram([("a", "x")])) == (
         "VocabularyError",
         "Unigram.vocab[0]: the score of 'a' must be a finite number (a log-probability), got 'x'",
     )
     longest = "a" * limits.MAX_TOKEN_LENGTH
     assert Unigram([(longest, -1.0)]).token_to_id(longest) == 0  # exactly the limit: accepted
-    assert _message(lambda: Unigram([(longest + "a", -1.0)])) == (
+    assert error_of(lambda: Unigram([(longest + "a", -1.0)])) == (
         "VocabularyError",
         f"Unigram.vocab[0]: piece of {limits.MAX_TOKEN_LENGTH + 1} characters exceeds {limits.MAX_TOKEN_LENGTH}",
     )
     monkeypatch.setattr(limits, "MAX_VOCAB_SIZE", 2)
-    kind, text = _message(lambda: Unigram([("a", -1.0), ("b", -1.0), ("c", -1.0)]))
+    kind, text = error_of(lambda: Unigram([("a", -1.0), ("b", -1.0), ("c", -1.0)]))
     assert text.startswith("Unigram.vocab: ") and "3" in text
 
 
 def test_unk_id_and_special_tokens_are_checked_against_the_vocabulary() -> None:
     vocab = [("<unk>", 0.0), ("a", -1.0)]
     assert Unigram(vocab, unk_id=1).unk_token == "a"  # the last id is an id
-    assert _message(lambda: Unigram(vocab, unk_id=2)) == (
+    assert error_of(lambda: Unigram(vocab, unk_id=2)) == (
         "VocabularyError",
         "Unigram.unk_id: 2 is not an id of the vocabulary (2 pieces, ids 0 to 1); pass the position of the "
         "unknown piece, or unk_id=None",
@@ -59,13 +54,13 @@ def test_unk_id_and_special_tokens_are_checked_against_the_vocabulary() -> None:
 
 
 def test_from_dict_checks_what_it_reads_and_names_the_file() -> None:
-    assert _message(lambda: Unigram.from_dict({"type": "Unigram", "vocab": [["a", "x"]]})) == (
+    assert error_of(lambda: Unigram.from_dict({"type": "Unigram", "vocab": [["a", "x"]]})) == (
         "VocabularyError",
         "model 'Unigram'.vocab[0]: the score of 'a' must be a finite number (a log-probability), got 'x'",
     )
-    kind, text = _message(lambda: Unigram.from_dict({"vocab": [["a", -1.0]], "unk_id": "0"}))
+    kind, text = error_of(lambda: Unigram.from_dict({"vocab": [["a", -1.0]], "unk_id": "0"}))
     assert kind == "ConfigError" and text.startswith("model 'Unigram'.unk_id: ")
-    assert _message(lambda: Unigram.from_dict({"vocab": [["a", -1.0]], "unk_id": 3}, where="file x")) == (
+    assert error_of(lambda: Unigram.from_dict({"vocab": [["a", -1.0]], "unk_id": 3}, where="file x")) == (
         "VocabularyError",
         "file x.unk_id: 3 is not an id of the vocabulary (1 pieces, ids 0 to 0); pass the position of the "
         "unknown piece, or unk_id=None",
@@ -110,10 +105,10 @@ def test_byte_fallback_covers_a_lone_surrogate_and_errors_say_what_to_set() -> N
     vocab = [(f"<0x{b:02X}>", -5.0) for b in range(256)] + [("a", -1.0)]
     model = Unigram(vocab, byte_fallback=True)
     assert model.encode_piece("a\ud800") == (256, 0xED, 0xA0, 0x80)  # its UTF-8 bytes, as surrogatepass writes them
-    assert _message(lambda: Unigram([]).encode_piece("x")) == (
+    assert error_of(lambda: Unigram([]).encode_piece("x")) == (
         "VocabularyError", "Unigram: the model has no vocabulary; train it (Tokenizer.train) or load one (Unigram(vocab))"
     )
-    assert _message(lambda: Unigram([("a", -1.0)]).encode_piece("ab")) == (
+    assert error_of(lambda: Unigram([("a", -1.0)]).encode_piece("ab")) == (
         "InputError",
         "'b' (at 1 in 'ab') is not covered by the Unigram vocabulary and the model has no unk_id; set unk_id to "
         "the unknown piece's id, or byte_fallback=True with <0x00>..<0xFF> pieces",

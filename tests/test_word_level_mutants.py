@@ -7,13 +7,8 @@ from __future__ import annotations
 import pytest
 
 from algorithms import BPE, WordLevel, WordLevelTrainer
-from toolkit.errors import ConfigError, InputError, VocabularyError
-
-
-def _message(call) -> tuple[str, str]:  # noqa: ANN001
-    with pytest.raises((ConfigError, InputError, VocabularyError)) as info:
-        call()
-    return type(info.value).__name__, str(info.value)
+from conftest import error_of
+from toolkit.errors import VocabularyError
 
 
 def test_min_frequency_keeps_words_seen_exactly_that_often() -> None:
@@ -46,7 +41,7 @@ def test_the_progress_callback_hears_the_words_stage_and_is_checked() -> None:
     heard.clear()
     WordLevelTrainer(progress=lambda *a: heard.append(a), show_progress=False).train({"a": 1})
     assert heard == []  # show_progress=False: silent
-    assert _message(lambda: WordLevelTrainer(progress=5)) == (
+    assert error_of(lambda: WordLevelTrainer(progress=5)) == (
         "ConfigError", "WordLevelTrainer.progress must be a callable progress(stage, done, total)"
     )
 
@@ -59,14 +54,14 @@ def test_unreached_reason_names_the_frequency_floor() -> None:
 
 
 def test_error_texts_name_where_the_problem_is() -> None:
-    assert _message(lambda: WordLevel({"a": -1})) == ("VocabularyError", "WordLevel.vocab['a']: id must be >= 0, got -1")
-    assert _message(lambda: WordLevel.from_dict({"type": "WordLevel", "vocab": {"a": -1}})) == (
+    assert error_of(lambda: WordLevel({"a": -1})) == ("VocabularyError", "WordLevel.vocab['a']: id must be >= 0, got -1")
+    assert error_of(lambda: WordLevel.from_dict({"type": "WordLevel", "vocab": {"a": -1}})) == (
         "VocabularyError", "model 'WordLevel'.vocab['a']: id must be >= 0, got -1"
     )
-    assert _message(lambda: WordLevel.from_dict({"type": "WordLevel", "vocab": {"a": 0}, "unk_token": 5})) == (
+    assert error_of(lambda: WordLevel.from_dict({"type": "WordLevel", "vocab": {"a": 0}, "unk_token": 5})) == (
         "ConfigError", "model 'WordLevel'.unk_token: Input should be a valid string"
     )
-    assert _message(lambda: WordLevel.from_dict({"vocab": {"a": 0}, "special_tokens": ["b"]}, where="file x")) == (
+    assert error_of(lambda: WordLevel.from_dict({"vocab": {"a": 0}, "special_tokens": ["b"]}, where="file x")) == (
         "VocabularyError",
         "file x.special_tokens: 'b' is not in the vocabulary; special tokens must be vocabulary entries "
         "(trainers add them for you)",
@@ -77,18 +72,18 @@ def test_error_texts_name_where_the_problem_is() -> None:
     trained = WordLevelTrainer(special_tokens=["<unk>"]).train({"a": 2})
     with pytest.raises(VocabularyError, match=r"^WordLevelTrainer\.special_tokens: 'zz' is not in the vocabulary"):
         trained.special_tokens = ["zz"]  # a trained model names the trainer its vocabulary came from
-    assert _message(lambda: WordLevel({}).encode_piece("x")) == (
+    assert error_of(lambda: WordLevel({}).encode_piece("x")) == (
         "VocabularyError",
         "WordLevel: the model has no vocabulary; train it (Tokenizer.train) or load one (WordLevel(vocab))",
     )
-    assert _message(lambda: WordLevel({"a": 0}).encode_piece("x")) == (
+    assert error_of(lambda: WordLevel({"a": 0}).encode_piece("x")) == (
         "InputError",
         "'x' is not in the WordLevel vocabulary and unk_token '<unk>' is not either; add the unknown token to "
         "the vocabulary (a special token of the trainer) or set unk_token to one",
     )
-    assert _message(lambda: WordLevelTrainer(special_tokens=["\ud800"])) == (
+    assert error_of(lambda: WordLevelTrainer(special_tokens=["\ud800"])) == (
         "ConfigError", "WordLevelTrainer.special_tokens: '\\ud800' holds a lone surrogate (U+D800), which is not text"
     )
-    assert _message(lambda: WordLevelTrainer().train({"a": 1}, model=BPE())) == (
+    assert error_of(lambda: WordLevelTrainer().train({"a": 1}, model=BPE())) == (
         "ConfigError", "WordLevelTrainer trains WordLevel models; the tokenizer's model is a BPE"
     )
