@@ -116,6 +116,9 @@ class SentencePieceBPE(Model):
         # The pieces merging may build, with their scores (control, unknown and byte pieces are not).
         self._scores: dict[str, float] = {p: s for p, s in self._pieces if p not in closed}
         self._unused: frozenset[str] = frozenset(self.unused)
+
+    def _new_caches(self) -> None:
+        super()._new_caches()
         self._tok_cache: BoundedCache = BoundedCache(self.cache_capacity, longest=MAX_CACHED_PIECE)
 
     def params(self) -> dict[str, Any]:
@@ -200,7 +203,8 @@ class SentencePieceBPE(Model):
         return self._resegment(piece, s, s + len(left), rev) + self._resegment(piece, s + len(left), e, rev)
 
     def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
-        cached = self._tok_cache.get(piece)
+        cache = self._tok_cache  # read once (see Configurable._reconfigure)
+        cached = cache.get(piece)
         if cached is not None:
             return list(cached)
         out: list[tuple[int, int, int]] = []
@@ -218,7 +222,7 @@ class SentencePieceBPE(Model):
                 continue
             out.extend(self._unknown(piece, unknown_from, e))
             unknown_from = -1
-        self._tok_cache.put(piece, tuple(out))
+        cache.put(piece, tuple(out))
         return out
 
     def _unknown(self, piece: str, s: int, e: int) -> list[tuple[int, int, int]]:

@@ -146,8 +146,11 @@ class Unigram(Model):
         self._min_score = min((s for _, s in vocab), default=0.0)
         self._unk_score = self._min_score - UNK_PENALTY
         self._fallback_ids = [self._ids.get(f"<0x{b:02X}>") for b in range(256)] if self.byte_fallback else []
-        self._tok_cache: BoundedCache = BoundedCache(self.cache_capacity, longest=MAX_CACHED_PIECE)
         self._rng = random.Random(self.seed)
+
+    def _new_caches(self) -> None:
+        super()._new_caches()
+        self._tok_cache: BoundedCache = BoundedCache(self.cache_capacity, longest=MAX_CACHED_PIECE)
 
     # -------------------------------------------------------------------------------- (de)serialization
     def params(self) -> dict[str, Any]:
@@ -247,11 +250,12 @@ class Unigram(Model):
 
     def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
         """``[(id, start, end), ...]`` of ``piece`` (the best segmentation, or a sampled one)."""
-        cached = self._tok_cache.get(piece)
+        cache = self._tok_cache  # read once (see Configurable._reconfigure)
+        cached = cache.get(piece)
         if cached is None:
             if not piece:
                 return []
-            cached = self._tok_cache.put(piece, tuple(self._tokens(piece, self._segment(piece))))
+            cached = cache.put(piece, tuple(self._tokens(piece, self._segment(piece))))
         return list(cached)
 
     def _encode_piece(self, piece: str) -> tuple[int, ...]:

@@ -100,6 +100,9 @@ class WordPiece(Model):
         self._first_lengths = _lengths_upto({len(t) for t in self._words})
         self._cont_lengths = _lengths_upto({len(t) for t in self._cont})
         self._unk_id: int | None = vocab.get(self.unk_token)
+
+    def _new_caches(self) -> None:
+        super()._new_caches()
         self._tok_cache: BoundedCache = BoundedCache(self.cache_capacity, longest=MAX_CACHED_PIECE)
 
     # -------------------------------------------------------------------------------- (de)serialization
@@ -209,12 +212,13 @@ class WordPiece(Model):
         >>> WordPiece({"[UNK]": 0, "a": 1, "##b": 2}).tokenize("abc")
         [(0, 0, 3)]
         """
-        cached = self._tok_cache.get(piece)
+        cache = self._tok_cache  # read once (see Configurable._reconfigure)
+        cached = cache.get(piece)
         if cached is None:
             if not piece:
                 return []
             out = self._match(piece)
-            cached = self._tok_cache.put(piece, ((self._unknown(), 0, len(piece)),) if out is None else tuple(out))
+            cached = cache.put(piece, ((self._unknown(), 0, len(piece)),) if out is None else tuple(out))
         return list(cached)
 
     def _encode_piece(self, piece: str) -> tuple[int, ...]:

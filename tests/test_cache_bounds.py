@@ -54,3 +54,16 @@ def test_a_pipeline_keeps_short_pieces_only():
     assert long_text not in every
     short = Tokenizer(ByteLevelBPE(), pre_tokenizer=Whitespace())
     assert short.encode_ids("ab ab") == [97, 98, 97, 98]
+
+
+def test_the_pipeline_caches_follow_the_models_capacity_after_construction():
+    tok = Tokenizer(ByteLevelBPE(), pre_tokenizer=ByteLevel())
+    tok.encode_ids("a b c")
+    assert tok._current_caches().entries() > 0
+    tok.model.cache_capacity = 0  # takes effect on the pipeline's caches too, not only the model's
+    assert tok.encode_ids("a b c d") == tok.encode("a b c d").ids
+    assert tok._current_caches().capacity == 0 and tok._current_caches().entries() == 0
+    assert len(tok.model.piece_cache) == 0
+    tok.model.cache_capacity = 3
+    tok.encode_ids("a b c d e f g")
+    assert 0 < len(tok._current_caches().raw) <= 3

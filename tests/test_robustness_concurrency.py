@@ -212,6 +212,51 @@ def test_caches_renewed_after_an_option_change_keep_a_model_swapped_meanwhile(mo
     assert tok.encode(text) == other.encode(text)
 
 
+def test_a_model_option_change_never_fills_the_new_cache_from_the_old_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deterministic form of a race: another thread encodes a piece while an option change is rebuilding
+    the model's tables. The per-piece cache is made anew only after the tables (``_new_caches`` runs
+    after ``_configure``), so that encode fills the cache being dropped, never the new one; the new
+    cache made first kept the old unknown id for ``"zzz"`` for good."""
+    import algorithms.word_level as word_level
+    from algorithms import WordLevel
+
+    model = WordLevel({"<unk>": 0, "<u2>": 1, "a": 2}, unk_token="<unk>")
+    real, during = word_level.check_special_tokens, []
+
+    def check_with_an_encode_meanwhile(*args: object, **kwargs: object) -> object:
+        during.append(model.encode_piece("zzz"))  # another thread, while _configure runs
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(word_level, "check_special_tokens", check_with_an_encode_meanwhile)
+    model.unk_token = "<u2>"
+    monkeypatch.setattr(word_level, "check_special_tokens", real)
+    assert during == [(0,)]  # the old tables, as the other thread may see them
+    assert model.encode_piece("zzz") == (1,) and Tokenizer(model).encode_ids("zzz") == [1]
+
+
+def test_a_token_added_while_another_thread_finds_nothing_to_cut_takes_effect(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deterministic form of a race: one thread finds no added token to cut at, another adds one
+    before the first stores "nothing to cut". Storing it in the patterns cache that adding tokens
+    replaced (not cleared) keeps it out of the new one; stored in a cleared cache, it hid the token."""
+    from toolkit.vocabulary import VocabularyMixin
+
+    tok = _fresh("bpe")
+    real, added = VocabularyMixin._cutter, []
+
+    def cutter_then_an_added_token(self, model):  # noqa: ANN001, ANN202
+        found = real(self, model)
+        if not added:  # another thread adds a token right now
+            added.append(tok.add_tokens(["<t>"]))
+        return found
+
+    monkeypatch.setattr(VocabularyMixin, "_cutter", cutter_then_an_added_token)
+    before = tok.encode_ids("a<t>b")
+    monkeypatch.setattr(VocabularyMixin, "_cutter", real)
+    new_id = tok.token_to_id("<t>")
+    assert added == [1] and new_id not in before
+    assert tok.encode_ids("<t>") == [new_id] and tok.encode("<t>").ids == [new_id]
+
+
 # ---------------------------------------------------------------------------------------- worker processes
 @pytest.fixture
 def workers_always(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -416,14 +461,47 @@ def test_encode_batch_probes_the_caches_and_stays_in_one_process_when_they_are_w
     warm = tok.encode_batch(texts, num_workers=2)
     assert shares == [len(texts) - k]  # no second call: warm caches, one process
     assert cold == warm == [tok.encode(t) for t in texts]
-    # A model that samples caches nothing: every piece is work, so workers start every time.
+    # Caches of capacity 0 hold nothing: every piece is work, so workers start every time.
     shares.clear()
-    sampling = Tokenizer(Unigram([(c, -1.0) for c in "ab "] + [("<unk>", -9.0)], unk_id=3, enable_sampling=True))
-    lines = ["ab ba " * 20] * 300
-    sampling.encode_batch(lines, num_workers=2)
-    sampling.encode_batch(lines, num_workers=2)
-    k = batch._probe_end(list(itertools.accumulate(map(len, lines))))
-    assert shares == [len(lines) - k, len(lines) - k]
+    uncached = _fresh("bpe")
+    uncached.model.cache_capacity = 0
+    uncached.encode_batch(texts, num_workers=2)
+    uncached.encode_batch(texts, num_workers=2)
+    assert shares == [len(texts) - k, len(texts) - k]
+
+
+@pytest.mark.parametrize("seed", [5, None])
+def test_a_model_that_samples_draws_in_one_process(monkeypatch: pytest.MonkeyPatch, seed: int | None) -> None:
+    """Seeded sampling gives the serial encodings with num_workers too; a forked worker would repeat the
+    draws of this process (the same generator state), and shares would draw in another order."""
+    from toolkit import batch
+
+    monkeypatch.setattr(batch, "MIN_PARALLEL_CHARS", 0)
+    monkeypatch.setattr(batch, "_encode_shares", lambda *args: pytest.fail("workers started for a sampling model"))
+    vocab = [(c, -1.0) for c in "ab "] + [("ab", -1.5), ("<unk>", -9.0)]
+
+    def sampling() -> Tokenizer:
+        return Tokenizer(Unigram(vocab, unk_id=4, enable_sampling=True, seed=seed))
+
+    lines = ["ab ba abab " * 5] * 300
+    parallel = sampling().encode_batch(lines, num_workers=2)
+    if seed is not None:
+        assert parallel == sampling().encode_batch(lines)
+    assert len({tuple(e.ids) for e in parallel}) > 1  # it does sample
+
+
+def test_workers_take_every_input_one_process_takes(workers_always: None) -> None:
+    """Sizing the shares runs before any encoding: an input it cannot measure (``None`` of a pair) is
+    measured as no text and encoded as in one process; a bad input gets the one-process error."""
+    tok = pipelines()["bert"]
+    items: list = [("a b", None), "c", ("d", "e"), "i j"] * 10
+    assert tok.encode_batch(items[:20], num_workers=2) == tok.encode_batch(items[:20])
+    for bad in (None, b"x", 5):
+        with pytest.raises(InputError) as serial:
+            tok.encode_batch(["a", bad, "b"] * 10)
+        with pytest.raises(InputError) as parallel:
+            tok.encode_batch(["a", bad, "b"] * 10, num_workers=2)
+        assert str(parallel.value) == str(serial.value)
 
 
 def test_the_probe_is_a_small_part_of_the_items_or_none() -> None:

@@ -92,7 +92,18 @@ def start_method() -> str | None:
 
 
 def _chars(item: Any) -> int:
-    return len(item) if isinstance(item, str) else sum(map(len, item))
+    """The characters of one input (a text, a pair, pre-tokenized words), to balance the shares; 0
+    for what is not text (``None`` of a pair, a bad item: encoding it reports it, as in one process).
+
+    >>> _chars("abc"), _chars(("ab", None)), _chars((["a", "bc"], ["d"])), _chars(5)
+    (3, 2, 4, 0)
+    """
+    if isinstance(item, str):
+        return len(item)
+    if not isinstance(item, (tuple, list)):
+        return 0
+    return sum(len(part) if isinstance(part, str) else _chars(part) if isinstance(part, (tuple, list)) else 0
+               for part in item)
 
 
 def _shares(sizes: list[int], processes: int, own: float) -> list[int]:
@@ -142,10 +153,12 @@ def encode_in_processes(
 ) -> list[Encoding]:
     """``tokenizer.encode_batch(items)`` by up to ``workers`` processes, in order: this one encodes the
     probe, then the rest alone if the probe found the caches warm, else with ``workers - 1`` worker
-    processes (:func:`_encode_shares`)."""
+    processes (:func:`_encode_shares`). A model that samples (BPE-dropout, Unigram sampling) draws in
+    one process, in input order: a seeded model then gives the serial encodings, and a forked worker
+    never repeats this process's draws."""
     sizes = [_chars(item) for item in items]
-    method = start_method() if sum(sizes) >= MIN_PARALLEL_CHARS else None
-    if method is None:  # one process: faster, or the only safe way
+    method = start_method() if sum(sizes) >= MIN_PARALLEL_CHARS and not tokenizer.model.stochastic else None
+    if method is None:  # one process: faster, the only safe way, or the only way to draw as in one process
         return _encode_here(tokenizer, items, add_special_tokens, allowed)
     ends = list(accumulate(sizes))
     k = _probe_end(ends)
@@ -153,7 +166,7 @@ def encode_in_processes(
     before = caches.entries()
     head = _encode_here(tokenizer, items[:k], add_special_tokens, allowed)
     new = caches.entries() - before  # negative: a full cache started again, the caches are not warm
-    # Caches of capacity 0 (a model that samples) hold nothing, and every piece is work.
+    # Caches of capacity 0 (``cache_capacity = 0``) hold nothing, and every piece is work.
     if k and caches.capacity > 0 and 0 <= new < WARM_NEW_PER_1000 * ends[k - 1] / 1000:
         return head + _encode_here(tokenizer, items[k:], add_special_tokens, allowed)
     return head + _encode_shares(tokenizer, items[k:], sizes[k:], workers, method, add_special_tokens, allowed)

@@ -249,7 +249,8 @@ class PreTokenizer(Component):
 class _CacheCapacity:
     """``Model.cache_capacity``: the class default, or on a model the capacity of its caches.
 
-    Assigning it on a model resizes (and empties) every :class:`BoundedCache` the model holds.
+    Assigning it on a model resizes (and empties) every :class:`BoundedCache` the model holds, and the
+    pipelines using the model make their caches anew at that capacity.
     """
 
     def __init__(self, default: int) -> None:
@@ -268,6 +269,7 @@ class _CacheCapacity:
             if isinstance(cache, BoundedCache):
                 cache.capacity = value
                 cache.clear()
+        bump_generation()  # the pipelines' caches are sized from the model's capacity
 
 
 class Model(Component):
@@ -276,8 +278,8 @@ class Model(Component):
     Subclasses implement :meth:`tokenize` (ids with character spans inside the piece),
     :meth:`_encode_piece` (ids only) and the vocabulary look-ups, and extend :meth:`_configure`
     (calling ``super()._configure()``). :meth:`encode_piece` adds a per-piece :class:`BoundedCache`,
-    made anew by every :meth:`_configure`, so an option change never serves stale ids and copies
-    stop sharing it.
+    made anew by :meth:`_new_caches` after every :meth:`_configure`, so an option change never serves
+    stale ids and copies stop sharing it.
     """
 
     kind = "model"
@@ -290,7 +292,7 @@ class Model(Component):
     #: pipeline's store nothing (their capacity reads 0), so every call draws anew.
     stochastic: bool = False
 
-    def _configure(self) -> None:
+    def _new_caches(self) -> None:
         #: Ids of each piece seen; read directly by the pipeline's fast path (a hit is one ``dict.get``).
         self.piece_cache: BoundedCache = BoundedCache(self.cache_capacity, longest=MAX_CACHED_PIECE)
 
@@ -302,13 +304,13 @@ class Model(Component):
         """A model from its options and its other state, as the constructor makes it.
 
         ``validate=False`` trusts the options (files we wrote, trainers' results); ``state`` goes to
-        :meth:`_set_state` with ``where`` (the place errors name), then :meth:`_configure` runs.
+        :meth:`_set_state` with ``where`` (the place errors name), then :meth:`_reconfigure` runs.
         """
         model = cls.__new__(cls)
         with where_override(where) if where is not None else nullcontext():
             model._set_options(options, validate=validate)
         model._set_state(where=where or cls.__name__, **state)
-        model._configure()
+        model._reconfigure()
         object.__setattr__(model, "_configured", True)
         return model
 
@@ -322,9 +324,10 @@ class Model(Component):
 
     def encode_piece(self, piece: str) -> tuple[int, ...]:
         """The ids of ``piece``, through the per-piece cache."""
-        ids = self.piece_cache.get(piece)
+        cache = self.piece_cache  # read once: an option change meanwhile replaces it (see _reconfigure)
+        ids = cache.get(piece)
         if ids is None:
-            ids = self.piece_cache.put(piece, self._encode_piece(piece))
+            ids = cache.put(piece, self._encode_piece(piece))
         return ids
 
     def clear_cache(self) -> None:
@@ -552,10 +555,10 @@ class Container:
         new[position] = _build_child(self.kind, item, f"{self._container_where()}.{field}[{position}]")
         object.__setattr__(self, field, new)
         try:
-            self._configure()
+            self._reconfigure()
         except BaseException:
             object.__setattr__(self, field, old)
-            self._configure()
+            self._reconfigure()
             raise
         bump_generation()
 

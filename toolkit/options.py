@@ -142,7 +142,7 @@ class _ConfigurableMeta(ABCMeta):
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:  # ``self`` is the class: ``cls`` may be an option
         obj = super().__call__(*args, **kwargs)
-        obj._configure()
+        obj._reconfigure()
         object.__setattr__(obj, "_configured", True)
         return obj
 
@@ -166,7 +166,8 @@ class Configurable(metaclass=_ConfigurableMeta):
     tuple ``positional``. They need no ``__init__`` unless they take more than options (a model's
     vocabulary): then ``def __init__(self, vocab=None, **options)`` calls ``super().__init__(**options)``.
     What a component derives from its options (look-up tables, compiled patterns, caches) is built
-    in :meth:`_configure`, which runs after construction and after every option change.
+    in :meth:`_configure`, which runs after construction and after every option change; caches of
+    results in :meth:`_new_caches`, which runs after it.
     """
 
     class Params(Params):
@@ -206,6 +207,16 @@ class Configurable(metaclass=_ConfigurableMeta):
     def _configure(self) -> None:
         """Build what is derived from the options; raise :class:`ConfigError` for a bad combination."""
 
+    def _new_caches(self) -> None:
+        """Make the caches of results anew; runs after :meth:`_configure` (none by default)."""
+
+    def _reconfigure(self) -> None:
+        """:meth:`_configure`, then :meth:`_new_caches`: the new caches come last, so a thread encoding
+        meanwhile either fills an old cache (dropped) or starts after the tables are rebuilt, and never
+        stores results of the old tables in the new cache."""
+        self._configure()
+        self._new_caches()
+
     def _where(self) -> str:
         override = _WHERE.get()
         if override is not None:
@@ -235,9 +246,9 @@ class Configurable(metaclass=_ConfigurableMeta):
         old = self.__dict__.get(name)
         object.__setattr__(self, name, getattr(current, name))
         try:
-            self._configure()
+            self._reconfigure()
         except BaseException:
             object.__setattr__(self, name, old)
-            self._configure()
+            self._reconfigure()
             raise
         bump_generation()

@@ -149,7 +149,7 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
                 caches = self._caches
                 if caches.generation != options.generation():
                     caches = self._caches = PipelineCaches(self._model, self.__dict__.get("_pre_tokenizer"))
-                    self._special_patterns.clear()
+                    self._renew_patterns()
         return caches
 
     def clear_cache(self) -> None:
@@ -336,14 +336,15 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
         through the scanner or :func:`segment_ids`."""
         normalizer = self._normalizer  # the slot's value, read without its descriptor (hot path)
         # "Nothing to cut with no special token allowed" is remembered for these caches in
-        # _special_patterns, which adding tokens clears (the caches change with any option).
+        # _special_patterns, which adding tokens renews (the caches change with any option).
         cutter = None
-        if allowed or self._special_patterns.get("plain") is not caches:
+        patterns = self._special_patterns  # read once (see _renew_patterns)
+        if allowed or patterns.get("plain") is not caches:
             cutter = self._cutter(caches.model)
             if cutter is not None and not cutter.active(allowed):
                 cutter = None
             if cutter is None and not allowed:
-                self._special_patterns.put("plain", caches)
+                patterns.put("plain", caches)
         if cutter is None:  # the common call: nothing to cut at
             if normalizer is not None:
                 text = normalizer.normalize_str(text)
@@ -498,7 +499,7 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
                 corpus, normalizer=self.normalizer, pre_tokenizer=self.pre_tokenizer, progress=progress
             )
             self.model = trainer.train(counts, model=self.model)
-        self._special_patterns.clear()
+        self._renew_patterns()
         trainer.check_reached(self.model)  # a VocabSizeWarning when the corpus ran out of pairs
         return self
 

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import regex
 
 from toolkit.added_tokens import AddedToken, AddedVocabulary, Cutter, as_added_token
+from toolkit.cache import BoundedCache
 from toolkit.errors import ConfigError, InputError
 from toolkit.interfaces import Model
 
@@ -64,7 +65,7 @@ class VocabularyMixin:
         vocab_ids = model.get_vocab().values()
         model_size = max(len(vocab_ids), max(vocab_ids, default=-1) + 1)
         count = self._added.add(converted, model_size=model_size, lookup=model.token_to_id)
-        self._special_patterns.clear()
+        self._renew_patterns()
         return count
 
     def get_added_tokens_decoder(self) -> dict[int, AddedToken]:
@@ -78,7 +79,7 @@ class VocabularyMixin:
         """Store added tokens with their ids as a file lists them."""
         for token_id, token in entries:
             self._added.put(token, token_id)
-        self._special_patterns.clear()
+        self._renew_patterns()
 
     def _added_tokens_json(self) -> list[dict[str, Any]]:
         return [{"id": i, **t.to_dict()} for i, t in self._added.decoder.items()]
@@ -128,14 +129,15 @@ class VocabularyMixin:
         """id → the string an added token decodes to: its content, normalized when it is matched on
         normalized text (HF's ``id_to_token``)."""
         normalizer = self.normalizer
-        found = self._special_patterns.get("strings")
+        patterns = self._special_patterns  # read once (see _renew_patterns)
+        found = patterns.get("strings")
         if found is not None and found[0] is normalizer:
             return found[1]  # type: ignore[no-any-return]
         strings = {
             i: normalizer.normalize_str(t.content) if t.normalized and normalizer is not None else t.content
             for i, t in self._added.decoder.items()
         }
-        self._special_patterns.put("strings", (normalizer, strings))
+        patterns.put("strings", (normalizer, strings))
         return strings
 
     def _skipped_ids(self) -> set[int]:
@@ -212,12 +214,19 @@ class VocabularyMixin:
         """The cutter of added and special tokens for ``model`` and the current normalizer (kept until
         a token is added or an option changes); ``None`` when there is nothing to cut at."""
         normalizer = self.normalizer
-        found = self._special_patterns.get("cutter")
+        patterns = self._special_patterns  # read once (see _renew_patterns)
+        found = patterns.get("cutter")
         if found is not None and found[0] is model and found[1] is normalizer:
             return found[2]  # type: ignore[no-any-return]
         if not len(self._added) and not model.special_tokens:
             cutter = None
         else:
             cutter = self._added.cutter(model.special_tokens, None if normalizer is None else normalizer.normalize_str)
-        self._special_patterns.put("cutter", (model, normalizer, cutter))
+        patterns.put("cutter", (model, normalizer, cutter))
         return cutter
+
+    def _renew_patterns(self) -> None:
+        """Forget what was derived from the added tokens (cutters, patterns, "nothing to cut"): after the
+        tokens change. A new cache rather than clearing the old one: a thread that read the old one
+        before the change stores its stale result there, never in the cache that replaces it."""
+        self._special_patterns = BoundedCache(64)
