@@ -4,9 +4,9 @@ The vocabulary is a list of ``(piece, log-probability)``; a piece's id is its po
 where the sum of the scores of its pieces is highest (Viterbi, :mod:`algorithms._lattice`). A
 character that no piece covers is an unknown node scored ``min(score) - 10``; consecutive unknown
 characters become one ``unk_id`` token, or with ``byte_fallback=True`` the ``<0xNN>`` pieces of their
-UTF-8 bytes. :meth:`Unigram.nbest` lists the best segmentations; with ``enable_sampling=True`` every
-encoding draws one (subword regularization: ``alpha``, ``nbest_size``, ``seed``, as SentencePiece's
-``SampleEncode``), and the caches are off while it does. The trainer is in
+UTF-8 bytes. :meth:`Unigram.nbest` lists the best segmentations; with ``alpha`` above 0 every
+encoding draws one (subword regularization: ``alpha``, ``nbest_size``, ``seed``, as Hugging Face's
+``Unigram`` and SentencePiece's ``SampleEncode``), and the caches are off while it does. The trainer is in
 :mod:`algorithms.unigram_trainer`.
 
 >>> model = Unigram([("<unk>", 0.0), ("a", -2.0), ("b", -2.0), ("ab", -3.0)], unk_id=0)
@@ -72,11 +72,30 @@ def check_unigram_vocab(vocab: Any, *, where: str) -> list[tuple[str, float]]:
     return out
 
 
+def _sampling_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Options written with SentencePiece's switch (``enable_sampling``; ``nbest_size`` -1 for all, 0
+    and 1 for none), in Hugging Face's terms (``alpha`` above 0 samples; ``nbest_size`` ``None`` for
+    all, 1 for none).
+
+    >>> _sampling_options({"enable_sampling": True, "alpha": 0.1, "nbest_size": -1})
+    {'alpha': 0.1, 'nbest_size': None}
+    >>> _sampling_options({"enable_sampling": False, "alpha": 0.1, "nbest_size": -1, "seed": 3})
+    {'seed': 3, 'alpha': None, 'nbest_size': None}
+    """
+    out = {k: v for k, v in options.items() if k not in ("enable_sampling", "alpha", "nbest_size")}
+    n = options.get("nbest_size", -1)
+    samples = options["enable_sampling"] is True and n not in (0, 1)
+    out["alpha"] = options.get("alpha", 0.1) if samples else None
+    out["nbest_size"] = n if samples and isinstance(n, int) and n > 1 else None
+    return out
+
+
 @register("Unigram")
 class Unigram(Model):
     """Unigram language-model segmentation (SentencePiece; Hugging Face ``models.Unigram``).
 
-    ``Unigram(vocab, unk_id=None, byte_fallback=False)`` as in Hugging Face: ``vocab`` is a list of
+    ``Unigram(vocab, unk_id=None, byte_fallback=False, alpha=None, nbest_size=None)`` as in Hugging
+    Face: ``vocab`` is a list of
     ``(piece, score)`` (``None`` or empty: an untrained template for ``Tokenizer.train``). Options,
     each assignable after construction:
 
@@ -85,10 +104,11 @@ class Unigram(Model):
     - ``byte_fallback``: unknown characters become ``<0xNN>`` pieces of their UTF-8 bytes when the
       vocabulary has them all.
     - ``special_tokens``: pieces that are special (never matched inside text).
-    - ``enable_sampling``, ``alpha`` (0.1), ``nbest_size`` (-1), ``seed``: subword regularization as
-      SentencePiece's ``EncodeAsPieces(enable_sampling=True, alpha=..., nbest_size=...)``:
-      ``nbest_size`` -1 samples from every segmentation, ``n > 1`` from the ``n`` best, 0 and 1 do not
-      sample; ``seed`` makes the draws reproducible.
+    - ``alpha``, ``nbest_size``, ``seed``: subword regularization as in Hugging Face (SentencePiece's
+      ``SampleEncode``): with ``alpha`` above 0 every encoding draws a segmentation with probability
+      proportional to ``exp(alpha * score)``; ``nbest_size`` ``None`` or 0 (or SentencePiece's -1)
+      draws from every segmentation, ``n > 1`` from the ``n`` best, 1 does not sample; ``seed`` makes
+      the draws reproducible.
     - ``float32`` (``False``): sum path scores in float32 as ``sentencepiece`` does (its ties, exactly;
       ``.model`` files load with it); ``False`` sums in float64 as Hugging Face does.
 
@@ -100,14 +120,13 @@ class Unigram(Model):
         unk_id: StrictInt | None = Field(None, ge=0)
         byte_fallback: StrictBool = False
         special_tokens: list[str] = []
-        enable_sampling: StrictBool = False
-        alpha: float = Field(0.1, ge=0.0, allow_inf_nan=False)
-        nbest_size: StrictInt = Field(-1, ge=-1, le=10_000)
+        alpha: float | None = Field(None, ge=0.0, allow_inf_nan=False)
+        nbest_size: StrictInt | None = Field(None, ge=-1, le=10_000)
         seed: StrictInt | None = None
         # SentencePiece sums path scores in float32; its ties depend on that rounding (spm helper).
         float32: StrictBool = False
 
-    positional = ("unk_id", "byte_fallback")
+    positional = ("unk_id", "byte_fallback", "alpha", "nbest_size")
 
     def __init__(self, vocab: Sequence[tuple[str, float]] | None = None, *args: Any, **options: Any) -> None:
         super().__init__(*args, **options)
@@ -126,7 +145,7 @@ class Unigram(Model):
     @property
     def stochastic(self) -> bool:  # type: ignore[override]
         """Whether encoding samples (then no cache stores anything)."""
-        return self.enable_sampling and self.nbest_size not in (0, 1)
+        return bool(self.alpha) and self.nbest_size != 1
 
     def _configure(self) -> None:
         """Check ``unk_id`` and the special tokens; build the prefix table, the caches and the generator."""
@@ -159,7 +178,6 @@ class Unigram(Model):
             "unk_id": self.unk_id,
             "byte_fallback": self.byte_fallback,
             "special_tokens": list(self.special_tokens),
-            "enable_sampling": self.enable_sampling,
             "alpha": self.alpha,
             "nbest_size": self.nbest_size,
             "seed": self.seed,
@@ -170,6 +188,8 @@ class Unigram(Model):
     def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> Unigram:
         """Rebuild from :meth:`to_dict` output; ``validate=False`` trusts the vocabulary."""
         options = {k: v for k, v in data.items() if k not in ("type", "vocab")}
+        if "enable_sampling" in options:  # files of versions with SentencePiece's switch
+            options = _sampling_options(options)
         return cls._assemble(  # type: ignore[no-any-return]
             options, validate=validate, where=where or "model 'Unigram'", vocab=data.get("vocab"), check=validate
         )
@@ -240,7 +260,7 @@ class Unigram(Model):
 
     def _segment(self, piece: str) -> list[Edge]:
         if self.stochastic:
-            if self.nbest_size > 1:
+            if self.nbest_size is not None and self.nbest_size > 1:
                 found = nbest(self._table, piece, self._unk_score, self.nbest_size)
                 weights = [self.alpha * score for _, score in found]
                 top = max(weights)

@@ -136,7 +136,6 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("model", "Unigram", "unk_id"): (1, -1),
     ("model", "Unigram", "byte_fallback"): (True, "x"),
     ("model", "Unigram", "special_tokens"): (["<unk>"], 5),
-    ("model", "Unigram", "enable_sampling"): (True, "x"),
     ("model", "Unigram", "alpha"): (0.5, -1.0),
     ("model", "Unigram", "nbest_size"): (1, -2),
     ("model", "Unigram", "seed"): (7, "x"),

@@ -481,7 +481,7 @@ def test_a_model_that_samples_draws_in_one_process(monkeypatch: pytest.MonkeyPat
     vocab = [(c, -1.0) for c in "ab "] + [("ab", -1.5), ("<unk>", -9.0)]
 
     def sampling() -> Tokenizer:
-        return Tokenizer(Unigram(vocab, unk_id=4, enable_sampling=True, seed=seed))
+        return Tokenizer(Unigram(vocab, unk_id=4, alpha=0.5, seed=seed))
 
     lines = ["ab ba abab " * 5] * 300
     parallel = sampling().encode_batch(lines, num_workers=2)

@@ -156,17 +156,17 @@ def test_nbest_scores_equal_the_exhaustive_list(vocab: list[tuple[str, float]], 
 
 def test_sampling_is_reproducible_with_a_seed_and_follows_the_distribution() -> None:
     vocab = [("a", math.log(0.4)), ("b", math.log(0.4)), ("ab", math.log(0.2))]
-    one = Unigram(vocab, enable_sampling=True, alpha=1.0, seed=5)
-    two = Unigram(vocab, enable_sampling=True, alpha=1.0, seed=5)
+    one = Unigram(vocab, alpha=1.0, seed=5)
+    two = Unigram(vocab, alpha=1.0, seed=5)
     draws = [one.encode_piece("ab") for _ in range(4000)]
     assert draws[:50] == [two.encode_piece("ab") for _ in range(50)]
     # p(a b) = 0.16 / (0.16 + 0.2), p(ab) = 0.2 / 0.36
     share = collections.Counter(draws)[(0, 1)] / len(draws)
     assert abs(share - 0.16 / 0.36) < 0.04
     assert one.stochastic and one.piece_cache.capacity == 0 and not one.piece_cache
-    nb = Unigram(vocab, enable_sampling=True, alpha=1.0, nbest_size=1, seed=5)
+    nb = Unigram(vocab, alpha=1.0, nbest_size=1, seed=5)
     assert not nb.stochastic and {nb.encode_piece("ab") for _ in range(20)} == {(2,)}
-    two_best = Unigram(vocab, enable_sampling=True, alpha=0.0, nbest_size=2, seed=1)
+    two_best = Unigram(vocab, alpha=0.5, nbest_size=2, seed=1)
     assert {two_best.encode_piece("ab") for _ in range(200)} == {(0, 1), (2,)}
 
 
@@ -174,7 +174,7 @@ def test_sampling_is_off_in_the_pipeline_caches_too() -> None:
     vocab = [("a", math.log(0.4)), ("b", math.log(0.4)), ("ab", math.log(0.2))]
     tok = Tokenizer(Unigram(vocab, seed=2))
     assert {tuple(tok.encode_ids("ab")) for _ in range(30)} == {(2,)}
-    tok.model.enable_sampling = True
+    tok.model.alpha = 1.0
     assert len({tuple(tok.encode_ids("ab")) for _ in range(60)}) == 2
     assert len({tuple(tok.encode("ab").ids) for _ in range(60)}) == 2
 
@@ -273,3 +273,33 @@ def test_decode_encode_round_trip_with_byte_fallback(text: str) -> None:
     ids = tok.encode_ids(text)
     assert 0 not in ids  # nothing is unknown: every byte has its piece
     assert tok.decode(ids) == text
+
+
+def test_which_options_sample_is_hugging_faces_rule() -> None:
+    """``alpha`` above 0 samples, unless ``nbest_size`` is 1; ``None`` and 0 are "no alpha" and "every
+    segmentation", as in HF's ``Unigram(vocab, unk_id, byte_fallback, alpha, nbest_size)``."""
+    vocab = [("<unk>", 0.0), ("a", -1.0), ("b", -1.0), ("ab", -1.5), ("abab", -2.5)]
+    cases = [(None, None), (0.1, None), (0.1, 1), (0.1, 2), (None, 3), (0.0, None), (1.0, 0)]
+    for alpha, nbest_size in cases:
+        ours = Tokenizer(Unigram(vocab, 0, False, alpha, nbest_size, seed=1))
+        theirs = tokenizers.Tokenizer(tokenizers.models.Unigram(vocab, 0, False, alpha, nbest_size))
+        ours_found = {tuple(ours.encode("abababab").tokens) for _ in range(200)}
+        theirs_found = {tuple(theirs.encode("abababab").tokens) for _ in range(200)}
+        assert (len(ours_found) > 1) == (len(theirs_found) > 1), (alpha, nbest_size)
+        assert ours.model.stochastic == (len(theirs_found) > 1)
+        if nbest_size == 2:  # only the two best are drawn ("abab" has no ties among them)
+            assert {tuple(ours.encode("abab").tokens) for _ in range(100)} == {("abab",), ("ab", "ab")} == {
+                tuple(theirs.encode("abab").tokens) for _ in range(100)
+            }
+
+
+def test_files_with_sentencepieces_sampling_switch_still_load() -> None:
+    vocab = [["a", -1.0], ["b", -1.0], ["ab", -1.5]]
+    on = Unigram.from_dict({"type": "Unigram", "vocab": vocab, "enable_sampling": True, "alpha": 0.2, "nbest_size": -1})
+    assert (on.alpha, on.nbest_size, on.stochastic) == (0.2, None, True)
+    two = Unigram.from_dict({"type": "Unigram", "vocab": vocab, "enable_sampling": True, "alpha": 0.2, "nbest_size": 2})
+    assert (two.alpha, two.nbest_size, two.stochastic) == (0.2, 2, True)
+    for off in ({"enable_sampling": False, "alpha": 0.1, "nbest_size": -1}, {"enable_sampling": True, "nbest_size": 0}):
+        model = Unigram.from_dict({"type": "Unigram", "vocab": vocab, **off})
+        assert (model.alpha, model.stochastic) == (None, False)
+    assert "enable_sampling" not in on.to_dict()

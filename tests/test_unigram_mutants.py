@@ -129,21 +129,21 @@ def test_sampling_from_the_n_best_draws_only_them_by_their_weights() -> None:
     vocab = [(piece, math.log(q)) for piece, q in p.items()]
     # Segmentations of "abc": a b c 0.027, ab c 0.015, a bc 0.012, abc 0.01; the two best are drawn
     # with probabilities proportional to p ** alpha (alpha = 1).
-    model = Unigram(vocab, enable_sampling=True, alpha=1.0, nbest_size=2, seed=3)
+    model = Unigram(vocab, alpha=1.0, nbest_size=2, seed=3)
     draws = collections.Counter(model.encode_piece("abc") for _ in range(3000))
     assert set(draws) == {(0, 1, 2), (3, 2)}
     assert abs(draws[(0, 1, 2)] / 3000 - 0.027 / 0.042) < 0.04
     # With an uncovered character the unknown node takes part in every draw.
-    unk = Unigram([("<unk>", 0.0), *vocab], unk_id=0, enable_sampling=True, alpha=1.0, nbest_size=2, seed=3)
+    unk = Unigram([("<unk>", 0.0), *vocab], unk_id=0, alpha=1.0, nbest_size=2, seed=3)
     assert {unk.encode_piece("aq")[-1] for _ in range(20)} == {0}
-    every = Unigram([("<unk>", 0.0), *vocab], unk_id=0, enable_sampling=True, alpha=1.0, seed=3)
+    every = Unigram([("<unk>", 0.0), *vocab], unk_id=0, alpha=1.0, seed=3)
     assert {every.encode_piece("aq")[-1] for _ in range(20)} == {0}
 
 
 def test_sampling_weights_are_relative_to_the_best_so_tiny_probabilities_do_not_underflow() -> None:
     # Scores near -400 (tiny probabilities): exp(alpha * score) underflows to 0 for every candidate,
     # exp(alpha * (score - best)) does not.
-    model = Unigram([("a", -400.0), ("b", -400.0), ("ab", -810.0)], enable_sampling=True, alpha=1.0,
+    model = Unigram([("a", -400.0), ("b", -400.0), ("ab", -810.0)], alpha=1.0,
                     nbest_size=2, seed=1)
     draws = collections.Counter(model.encode_piece("ab") for _ in range(2000))
     assert set(draws) <= {(0, 1), (2,)} and draws[(0, 1)] > 1900  # e ** -10 of the draws are "ab"
