@@ -411,10 +411,10 @@ def test_from_dict_names_its_source_and_validates_unless_trusted() -> None:
 
 def test_save_and_load(tmp_path: Path) -> None:
     tok = Tokenizer(BPE(vocab={"a": 0, "b": 1}, merges=[]))
-    tok.save(tmp_path / "t.json")
+    tok.save(tmp_path / "t.json", pretty=False)
     assert (tmp_path / "t.json").read_text(encoding="utf-8") == tok.to_json()
-    tok.save(str(tmp_path / "i.json"), indent=2)
-    assert (tmp_path / "i.json").read_text(encoding="utf-8") == tok.to_json(indent=2)
+    tok.save(str(tmp_path / "i.json"), indent=3)
+    assert (tmp_path / "i.json").read_text(encoding="utf-8") == tok.to_json(indent=3)
     assert Tokenizer.load(tmp_path / "i.json").to_dict() == tok.to_dict()
     assert Tokenizer.load(str(tmp_path / "t.json"), trusted=True).encode_ids("ab") == [0, 1]
     missing = tmp_path / "none.json"

@@ -175,6 +175,9 @@ class Configurable(metaclass=_ConfigurableMeta):
 
     #: Options that may also be passed positionally, in this order (Hugging Face's argument order).
     positional: ClassVar[tuple[str, ...]] = ()
+    #: Other keywords the constructor takes for an option (``{"cls_token": "cls"}``): Hugging Face's
+    #: names where they differ from the option's, which is the attribute and the JSON key.
+    aliases: ClassVar[dict[str, str]] = {}
 
     _option_names: ClassVar[frozenset[str]]
     _assignment_model: ClassVar[type[Params] | None]
@@ -186,6 +189,11 @@ class Configurable(metaclass=_ConfigurableMeta):
                 f"{self._where()}: takes at most {len(cls.positional)} positional option(s) "
                 f"({', '.join(cls.positional) or 'none'}), got {len(args)}; pass the others by name"
             )
+        for alias, name in cls.aliases.items():
+            if alias in options:
+                if name in options:
+                    raise ConfigError(f"{self._where()}: {alias!r} is another name of option {name!r}; give one of them")
+                options[name] = options.pop(alias)
         for name, value in zip(cls.positional, args):
             if name in options:
                 raise ConfigError(f"{self._where()}: option {name!r} given twice (by position and by name)")

@@ -301,7 +301,8 @@ class TemplateProcessing(_EncodingsProcessor):
 class BertProcessing(_EncodingsProcessor):
     """BERT's special tokens: ``[CLS] A [SEP]`` and ``[CLS] A [SEP] B [SEP]`` (type ids 0 then 1).
 
-    ``sep`` and ``cls`` are ``(token, id)`` pairs; in JSON they are two-element lists.
+    ``sep`` and ``cls`` are ``(token, id)`` pairs; in JSON they are two-element lists. ``cls_token=``
+    is the keyword of current Hugging Face versions for ``cls``, taken too.
 
     >>> from toolkit.encoding import Encoding
     >>> a, b = Encoding([5], ["hi"], [(0, 2)]), Encoding([6], ["yo"], [(0, 2)])
@@ -327,6 +328,7 @@ class BertProcessing(_EncodingsProcessor):
     positional = ("sep", "cls")
     sep: tuple[str, int]
     cls: tuple[str, int]
+    aliases = {"cls_token": "cls"}  # the keyword of current Hugging Face versions
 
     def params(self) -> dict[str, Any]:
         return {"sep": list(self.sep), "cls": list(self.cls)}  # JSON arrays, as Hugging Face writes them
@@ -466,6 +468,7 @@ class RobertaProcessing(_EncodingsProcessor):
     cls: tuple[str, int]
     trim_offsets: bool
     add_prefix_space: bool
+    aliases = {"cls_token": "cls"}  # the keyword of current Hugging Face versions
 
     def params(self) -> dict[str, Any]:
         return {"sep": list(self.sep), "cls": list(self.cls), "trim_offsets": self.trim_offsets,

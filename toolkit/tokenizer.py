@@ -248,9 +248,9 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
         self,
         text: str | Sequence[str],
         pair: str | Sequence[str] | None = None,
-        *,
         is_pretokenized: bool = False,
         add_special_tokens: bool = True,
+        *,
         allowed_special: AllowedSpecial = (),
         disallowed_special: AllowedSpecial = (),
     ) -> Encoding:
@@ -364,9 +364,9 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
     def encode_batch(
         self,
         inputs: Sequence[Any],
-        *,
         is_pretokenized: bool = False,
         add_special_tokens: bool = True,
+        *,
         allowed_special: AllowedSpecial = (),
         disallowed_special: AllowedSpecial = (),
         num_workers: int | None = None,
@@ -432,7 +432,7 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
         added = self._added_strings() if len(self._added) else None
         return ids_to_tokens(self.model, ids, skip, added, self._skipped_ids() if skip else ())
 
-    def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
+    def decode(self, ids: Iterable[int], skip_special_tokens: bool = True) -> str:
         """Text of ``ids`` (integers; a bool, an unknown id or anything else raises :class:`InputError`).
         Special tokens are left out unless ``skip_special_tokens=False`` (HF's default).
 
@@ -456,7 +456,7 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
         text = self.decoder.decode(tokens) if self.decoder is not None else " ".join(tokens)
         return text.encode("utf-8", "surrogatepass")
 
-    def decode_batch(self, batch: Iterable[Iterable[int]], *, skip_special_tokens: bool = True) -> list[str]:
+    def decode_batch(self, batch: Iterable[Iterable[int]], skip_special_tokens: bool = True) -> list[str]:
         """:meth:`decode` for each sequence of ids."""
         if batch is None or isinstance(batch, (str, bytes)) or not hasattr(batch, "__iter__"):
             raise InputError(f"decode_batch expects a list of id sequences, got {type(batch).__name__} {batch!r:.60}")
@@ -561,10 +561,12 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
             raise SerializationError(f"from_json expects a str, got {type(text).__name__}")
         return cls._from_document(parse_json(text), trusted=trusted, source="<string>")
 
-    def save(self, path: str | os.PathLike[str], *, indent: int | None = None) -> None:
-        """Write the tokenizer file atomically (temporary file, then rename)."""
+    def save(self, path: str | os.PathLike[str], pretty: bool = True, *, indent: int | None = None) -> None:
+        """Write the tokenizer file atomically (temporary file, then rename): indented by 2 as Hugging
+        Face's ``save(path, pretty=True)``, on one line with ``pretty=False``, or by ``indent``."""
+        check_flag(pretty, "pretty")
         with writing(path):
-            atomic_write_text(path, self.to_json(indent=indent))
+            atomic_write_text(path, self.to_json(indent=indent if indent is not None else 2 if pretty else None))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, trusted: bool = False) -> Tokenizer:

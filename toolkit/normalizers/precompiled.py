@@ -278,7 +278,8 @@ def _charsmap(encoded: str) -> CharsMap:
 
 @register("Precompiled")
 class Precompiled(Normalizer):
-    """SentencePiece's compiled normalization rules (``precompiled_charsmap``, base64 as in HF's JSON).
+    """SentencePiece's compiled normalization rules (``precompiled_charsmap``: base64 as in HF's JSON,
+    or the bytes themselves as HF's ``Precompiled(bytes)`` takes them; stored as base64).
 
     >>> p = Precompiled(build_charsmap({"ﬁ": "fi", "①": "1", "\u3000": " "}))
     >>> p.normalize_str("ﬁne①\u3000Ｘ")
@@ -291,6 +292,11 @@ class Precompiled(Normalizer):
     class Params(Params):
         precompiled_charsmap: StrictStr
         matching: Literal["hf", "sentencepiece"] = "hf"
+
+        @field_validator("precompiled_charsmap", mode="before")
+        @classmethod
+        def _base64_of_bytes(cls, value: Any) -> Any:
+            return base64.b64encode(value).decode("ascii") if isinstance(value, (bytes, bytearray)) else value
 
         @field_validator("precompiled_charsmap")
         @classmethod

@@ -1,0 +1,81 @@
+"""Hugging Face's call forms where ours used to differ: ``BertProcessing``/``RobertaProcessing`` take
+``cls_token=`` (the keyword of current HF versions), ``decode(ids, False)`` and ``decode_batch(b,
+False)`` take the flag by position, ``save(path, pretty=...)`` writes indented by default as HF does,
+and ``Precompiled`` takes the map's bytes as HF's does. Each is compared with the real library."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import pytest
+
+from algorithms import WordPiece
+from conftest import require
+from pretokenizers import Whitespace
+from toolkit import Tokenizer
+from toolkit.errors import ConfigError, InputError
+from toolkit.interop.hf_json import to_hf_dict
+from toolkit.normalizers import Precompiled
+from toolkit.normalizers.precompiled import build_charsmap
+from toolkit.processors import BertProcessing, RobertaProcessing
+
+VOCAB = {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3, "hello": 4, "world": 5}
+
+
+def _tokenizer() -> Tokenizer:
+    tok = Tokenizer(WordPiece(VOCAB, unk_token="[UNK]", special_tokens=["[CLS]", "[SEP]", "[PAD]", "[UNK]"]),
+                    pre_tokenizer=Whitespace())
+    tok.post_processor = BertProcessing(("[SEP]", 3), cls_token=("[CLS]", 2))
+    return tok
+
+
+def test_cls_token_is_hugging_faces_keyword_for_cls() -> None:
+    hf = require("tokenizers").processors
+    ours = BertProcessing(sep=("[SEP]", 3), cls_token=("[CLS]", 2))
+    theirs = hf.BertProcessing(sep=("[SEP]", 3), cls_token=("[CLS]", 2))
+    assert ours.to_dict() == json.loads(theirs.__getstate__()) == BertProcessing(("[SEP]", 3), ("[CLS]", 2)).to_dict()
+    roberta = RobertaProcessing(("</s>", 2), cls_token=("<s>", 0), trim_offsets=False)
+    assert roberta.cls == ("<s>", 0) and roberta.to_dict()["cls"] == ["<s>", 0]
+    with pytest.raises(ConfigError, match="'cls_token' is another name of option 'cls'; give one of them"):
+        BertProcessing(cls=("[CLS]", 2), cls_token=("[CLS]", 2))
+
+
+def test_decode_takes_skip_special_tokens_by_position_as_hf() -> None:
+    tok = _tokenizer()
+    ids = tok.encode("hello world").ids
+    assert ids == [2, 4, 5, 3]
+    assert tok.decode(ids, False) == tok.decode(ids, skip_special_tokens=False) == "[CLS] hello world [SEP]"
+    assert tok.decode(ids) == "hello world"
+    assert tok.decode_batch([ids, [4]], False) == ["[CLS] hello world [SEP]", "hello"]
+    hf = require("tokenizers").Tokenizer.from_str(json.dumps(to_hf_dict(tok)))
+    assert hf.decode(ids, False) == tok.decode(ids, False)
+    assert hf.decode_batch([ids, [4]], False) == tok.decode_batch([ids, [4]], False)
+
+
+def test_save_is_pretty_by_default_as_hf_and_compact_on_request(tmp_path: Path) -> None:
+    tok = _tokenizer()
+    tok.save(tmp_path / "pretty.json")
+    tok.save(tmp_path / "compact.json", False)
+    tok.save(tmp_path / "four.json", indent=4)
+    pretty, compact = (tmp_path / "pretty.json").read_text(), (tmp_path / "compact.json").read_text()
+    assert pretty == tok.to_str(pretty=True) == tok.to_json(indent=2) and "\n  " in pretty
+    assert compact == tok.to_str() and "\n" not in compact
+    assert (tmp_path / "four.json").read_text() == tok.to_json(indent=4)
+    for name in ("pretty.json", "compact.json", "four.json"):
+        assert Tokenizer.load(tmp_path / name).encode("hello world") == tok.encode("hello world")
+    with pytest.raises(InputError, match="pretty must be True or False"):
+        tok.save(tmp_path / "x.json", "yes")  # type: ignore[arg-type]
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_precompiled_takes_the_maps_bytes_as_hf_and_stores_base64() -> None:
+    hf = require("tokenizers").normalizers
+    encoded = build_charsmap({"ﬁ": "fi", "①": "1"})
+    blob = base64.b64decode(encoded)
+    ours = Precompiled(blob)
+    assert ours.precompiled_charsmap == encoded and ours == Precompiled(encoded)
+    assert ours.normalize_str("ﬁne ①") == hf.Precompiled(blob).normalize_str("ﬁne ①") == "fine 1"
+    with pytest.raises(ConfigError, match="precompiled_charsmap"):
+        Precompiled(b"\x00\x01")  # bytes, but not a charsmap
