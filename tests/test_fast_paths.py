@@ -71,11 +71,18 @@ def test_bert_normalizer_fast_path_keeps_earlier_alignments(text: str) -> None:
     assert _spans(fast) == _spans(slow)
 
 
-@pytest.mark.parametrize("options", [{}, {"lowercase": False, "strip_accents": True}, {"strip_accents": False}])
-def test_bert_normalizer_per_character_table_on_every_code_point(options: dict) -> None:
+_OTHER_BERT_OPTIONS = [{"lowercase": False, "strip_accents": True}, {"strip_accents": False}]
+
+
+@pytest.mark.parametrize(("options", "every"), [
+    ({}, 1),  # the default options on every code point; the others on every 5th block, all of them in -m slow
+    *((o, 5) for o in _OTHER_BERT_OPTIONS),
+    *(pytest.param(o, 1, marks=pytest.mark.slow) for o in _OTHER_BERT_OPTIONS),
+])
+def test_bert_normalizer_per_character_table_on_every_code_point(options: dict, every: int) -> None:
     n = N.BertNormalizer(**options)
     chars = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000]
-    for i in range(0, len(chars), 256):  # blocks, so that marks meet the characters before them
+    for i in range(0, len(chars), 256 * every):  # blocks, so that marks meet the characters before them
         block = "q".join(chars[i : i + 256])
         assert n.normalize_str(block) == n._normalize_str_stepwise(block), hex(ord(chars[i]))
 

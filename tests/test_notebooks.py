@@ -46,7 +46,9 @@ def _kernel(folder: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return spec.name
 
 
-CASES = [pytest.param(name, data, marks=[pytest.mark.slow] * ((name, data) == ("llm_tokenizers.ipynb", "shared")))
+# Every notebook runs on its fallback data in the default set, and on the shared corpora in -m slow
+# (the same cells on larger files: the costliest tests of the default set before).
+CASES = [pytest.param(name, data, marks=[pytest.mark.slow] * (data == "shared"))
          for name in NAMES for data in ("shared", "fallback")]
 
 
