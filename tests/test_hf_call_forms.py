@@ -79,3 +79,15 @@ def test_precompiled_takes_the_maps_bytes_as_hf_and_stores_base64() -> None:
     assert ours.normalize_str("ﬁne ①") == hf.Precompiled(blob).normalize_str("ﬁne ①") == "fine 1"
     with pytest.raises(ConfigError, match="precompiled_charsmap"):
         Precompiled(b"\x00\x01")  # bytes, but not a charsmap
+
+
+def test_strip_decoder_has_hfs_start_and_stop_attributes() -> None:
+    from toolkit.decoders import Strip
+
+    hf = require("tokenizers").decoders.Strip(content="_", left=1, right=2)
+    ours = Strip(content="_", left=1, right=2)
+    assert (ours.start, ours.stop) == (hf.start, hf.stop) == (1, 2)
+    ours.start, hf.start = 3, 3
+    assert ours.left == 3 and ours.decode(["___a__"]) == hf.decode(["___a__"]) == "a"
+    with pytest.raises(ConfigError, match="right"):
+        ours.stop = -1

@@ -264,6 +264,10 @@ class Strip(Decoder):
     left: int
     right: int
 
+    # Hugging Face's attribute names (and JSON keys) for ``left`` and ``right``; assigning them sets those.
+    start = property(lambda self: self.left, lambda self, value: setattr(self, "left", value))
+    stop = property(lambda self: self.right, lambda self, value: setattr(self, "right", value))
+
     def decode_chain(self, tokens: list[str]) -> list[str]:
         c = self.content
         out = []
