@@ -165,9 +165,9 @@ class Configurable(metaclass=_ConfigurableMeta):
     Subclasses declare ``class Params(Params)`` and, where HF takes some options positionally, the
     tuple ``positional``. They need no ``__init__`` unless they take more than options (a model's
     vocabulary): then ``def __init__(self, vocab=None, **options)`` calls ``super().__init__(**options)``.
-    What a component derives from its options (look-up tables, compiled patterns, caches) is built
-    in :meth:`_configure`, which runs after construction and after every option change; caches of
-    results in :meth:`_new_caches`, which runs after it.
+    What a component derives from its options (look-up tables, compiled patterns) is built in
+    :meth:`_configure`, which runs after construction and after every option change; its caches of
+    results are made in :meth:`_new_caches`, which runs right after.
     """
 
     class Params(Params):
