@@ -19,6 +19,7 @@ toolkit.errors.VocabularyError: BPE.vocab: ids must be unique, but 'a' and 'b' b
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+import re
 from itertools import chain
 from operator import itemgetter
 from typing import Any
@@ -225,8 +226,12 @@ def merges_to_json(merges: Iterable[tuple[str, str]]) -> list[list[str]]:
     return [[left, right] for left, right in merges]
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def checked_word_counts(word_counts: Mapping[str, int]) -> list[tuple[str, int]]:
     """The ``(word, count)`` items of a trainer's input, checked; empty words and zero counts are skipped.
+    A word with a lone surrogate is refused: no file could hold the vocabulary learnt from it.
 
     >>> checked_word_counts({"a": 2, "": 5, "b": 0})
     [('a', 2)]
@@ -242,6 +247,12 @@ def checked_word_counts(word_counts: Mapping[str, int]) -> list[tuple[str, int]]
             raise TrainingError(f"word counts: key {word!r} is not a string")
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
             raise TrainingError(f"word counts: the count of {word!r} must be a non-negative integer, got {count!r}")
+        bad = None if word.isascii() else _SURROGATE.search(word)  # isascii() is O(1)
+        if bad is not None:
+            raise TrainingError(
+                f"word counts: {word!r:.60} holds a lone surrogate U+{ord(bad.group()):04X}, which is not valid "
+                "Unicode text; decode the corpus with errors='replace' (or fix its source) before training"
+            )
         if count and word:
             items.append((word, count))
     if not items:

@@ -39,7 +39,7 @@ def likelihood_gain(fa: int, fb: int, m: int, total: int, same: bool) -> float:
     return da + db + _xlogx(m) + (_xlogx(total) - _xlogx(total - m))
 
 
-#: Heap keys of the likelihood mode are ``-tier << _TIER_SHIFT - ceil(bound * 2**20)``: rounding up
+#: Heap keys of the likelihood mode are ``-tier << tier_shift - ceil(bound * 2**20)``: rounding up
 #: keeps them upper bounds.
 _GAIN_SCALE = float(1 << 20)
 
@@ -56,7 +56,6 @@ def _levels() -> list[int]:
 
 _LEVELS = _levels()
 _TIGHT = -1  # the level of a bound computed at the exact frequency
-_TIER_SHIFT = 96  # heap keys: -tier << _TIER_SHIFT - ceil(bound * S); |bound * S| < 2**95
 _STASHED = object()  # ``current`` of a pair waiting in the tie group's stash, out of the heap
 
 
@@ -89,6 +88,11 @@ class _LikelihoodRun(_Run):
         self.ref_tier = self.discount + 1
         self.watch: list[dict[int, set[str]]] = []
         self.reg: dict[str, tuple[int, int]] = {}
+        # Heap keys: -tier << tier_shift - ceil(bound * S) or - f_a * f_b; the shift leaves room below
+        # the tier for either (a product is below total ** 2, a scaled bound far below; the symbols
+        # number at most the characters), so tiers never mix.
+        most = sum(count * len(word) for word, count in items)
+        self.tier_shift = max(96, 2 * most.bit_length() + 2)
         super().__init__(trainer, items)
 
     def _new_token(self) -> None:
@@ -117,13 +121,13 @@ class _LikelihoodRun(_Run):
                                                                                if total > count else 0.0)))
 
     def _stop_key(self, key: Any) -> int:
-        # Entries are -tier << _TIER_SHIFT - ceil(bound * S) (top tier) or - f_a * f_b (lower tiers);
+        # Entries are -tier << tier_shift - ceil(bound * S) (top tier) or - f_a * f_b (lower tiers);
         # an entry >= that of (1 - ceil(gain * S)) has a lower bound, or a lower tier. A lower tier's
         # product is exact when pushed and only falls: an entry equal to the best's ties at most, and
         # the tie key (the bits below) decides.
         if -key[0] <= self.discount:
-            return ((key[0] << _TIER_SHIFT) + key[1]) << self.key_shift
-        return ((key[0] << _TIER_SHIFT) + 1 - math.ceil(-key[1] * _GAIN_SCALE)) << self.key_shift
+            return ((key[0] << self.tier_shift) + key[1]) << self.key_shift
+        return ((key[0] << self.tier_shift) + 1 - math.ceil(-key[1] * _GAIN_SCALE)) << self.key_shift
 
     # ------------------------------------------------------------------ the tie group
     # Pairs with equal (f_a, f_b, m) have equal gains at every N. The margin of the bounds puts every
@@ -324,7 +328,7 @@ class _LikelihoodRun(_Run):
                 if m > m0 and hi < m0 * lim1:  # convex in m: the bound of every count in m0..m
                     hi = max(hi, likelihood_gain(tx, ty, m0, total, False))
             code = x << _ID_BITS | y
-            key = ((-tier << _TIER_SHIFT) - ceil((hi + margin) * scale)) << key_shift | code
+            key = ((-tier << self.tier_shift) - ceil((hi + margin) * scale)) << key_shift | code
             if fo:
                 key |= first[p]
             current[code] = key
@@ -349,7 +353,7 @@ class _LikelihoodRun(_Run):
         registering any level; a token's frequency rises only when a merge forms it again, and then
         :meth:`_repush` re-pushes its pairs of these tiers."""
         code = x << _ID_BITS | y
-        key = ((-m << _TIER_SHIFT) - product) << self.key_shift | code
+        key = ((-m << self.tier_shift) - product) << self.key_shift | code
         if self.first_occurrence:
             key |= self.first[p]
         self.current[code] = key

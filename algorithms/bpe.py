@@ -371,14 +371,14 @@ class BPETrainer(Trainer):
     """
 
     class Params(Trainer.Params):
-        vocab_size: int = Field(30000, ge=1)
-        min_frequency: int = Field(0, ge=0)
+        vocab_size: StrictInt = Field(30000, ge=1)
+        min_frequency: StrictInt = Field(0, ge=0)
         special_tokens: list[str] = []
-        limit_alphabet: int | None = Field(None, ge=0)
+        limit_alphabet: StrictInt | None = Field(None, ge=0)
         initial_alphabet: list[str] = []
         continuing_subword_prefix: str | None = None
         end_of_word_suffix: str | None = None
-        max_token_length: int | None = Field(None, ge=1)
+        max_token_length: StrictInt | None = Field(None, ge=1)
         tie_break: TieBreak = "ids"
         unk_token: str | None = None
 
@@ -401,8 +401,8 @@ class BPETrainer(Trainer):
         """Learn a :class:`BPE` model from ``word_counts`` (piece → frequency); see the class docstring.
 
         ``model`` is an optional :class:`BPE` template: its ``unk_token``, ``continuing_subword_prefix``,
-        ``end_of_word_suffix``, ``fuse_unk``, ``byte_fallback`` and ``ignore_merges`` are kept (the
-        trainer's own prefix, suffix and ``unk_token`` win when set).
+        ``end_of_word_suffix``, ``fuse_unk``, ``byte_fallback``, ``ignore_merges``, ``dropout`` and ``seed``
+        are kept (the trainer's own prefix, suffix and ``unk_token`` win when set).
         """
         if model is not None and not isinstance(model, BPE):
             raise ConfigError(f"BPETrainer trains BPE models; the tokenizer's model is a {type(model).__name__}")
@@ -453,6 +453,8 @@ class BPETrainer(Trainer):
             "fuse_unk": template.fuse_unk if template else False,
             "byte_fallback": template.byte_fallback if template else False,
             "ignore_merges": template.ignore_merges if template else False,
+            "dropout": template.dropout if template else None,
+            "seed": template.seed if template else None,
         }
         return BPE._assemble(options, validate=False, vocab=vocab, merges=merges, check=False, where="BPETrainer")  # type: ignore[no-any-return]
 
@@ -517,24 +519,18 @@ def _words_as_symbols(
     char_len: list[int],
 ) -> list[list[int]]:
     """Each word as symbol ids: its characters in ``alphabet``, with ``prefix`` after the first and
-    ``suffix`` on the last; new symbols are added to ``vocab``/``id_to_token``/``char_len``."""
-    words: list[list[int]] = []
+    ``suffix`` on the last; new symbols (``##a``, ``a</w>``) are added to ``vocab``/``id_to_token``/
+    ``char_len`` in sorted order, so their ids (which break ties between pairs) do not depend on the
+    order of the word counts."""
+    spelled: list[list[str]] = []
     for word, _ in items:
-        symbols: list[int] = []
         last = len(word) - 1
-        for i, c in enumerate(word):
-            if c not in alphabet:
-                continue
-            s = c
-            if prefix is not None and i:
-                s = prefix + s
-            if suffix is not None and i == last:
-                s = s + suffix
-            token_id = vocab.get(s)
-            if token_id is None:
-                token_id = vocab[s] = len(id_to_token)
-                id_to_token.append(s)
-                char_len.append(1)
-            symbols.append(token_id)
-        words.append(symbols)
-    return words
+        spelled.append([
+            (prefix + c if prefix is not None and i else c) + (suffix if suffix is not None and i == last else "")
+            for i, c in enumerate(word) if c in alphabet
+        ])
+    for s in sorted({s for symbols in spelled for s in symbols} - vocab.keys()):
+        vocab[s] = len(id_to_token)
+        id_to_token.append(s)
+        char_len.append(1)
+    return [[vocab[s] for s in symbols] for symbols in spelled]

@@ -382,10 +382,10 @@ class ByteLevelBPETrainer(Trainer):
     """
 
     class Params(Trainer.Params):
-        vocab_size: int = Field(30000, ge=1)
-        min_frequency: int = Field(0, ge=0)
+        vocab_size: StrictInt = Field(30000, ge=1)
+        min_frequency: StrictInt = Field(0, ge=0)
         special_tokens: list[str] = []
-        max_token_length: int | None = Field(None, ge=1)
+        max_token_length: StrictInt | None = Field(None, ge=1)
         tie_break: Literal["ids", "first_occurrence"] = "ids"
 
     def __init__(self, *, progress: ProgressCallback | None = None, **options: Any) -> None:
@@ -400,6 +400,13 @@ class ByteLevelBPETrainer(Trainer):
             raise ConfigError(f"{where}.special_tokens: contains duplicates: {specials}")
         if any(not t for t in specials):
             raise ConfigError(f"{where}.special_tokens: the empty string cannot be a special token")
+        byte_chars = [t for t in specials if len(t) == 1 and t in CHAR_TO_BYTE]
+        if byte_chars:
+            t = byte_chars[0]
+            raise ConfigError(
+                f"{where}.special_tokens: {t!r} is the byte-level character of byte 0x{CHAR_TO_BYTE[t]:02X}, a "
+                "token of every byte-level vocabulary already; choose another spelling (e.g. '<|...|>')"
+            )
         minimum = 256 + len(specials)
         if self.vocab_size < minimum:
             raise ConfigError(
@@ -459,7 +466,9 @@ class ByteLevelBPETrainer(Trainer):
         vocab = {s: i for i, s in enumerate(strings)}
         merges = [(strings[a], strings[b]) for a, b, _ in learned]
         specials = {t: len(strings) + k for k, t in enumerate(self.special_tokens)}
-        options = {"special_tokens": specials, "ignore_merges": model.ignore_merges if model is not None else False}
+        options: dict[str, Any] = {"special_tokens": specials}
+        if model is not None:  # the template's encoding options are kept (HF's trainers keep dropout too)
+            options.update(ignore_merges=model.ignore_merges, dropout=model.dropout, seed=model.seed)
         return ByteLevelBPE._assemble(  # type: ignore[no-any-return]
             options, validate=False, where="ByteLevelBPETrainer", vocab=vocab, merges=merges, check=False
         )

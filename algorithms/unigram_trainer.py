@@ -319,6 +319,8 @@ def _scaled_marginals(
             if e - s > longest:
                 longest = e - s
     rate = best[n] / n
+    if -rate * longest > 700:  # K ** longest would leave the float range (math.exp overflows near 709.8)
+        return None
     power = [math.exp(-rate * k) for k in range(longest + 1)]
     fwd = [0.0] * (n + 1)
     fwd[0] = 1.0
@@ -525,7 +527,9 @@ class UnigramTrainer(Trainer):
         if model is not None and not isinstance(model, Unigram):
             raise ConfigError(f"UnigramTrainer trains Unigram models; the tokenizer's model is a {type(model).__name__}")
         meta, unk_id = self._meta(model)
-        items = [(w, c) for w, c in checked_word_counts(word_counts)]
+        # Sorted: the EM sums floats word by word, and their last bits (hence ties between scores)
+        # must not depend on the order of the word counts.
+        items = sorted(checked_word_counts(word_counts))
         size = self.vocab_size - len(meta)
         required = required_characters(items, self.character_coverage, self.initial_alphabet)
         if size < len(required):

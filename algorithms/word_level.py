@@ -25,7 +25,7 @@ from algorithms._vocab import (
     ordered_vocab,
 )
 from toolkit import limits
-from toolkit.errors import ConfigError, InputError, VocabularyError
+from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
 from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
 from toolkit.registry import register
 
@@ -131,9 +131,18 @@ class WordLevelTrainer(Trainer):
         items = checked_word_counts(word_counts)
         specials = list(dict.fromkeys(self.special_tokens))
         taken = set(specials)
-        ranked = sorted((kv for kv in items if kv[1] >= self.min_frequency and kv[0] not in taken),
+        # A word longer than a token may be (limits.MAX_TOKEN_LENGTH) is left out: no file could hold it.
+        longest = limits.MAX_TOKEN_LENGTH
+        ranked = sorted((kv for kv in items if kv[1] >= self.min_frequency and kv[0] not in taken and len(kv[0]) <= longest),
                         key=lambda kv: (-kv[1], kv[0]))
         tokens = (specials + [w for w, _ in ranked])[: self.vocab_size]
+        if not tokens:  # a model without a vocabulary encodes nothing
+            raise TrainingError(
+                "WordLevelTrainer: vocab_size=0 keeps no token; ask for a vocab_size of at least 1"
+                if self.vocab_size == 0 else
+                f"WordLevelTrainer: no word is seen at least min_frequency={self.min_frequency} times (words longer "
+                f"than {longest:,} characters left out) and there are no special tokens; lower min_frequency"
+            )
         if self.show_progress and self.progress is not None:
             self.progress("words", len(tokens), len(tokens))
         options = {"unk_token": model.unk_token if model is not None else "<unk>"}

@@ -196,7 +196,7 @@ def check_trainer_options(
     """Trainer options checked with the loader's rules (:func:`token_text_problem`), so a trained
     model always loads again: ``vocab_size`` within :data:`MAX_VOCAB_SIZE`, valid special tokens (the
     ``unk_token`` included) and alphabet characters, and a subword prefix plus suffix that leave room
-    for one character within :data:`MAX_TOKEN_LENGTH`. Raises :class:`ConfigError`."""
+    for one character within :data:`MAX_TOKEN_LENGTH` and hold no lone surrogate. Raises :class:`ConfigError`."""
     check_vocab_size(vocab_size, where=f"{where}.vocab_size", error=ConfigError)
     for token in special_tokens:
         problem = token_text_problem(token)
@@ -205,7 +205,12 @@ def check_trainer_options(
     for char in initial_alphabet:
         if len(char) == 1 and _SURROGATE.fullmatch(char):
             raise ConfigError(f"{where}.initial_alphabet: {token_text_problem(char)}")
-    overhead = sum(len(a) for a in affixes if a)
+    affixes = [a for a in affixes if a]
+    for affix in affixes:
+        problem = token_text_problem(affix)
+        if problem is not None and _SURROGATE.search(affix):  # (a long affix: the length check below)
+            raise ConfigError(f"{where}: continuing_subword_prefix / end_of_word_suffix: {problem}")
+    overhead = sum(map(len, affixes))
     if overhead >= MAX_TOKEN_LENGTH:
         raise ConfigError(
             f"{where}: continuing_subword_prefix and end_of_word_suffix have {overhead:,} characters; with "

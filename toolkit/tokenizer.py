@@ -500,8 +500,33 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
             )
             self.model = trainer.train(counts, model=self.model)
         self._renew_patterns()
+        mismatch = self._special_id_mismatch()
+        if mismatch is not None:
+            raise ConfigError(
+                f"post_processor: {mismatch} (the model is trained and kept: give the post-processor the "
+                "trained ids, e.g. BertProcessing((\"[SEP]\", tok.token_to_id(\"[SEP]\")), ...), then encode)"
+            )
         trainer.check_reached(self.model)  # a VocabSizeWarning when the corpus ran out of pairs
         return self
+
+    def _special_id_mismatch(self) -> str | None:
+        """What is wrong when a special token the post-processor adds has another id in the trained
+        vocabulary (a post-processor built before training names ids the trainer may have given other
+        tokens: every encoding would be wrong); ``None`` when they agree."""
+        processor = self.post_processor
+        if processor is None:
+            return None
+        try:
+            added = processor.process(Encoding([], [], []), Encoding([], [], []))
+        except (ConfigError, InputError):  # a post-processor for single sequences
+            added = processor.process(Encoding([], [], []), None)
+        for token_id, token in zip(added.ids, added.tokens):
+            actual = self.token_to_id(token)
+            if actual != token_id:
+                where = "no such token" if actual is None else f"it at id {actual}"
+                fix = f"use id {actual}" if actual is not None else "add it to trainer.special_tokens"
+                return f"adds {token!r} with id {token_id}, but the trained vocabulary has {where}; {fix}"
+        return None
 
     def visualize(self, text: str | Sequence[str], *, add_special_tokens: bool = True, show_ids: bool = False) -> Any:
         """Token boundaries of ``text``: a :class:`toolkit.analysis.visualize.TokenView` (HTML in notebooks,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit.errors import ConfigError, ToolkitError
+from toolkit.errors import ConfigError
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
@@ -83,27 +83,8 @@ def _tokens_on_counts(model: Any, counts: Mapping[str, int]) -> int:
 
 
 def _check_post_processor(tokenizer: Tokenizer) -> None:
-    """The special tokens a post-processor adds must have the ids the trained model gave them.
-
-    Post-processors name their tokens with fixed ids (``cls = ["[CLS]", 2]``); a mismatch would make
-    every encoding wrong, so it is a configuration error, found here before anything is written.
-    """
-    if tokenizer.post_processor is None:
-        return
-    enc = tokenizer.encode("a", "a") if _accepts_pair(tokenizer) else tokenizer.encode("a")
-    for token_id, token, special in zip(enc.ids, enc.tokens, enc.special_tokens_mask):
-        if special and tokenizer.token_to_id(token) != token_id:
-            actual = tokenizer.token_to_id(token)
-            fix = f"use id {actual}" if actual is not None else "add it to trainer.special_tokens"
-            raise ConfigError(
-                f"post_processor: adds {token!r} with id {token_id}, but the trained vocabulary has "
-                f"{'no such token' if actual is None else f'it at id {actual}'}; {fix}"
-            )
-
-
-def _accepts_pair(tokenizer: Tokenizer) -> bool:
-    try:
-        tokenizer.encode("a", "a")
-    except ToolkitError:
-        return False
-    return True
+    """The special tokens a post-processor adds must have the ids the trained model gave them: a
+    configuration error, found here before anything is written (``Tokenizer._special_id_mismatch``)."""
+    mismatch = tokenizer._special_id_mismatch()
+    if mismatch is not None:
+        raise ConfigError(f"post_processor: {mismatch}")
