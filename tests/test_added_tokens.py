@@ -240,7 +240,7 @@ def test_bad_arguments_to_add_tokens() -> None:
     "entry, match",
     [
         ({"id": 5, "content": ""}, "content: must be a non-empty string"),
-        ({"id": -1, "content": "x"}, "id: must be a non-negative integer"),
+        ({"id": -1, "content": "x"}, "id: must be an integer from 0 to 2147483647"),
         ({"id": 5, "content": "x", "lstrip": "yes"}, "lstrip: must be true or false"),
         ("x", "must be an object"),
     ],

@@ -90,7 +90,8 @@ def test_the_convenience_cut_normalizes_token_contents() -> None:
 
 @pytest.mark.parametrize("bad", ["x", True, -1, None])
 def test_read_added_tokens_refuses_a_bad_id(bad: object) -> None:
-    raises_exactly(SerializationError, f"s: added_tokens[0].id: must be a non-negative integer, got {bad!r}",
+    raises_exactly(SerializationError, "s: added_tokens[0].id: must be an integer from 0 to 2147483647 "
+                   f"(toolkit.limits.MAX_TOKEN_ID), got {bad!r}",
             read_added_tokens, [{"id": bad, "content": "a"}], source="s")
 
 

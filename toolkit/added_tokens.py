@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import regex
 
+from toolkit import limits
 from toolkit.alignment import NormalizedString
 from toolkit.errors import ConfigError, SerializationError
 
@@ -368,14 +369,39 @@ def read_added_tokens(items: Any, *, source: str) -> list[tuple[int, AddedToken]
         raise SerializationError(f"{source}: added_tokens: must be a list, got {type(items).__name__}")
     out: list[tuple[int, AddedToken]] = []
     seen: dict[int, str] = {}
+    ids: dict[str, int] = {}
     for i, item in enumerate(items):
         where = f"{source}: added_tokens[{i}]"
         token = AddedToken.from_dict(item, where=where)
         token_id = item.get("id")
-        if not isinstance(token_id, int) or isinstance(token_id, bool) or token_id < 0:
-            raise SerializationError(f"{where}.id: must be a non-negative integer, got {token_id!r:.60}")
+        if not isinstance(token_id, int) or isinstance(token_id, bool) or not 0 <= token_id <= limits.MAX_TOKEN_ID:
+            raise SerializationError(
+                f"{where}.id: must be an integer from 0 to {limits.MAX_TOKEN_ID} (toolkit.limits.MAX_TOKEN_ID), "
+                f"got {token_id!r:.60}"
+            )
         if token_id in seen and seen[token_id] != token.content:
             raise SerializationError(f"{where}.id: {token_id} is already the id of {seen[token_id]!r}")
+        if ids.get(token.content, token_id) != token_id:
+            raise SerializationError(f"{where}: {token.content!r} is listed twice, with ids {ids[token.content]} and {token_id}")
         seen[token_id] = token.content
+        ids[token.content] = token_id
         out.append((token_id, token))
     return out
+
+
+def check_added_ids(entries: list[tuple[int, AddedToken]], model: Any, *, source: str) -> None:
+    """The ids of a file's added tokens must agree with ``model``: a token the vocabulary holds keeps
+    its id there, and an id the vocabulary gives another token is not reused (the two would encode and
+    decode as each other). :class:`SerializationError` naming the entry."""
+    for token_id, token in entries:
+        known = model.token_to_id(token.content)
+        if known is not None and known != token_id:
+            raise SerializationError(
+                f"{source}: added_tokens: {token.content!r} has id {token_id} but the model vocabulary gives it {known}"
+            )
+        other = model.id_to_token(token_id) if known is None else None
+        if other is not None:
+            raise SerializationError(
+                f"{source}: added_tokens: {token.content!r} has id {token_id}, which the model vocabulary gives "
+                f"to {other!r}; an added token needs an id of its own (from the vocabulary size up)"
+            )

@@ -555,10 +555,24 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
         }
 
     def to_json(self, *, indent: int | None = None) -> str:
-        """The tokenizer as a JSON document."""
+        """The tokenizer as a JSON document; :class:`SerializationError` when ``metadata`` holds what
+        JSON cannot, or nests deeper than a file may (the loader would refuse the file)."""
         import json
 
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=check_indent(indent))
+        indent = check_indent(indent)
+        try:
+            limits.check_nesting_depth({"metadata": self.metadata}, source="metadata")  # the document's depth
+            return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+        except SerializationError:
+            raise SerializationError(
+                f"metadata: nested more than {limits.MAX_NESTING_DEPTH - 1} levels deep, so the saved file could "
+                "not be read back (toolkit.limits.MAX_NESTING_DEPTH counts the document's own level): flatten it"
+            ) from None
+        except (TypeError, ValueError) as exc:  # what json.dumps refuses can only come from the metadata
+            raise SerializationError(
+                f"metadata: {exc}; metadata may hold JSON values only (str, int, float, bool, None, lists, and "
+                "dicts with str keys)"
+            ) from None
 
     @classmethod
     def from_dict(cls, data: Any, *, trusted: bool = False, source: str = "<dict>") -> Tokenizer:
@@ -573,7 +587,7 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
         parts = build_components(doc, validate=not trusted, source=source)
         tok = cls(**parts, metadata=doc.get("metadata") or {})
         tok._truncation, tok._padding = settings_from_dict(doc, source)
-        tok._put_added_tokens(read_added_tokens(doc.get("added_tokens"), source=source))
+        tok._put_added_tokens(read_added_tokens(doc.get("added_tokens"), source=source), source=source)
         return tok
 
     @classmethod

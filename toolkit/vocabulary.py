@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import regex
 
-from toolkit.added_tokens import AddedToken, AddedVocabulary, Cutter, as_added_token
+from toolkit.added_tokens import AddedToken, AddedVocabulary, Cutter, as_added_token, check_added_ids
 from toolkit.cache import BoundedCache
 from toolkit.errors import ConfigError, InputError
 from toolkit.interfaces import Model
@@ -75,8 +75,10 @@ class VocabularyMixin:
         out.update(self._added.decoder)
         return dict(sorted(out.items()))
 
-    def _put_added_tokens(self, entries: Iterable[tuple[int, AddedToken]]) -> None:
-        """Store added tokens with their ids as a file lists them."""
+    def _put_added_tokens(self, entries: list[tuple[int, AddedToken]], *, source: str) -> None:
+        """Store added tokens with their ids as a file lists them, after checking those ids against the
+        model's vocabulary (:func:`~toolkit.added_tokens.check_added_ids`)."""
+        check_added_ids(entries, self.model, source=source)
         for token_id, token in entries:
             self._added.put(token, token_id)
         self._renew_patterns()

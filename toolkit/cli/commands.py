@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit import limits
 from toolkit.cli.progress import progress_bar
 from toolkit.errors import ConfigError, InputError, VocabSizeWarning
+from toolkit.interop._io import missing_folders, remove_empty_folders
 from toolkit.interop.files import (
     detect_format, load_tokenizer, output_format, read_files, same_file, save_tokenizer, written_files,
 )
@@ -347,9 +348,14 @@ def cmd_convert(args: argparse.Namespace) -> int:
     output = Path(args.output)
     dst_fmt = output_format(output, src_fmt) if args.to_format == "auto" else args.to_format
     _refuse_overwriting_the_input(source, src_fmt, output, dst_fmt, args.merges)
-    if dst_fmt != "vocab-merges" and output.parent and not output.parent.exists():
-        output.parent.mkdir(parents=True, exist_ok=True)
-    written = save_tokenizer(tok, output, format=dst_fmt, indent=args.indent)
+    made = missing_folders(output.parent) if dst_fmt != "vocab-merges" else []
+    try:
+        if made:
+            output.parent.mkdir(parents=True, exist_ok=True)
+        written = save_tokenizer(tok, output, format=dst_fmt, indent=args.indent)
+    except BaseException:
+        remove_empty_folders(made)  # a failed convert leaves no folders behind either
+        raise
     if not args.quiet:
         print(f"converted {source} ({src_fmt}) -> {' + '.join(map(str, written))} ({dst_fmt}): {tok.vocab_size:,} tokens")
     if dst_fmt == "tiktoken":  # the file cannot say which pattern it needs: tell the user while we know

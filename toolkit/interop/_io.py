@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,7 +18,8 @@ from toolkit.errors import SerializationError
 from toolkit.limits import check_file_size, read_bounded
 from toolkit.serialization import atomic_write_text
 
-__all__ = ["PathLike", "read_bytes", "read_text", "numbered_lines", "write_text", "write_as_unit", "rstrip_ws", "where"]
+__all__ = ["PathLike", "missing_folders", "numbered_lines", "read_bytes", "read_text", "remove_empty_folders", "rstrip_ws",
+           "where", "write_as_unit", "write_text"]
 
 PathLike = str | os.PathLike[str]
 
@@ -95,19 +97,30 @@ def write_text(path: PathLike, text: str) -> None:
 
 def write_as_unit(folder: Path, write: Callable[[Path], list[Path]]) -> list[Path]:
     """Write several files into ``folder`` all or nothing: ``write(staging)`` writes them into a fresh
-    folder inside ``folder``, then each replaces its namesake; a failure at any point restores the
-    files that were there and removes a ``folder`` created for the purpose. Returns the final paths.
+    folder inside ``folder``, then each replaces its namesake (keeping its permissions); a failure at
+    any point restores the files that were there and removes the folders created for the purpose. A
+    namesake that is not a file (a folder called ``vocab.json``) is an error before anything moves.
+    Returns the final paths.
     """
-    created = not folder.exists()
-    folder.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".tokenizer-toolkit-", dir=folder))
+    made = missing_folders(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".tokenizer-toolkit-", dir=folder))
+    except OSError as exc:
+        remove_empty_folders(made)
+        raise SerializationError(f"{folder}: cannot write into this folder: {exc.strerror or exc}") from None
     moved: list[tuple[Path, Path | None]] = []  # (final path, backup of the file it replaced)
     try:
         staged = write(staging)
+        for path in staged:
+            target = folder / path.name
+            if (target.exists() or target.is_symlink()) and not target.is_file():
+                raise SerializationError(f"{target}: exists and is not a file; remove it or write elsewhere")
         for index, path in enumerate(staged):
             target = folder / path.name
             backup = None
             if target.exists():
+                os.chmod(path, stat.S_IMODE(os.stat(target).st_mode))
                 backup = staging / f".old-{index}"
                 os.replace(target, backup)
             moved.append((target, backup))
@@ -122,5 +135,22 @@ def write_as_unit(folder: Path, write: Callable[[Path], list[Path]]) -> list[Pat
         raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-        if created and not any(folder.iterdir()):
+        remove_empty_folders(made)
+
+
+def missing_folders(folder: Path) -> list[Path]:
+    """``folder`` and those of its parents that do not exist yet, deepest first."""
+    out = []
+    while not folder.exists() and folder != folder.parent:
+        out.append(folder)
+        folder = folder.parent
+    return out
+
+
+def remove_empty_folders(folders: list[Path]) -> None:
+    """Remove the folders this write created (deepest first) where they are still empty."""
+    for folder in folders:
+        try:
             folder.rmdir()
+        except OSError:
+            return  # not empty (the files were written) or already gone

@@ -352,23 +352,26 @@ def imp_model(d: Any, where: str, *, byte_level: bool, specials: dict[str, int])
 
 
 def _imp_unigram(d: Any, where: str, specials: dict[str, int]) -> Json:
-    """HF Unigram → our Unigram; the added tokens must sit at their positions in the piece list."""
+    """HF Unigram → our Unigram. A special added token inside the piece list must be the piece at its
+    position, and becomes a special piece; one after the list stays an added token of the pipeline
+    (as ``add_special_tokens`` on a Unigram tokenizer makes it)."""
     vocab = _field(d, "vocab", where)
     if not isinstance(vocab, list):
         raise SerializationError(f"{where}.vocab: must be a list of [piece, score] pairs")
-    for token, token_id in specials.items():
-        entry = vocab[token_id] if 0 <= token_id < len(vocab) else None
-        if not isinstance(entry, (list, tuple)) or not entry or entry[0] != token:
+    inside = {token: token_id for token, token_id in specials.items() if token_id < len(vocab)}
+    for token, token_id in inside.items():
+        entry = vocab[token_id]
+        piece = entry[0] if isinstance(entry, (list, tuple)) and entry else entry
+        if piece != token:
             raise SerializationError(
-                f"added_tokens: {token!r} has id {token_id} but the Unigram piece at that position is "
-                f"{(entry or [None])[0]!r}; added tokens outside the piece list are not supported"
+                f"added_tokens: {token!r} has id {token_id} but the Unigram piece at that position is {piece!r:.60}"
             )
     return {
         "type": "Unigram",
         "vocab": vocab,
         "unk_id": _field(d, "unk_id", where, None),
         "byte_fallback": _field(d, "byte_fallback", where, False),
-        "special_tokens": list(specials),
+        "special_tokens": list(inside),
     }
 
 

@@ -118,7 +118,7 @@ def from_hf_dict(data: Any, *, strict: bool = True, source: str = "<dict>") -> T
             raise SerializationError(f"{source}: {exc}") from None
     tok = Tokenizer(**parts, metadata={"source": "huggingface"})
     tok._truncation, tok._padding = truncation, padding
-    tok._put_added_tokens(added)
+    tok._put_added_tokens(added, source=source)
     return tok
 
 

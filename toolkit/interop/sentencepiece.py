@@ -181,6 +181,7 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
     spec = Message("normalizer_spec")
     flags = {"add_dummy_prefix": False, "remove_extra_whitespaces": False, "escape_whitespaces": False}
     charsmap = b""
+    strips: list[str] = []
     items: list[Any] = []
     if tok.normalizer is not None:
         items = list(getattr(tok.normalizer, "normalizers", [tok.normalizer]))
@@ -192,6 +193,7 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
         elif t == "Replace" and pattern in ({"Regex": " {2,}"},):
             flags["remove_extra_whitespaces"] = True
         elif t == "Replace" and pattern == {"Regex": r"\A | \z"} or t == "Strip":
+            strips.append(t)  # SentencePiece strips the ends only with remove_extra_whitespaces (below)
             continue
         elif t == "Replace" and pattern in (" ", {"String": " "}) and d["content"] == SPACE:
             flags["escape_whitespaces"] = True
@@ -199,6 +201,12 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
             flags["add_dummy_prefix"] = True
         else:
             raise SerializationError(f"save_sentencepiece: the normalizer {t} {d!r:.80} has no SentencePiece equivalent")
+    if strips and not flags["remove_extra_whitespaces"]:
+        raise SerializationError(
+            f"save_sentencepiece: the normalizer {strips[0]} strips the ends of the text, which SentencePiece does "
+            "only together with collapsing runs of spaces (remove_extra_whitespaces: Replace(Regex(' {2,}'), ' ') "
+            "with it); add that Replace, or remove the Strip"
+        )
     pre = tok.pre_tokenizer
     if pre is not None:
         d = pre.to_dict()

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import regex
 
+from toolkit import limits
 from toolkit.bytelevel import from_byte_level
 from toolkit.errors import ConfigError, SerializationError, VocabularyError
 from toolkit.interop._io import PathLike, numbered_lines, read_bytes, where, write_text
@@ -113,6 +114,11 @@ def read_tiktoken(path: PathLike) -> dict[bytes, int]:
         if not rank_text.isascii() or not rank_text.isdigit():
             raise SerializationError(
                 f"{where(path, number)}: rank {_clip(rank_text)!r} is not a non-negative integer"
+            )
+        if len(rank_text) > 10 or int(rank_text) > limits.MAX_TOKEN_ID:  # (int() refuses 4,300+ digits)
+            raise VocabularyError(
+                f"{where(path, number)}: rank {_clip(rank_text)!r} is larger than any token id "
+                f"(at most {limits.MAX_TOKEN_ID}, toolkit.limits.MAX_TOKEN_ID)"
             )
         rank = int(rank_text)
         if token in ranks:
@@ -282,7 +288,8 @@ def save_tiktoken(tok: Tokenizer, path: PathLike) -> None:
     """Write the ranks of a byte-level BPE tokenizer as a ``.tiktoken`` file (specials excluded).
 
     The file records token bytes and ids only: to rebuild the tokenizer pass the same pattern and
-    special tokens to :func:`from_tiktoken` (or ``tiktoken.Encoding``). Ids are ranks, so a model
+    special tokens to :func:`from_tiktoken` (or ``tiktoken.Encoding``); a pre-tokenizer no tiktoken
+    pattern reproduces is refused (:func:`tiktoken_pattern`). Ids are ranks, so a model
     trained with merges gives the same ids in rank mode when its merges are in id order (ours are).
     """
     if type(tok.model).__name__ != "ByteLevelBPE":
@@ -290,6 +297,7 @@ def save_tiktoken(tok: Tokenizer, path: PathLike) -> None:
             f"save_tiktoken: the model is {type(tok.model).__name__}; .tiktoken files hold byte-level BPE "
             "models only (bytes → rank)"
         )
+    tiktoken_pattern(tok)  # a pre-tokenizer tiktoken cannot reproduce is refused before anything is written
     write_tiktoken(ranks_of(tok.model), path)
 
 
