@@ -294,12 +294,8 @@ class Split(PreTokenizer):
         else:
             if text not in _TRUSTED_PATTERNS:
                 check_repeat_cost(text, where=f"{self._where()}.pattern")
-            try:
-                self._regex = regex.compile(text)
-            except (regex.error, ValueError, OverflowError) as exc:
-                raise ConfigError(
-                    f"{self._where()}.pattern: {text!r} is not a valid regular expression: {exc}"
-                ) from None
+            # Compiled by Regex as Hugging Face's Oniguruma reads it (line anchors, \h, \N), as for Replace.
+            self._regex = self.pattern.compiled
         self._timeout = self.timeout if _user_regex(self.pattern) else None  # the guard, for user regexes only
         self._timeout_kw: dict[str, float] = {} if self._timeout is None else {"timeout": self._timeout}
         # findall/split return only whole matches and gaps when the pattern has no groups.

@@ -143,3 +143,26 @@ def test_metadata_that_no_file_could_hold_is_refused_before_writing(tmp_path: Pa
     with pytest.raises(SerializationError, match="metadata: nested more than 63 levels deep"):
         tok.save(tmp_path / "t.json")
     assert not (tmp_path / "t.json").exists()
+
+
+@pytest.mark.parametrize("pattern", [r"\h+", r"\H+", r"\N+", r"[\h_]+", r"^\w+", r"\w+$", r"(?m)^a", r"^$"])
+def test_split_reads_a_regex_as_hfs_oniguruma_does(pattern: str) -> None:
+    from pretokenizers import Split
+    from toolkit import Regex
+
+    tokenizers = require("tokenizers")
+    hf = tokenizers.pre_tokenizers.Split(tokenizers.Regex(pattern), "isolated")
+    for text in ("ab1F \t\nxyz&_\na", "\n\nq\n", "DEADbeef 0x1f"):
+        assert Split(Regex(pattern), "isolated").split_text(text) == [p for p, _ in hf.pre_tokenize_str(text)]
+
+
+@pytest.mark.parametrize(("pattern", "message"), [
+    (r"[a-z&&[^aeiou]]+", "class intersection"), (r"[\H]", r"\\H inside a character class"),
+    (r"[\N]", r"\\N inside a character class"),
+])
+def test_oniguruma_syntax_without_an_equivalent_is_refused(pattern: str, message: str) -> None:
+    from toolkit import Regex
+    from toolkit.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=message):
+        Regex(pattern)

@@ -185,9 +185,17 @@ def _class_end(pattern: str, i: int) -> int:
 _BEGIN_LINE = r"(?:\A|^(?!\Z))"
 
 
+#: Oniguruma's escapes that Python's ``regex`` reads otherwise (``\\h`` is horizontal space there),
+#: written as ``regex`` reads them: outside a character class, and inside one.
+_ONIGURUMA_ESCAPES = {"h": ("[0-9a-fA-F]", "0-9a-fA-F"), "H": ("[^0-9a-fA-F]", None), "N": ("[^\\n]", None)}
+
+
 def _oniguruma_anchors(pattern: str) -> str:
-    """Rewrite each ``^`` anchor (outside character classes) into Oniguruma's begin-of-line."""
-    if "^" not in pattern:
+    """Rewrite each ``^`` anchor (outside character classes) into Oniguruma's begin-of-line, and
+    Oniguruma's ``\\h``, ``\\H`` and ``\\N`` into what they mean there (hex digit, not one, not a
+    newline); what has no spelling here (``\\H`` or ``\\N`` in a class, the class intersection ``&&``)
+    is a :class:`ConfigError` rather than a pattern that matches something else."""
+    if "^" not in pattern and "&&" not in pattern and not any(f"\\{e}" in pattern for e in _ONIGURUMA_ESCAPES):
         return pattern
     out: list[str] = []
     i, n = 0, len(pattern)
@@ -199,8 +207,23 @@ def _oniguruma_anchors(pattern: str) -> str:
             if j < n and pattern[i + 1] in "pPxNgk" and pattern[j] in "{<":
                 close = pattern.find("}" if pattern[j] == "{" else ">", j)
                 j = n if close == -1 else close + 1
+            elif pattern[i + 1 : j] in _ONIGURUMA_ESCAPES:
+                spelled = _ONIGURUMA_ESCAPES[pattern[i + 1]][in_class]
+                if spelled is None:
+                    raise ConfigError(
+                        f"regular expression {pattern!r}: Oniguruma's \\{pattern[i + 1]} inside a character class "
+                        "has no equivalent here; list the characters instead"
+                    )
+                out.append(spelled)
+                i = j
+                continue
             out.append(pattern[i:j])
             i = j
+        elif in_class and pattern.startswith("&&", i):
+            raise ConfigError(
+                f"regular expression {pattern!r}: Oniguruma's class intersection (&&) is not supported; "
+                "write the resulting class out (e.g. [bcdfghj-np-tv-z] for [a-z&&[^aeiou]])"
+            )
         elif in_class:
             if pattern.startswith("[:", i) and ":]" in pattern[i + 2 :]:
                 j = pattern.index(":]", i + 2) + 2  # a POSIX class such as [:alpha:]
