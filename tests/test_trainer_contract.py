@@ -133,3 +133,18 @@ def test_trainer_options_are_strict_and_checked_before_training() -> None:
         BPETrainer(vocab_size=True)
     with pytest.raises(ConfigError, match="byte-level character of byte 0x61"):
         ByteLevelBPETrainer(special_tokens=["a"])
+
+
+def test_tokens_added_before_training_get_ids_of_their_own_after_it() -> None:
+    """HF keeps the ids they had (0 and 1 here), which training gives to its own tokens: "a" then
+    decoded as "zebra"."""
+    tok = Tokenizer(BPE(unk_token="[UNK]"), pre_tokenizer=Whitespace())
+    tok.add_tokens(["zebra", "b"])
+    tok.add_special_tokens(["<s>"])
+    tok.train(["a b ab"] * 3, BPETrainer(vocab_size=20, special_tokens=["[UNK]"], show_progress=False))
+    vocab = tok.model.get_vocab()
+    assert tok.token_to_id("b") == vocab["b"]  # a token the model holds keeps the model's id
+    size = len(vocab)
+    assert (tok.token_to_id("zebra"), tok.token_to_id("<s>")) == (size, size + 1)
+    assert tok.decode(tok.encode("a").ids) == "a"
+    assert tok.encode("a zebra <s>", allowed_special="all").ids == [vocab["a"], size, size + 1]

@@ -499,6 +499,7 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
                 corpus, normalizer=self.normalizer, pre_tokenizer=self.pre_tokenizer, progress=progress
             )
             self.model = trainer.train(counts, model=self.model)
+        self._renumber_added_tokens()  # their old ids may belong to trained tokens now
         self._renew_patterns()
         mismatch = self._special_id_mismatch()
         if mismatch is not None:

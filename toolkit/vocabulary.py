@@ -61,12 +61,25 @@ class VocabularyMixin:
         if not isinstance(items, Iterable):
             raise ConfigError(f"tokens must be a list of str or AddedToken, got {type(tokens).__name__}")
         converted = [as_added_token(t, special=special) for t in items]
-        model = self.model
-        vocab_ids = model.get_vocab().values()
-        model_size = max(len(vocab_ids), max(vocab_ids, default=-1) + 1)
-        count = self._added.add(converted, model_size=model_size, lookup=model.token_to_id)
+        count = self._added.add(converted, **self._id_rule())
         self._renew_patterns()
         return count
+
+    def _id_rule(self) -> dict[str, Any]:
+        """How :meth:`AddedVocabulary.add` numbers new tokens for the current model: the model's id of a
+        token it holds, else the next id after its vocabulary."""
+        model = self.model
+        vocab_ids = model.get_vocab().values()
+        return {"model_size": max(len(vocab_ids), max(vocab_ids, default=-1) + 1), "lookup": model.token_to_id}
+
+    def _renumber_added_tokens(self) -> None:
+        """Give the added tokens ids that agree with a new model (after training), in their order, as
+        adding them to it would: the ids they had may now be the model's own tokens'."""
+        if len(self._added):
+            tokens = [token for _, token in sorted(self._added.decoder.items())]
+            self._added = AddedVocabulary()
+            self._added.add(tokens, **self._id_rule())
+            self._renew_patterns()
 
     def get_added_tokens_decoder(self) -> dict[int, AddedToken]:
         """id → :class:`AddedToken` of every added token, the model's special tokens included (HF's
