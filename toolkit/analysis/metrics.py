@@ -17,6 +17,7 @@ Importing this module is cheap: the toolkit is imported inside the functions tha
 
 from __future__ import annotations
 
+import copy
 import math
 import os
 import re
@@ -91,13 +92,31 @@ def _component_types(data: Any) -> Iterator[dict[str, Any]]:
             yield from _component_types(value)
 
 
-def non_text_tokens(model: Any) -> set[str]:
-    """The model's special tokens and its unknown token: tokens that stand for no text of their own."""
+def non_text_tokens(tokenizer: Tokenizer) -> set[str]:
+    """The special tokens (the model's and those added with ``add_special_tokens``) and the unknown
+    token: tokens that stand for no text of their own."""
+    model = tokenizer.model
     specials = set(model.special_tokens)
+    specials.update(t.content for t in tokenizer.get_added_tokens_decoder().values() if t.special)
     unk = getattr(model, "unk_token", None)
     if unk:
         specials.add(unk)
     return specials
+
+
+def for_measuring(tokenizer: Tokenizer) -> Tokenizer:
+    """``tokenizer`` without truncation and padding (a shallow copy, when it has either): the metrics
+    count the tokens of each text, not of a batch layout cut or filled to a length."""
+    if tokenizer.truncation is None and tokenizer.padding is None:
+        return tokenizer
+    view = copy.copy(tokenizer)  # shares the model and its caches; the copy's settings are its own
+    view.no_truncation()
+    view.no_padding()
+    return view
+
+
+#: SentencePiece's byte-fallback pieces: ``<0x0A>`` stands for the byte 0x0A.
+_BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")
 
 
 def surface_function(tokenizer: Tokenizer) -> Callable[[str], bytes | None]:
@@ -106,8 +125,9 @@ def surface_function(tokenizer: Tokenizer) -> Callable[[str], bytes | None]:
     The rules are chosen once from the pipeline: byte-level tokens (a ``ByteLevelBPE`` model, or a
     ``ByteLevel`` pre-tokenizer or decoder) are mapped back to their bytes; the model's
     ``continuing_subword_prefix`` (``##``) and ``end_of_word_suffix`` are removed; a ``Metaspace``
-    replacement character (``▁``) stands for a space. Special tokens (the unknown token included)
-    have no surface: ``None``.
+    replacement character (``▁``), or one the decoder replaces by a space (Llama 2, Gemma), stands
+    for a space; with a ``ByteFallback`` decoder (or a model with ``byte_fallback``) a ``<0xNN>`` piece
+    is its byte. Special tokens (the unknown token included) have no surface: ``None``.
 
     >>> from toolkit import Tokenizer
     >>> from algorithms import WordPiece
@@ -118,17 +138,26 @@ def surface_function(tokenizer: Tokenizer) -> Callable[[str], bytes | None]:
     from toolkit.bytelevel import from_byte_level
 
     model = tokenizer.model
-    specials = non_text_tokens(model)
+    specials = non_text_tokens(tokenizer)
     prefix = getattr(model, "continuing_subword_prefix", None) or ""
     suffix = getattr(model, "end_of_word_suffix", None) or ""
     parts = [tokenizer.pre_tokenizer, tokenizer.decoder]
     types_ = [c for p in parts if p is not None for c in _component_types(p.to_dict())]
     byte_level = type(model).__name__ == "ByteLevelBPE" or any(c["type"] == "ByteLevel" for c in types_)
     replacement = next((c.get("replacement", "▁") for c in types_ if c["type"] == "Metaspace"), None)
+    if replacement is None:  # SentencePiece pipelines without Metaspace: the decoder turns ▁ into a space
+        replacement = next((c["pattern"].get("String") for c in types_ if c["type"] == "Replace"
+                            and c.get("content") == " " and isinstance(c.get("pattern"), dict)
+                            and len(c["pattern"].get("String") or "") == 1), None)
+    byte_pieces = bool(getattr(model, "byte_fallback", False)) or any(c["type"] == "ByteFallback" for c in types_)
 
     def surface(token: str) -> bytes | None:
         if token in specials:
             return None
+        if byte_pieces:
+            m = _BYTE_PIECE.fullmatch(token)
+            if m is not None:
+                return bytes([int(m.group(1), 16)])
         if prefix and token.startswith(prefix) and len(token) > len(prefix):
             token = token[len(prefix):]
         if suffix and token.endswith(suffix) and len(token) > len(suffix):
@@ -159,8 +188,18 @@ def token_surface(tokenizer: Tokenizer, token: str) -> bytes | None:
 
 
 def _char_length(surface: bytes) -> int:
-    """Characters of a surface; an incomplete UTF-8 sequence (part of a character) counts as one."""
-    return len(surface.decode("utf-8", "replace"))
+    """Characters of a surface; an incomplete UTF-8 sequence (part of a character) counts as one.
+
+    >>> _char_length(" é".encode()), _char_length(b"\\xbb\\xbf"), _char_length(b"a\\xe4\\xb8")
+    (2, 1, 2)
+    """
+    tail = len(surface) - len(surface.lstrip(_CONTINUATION))  # the end of a character begun before
+    # decode() replaces an incomplete sequence at the end by one U+FFFD, but each byte of a leading
+    # run of continuation bytes by one of its own: that run counts once here.
+    return (1 if tail else 0) + len(surface[tail:].decode("utf-8", "replace"))
+
+
+_CONTINUATION = bytes(range(0x80, 0xC0))
 
 
 def vocabulary_strings(tokenizer: Tokenizer) -> set[bytes]:
@@ -215,8 +254,10 @@ def renyi_entropy(counts: Iterable[int], alpha: float = DEFAULT_RENYI_ALPHA) -> 
         h = -sum(c / total * math.log(c / total) for c in values)
     elif math.isinf(alpha):
         h = -math.log(max(values) / total)
-    else:
-        h = math.log(sum((c / total) ** alpha for c in values)) / (1 - alpha)
+    else:  # log Σ p^α as α log p_max + log Σ (p / p_max)^α: the sum is at least 1, so a large α cannot
+        # round it to 0 (p^α underflows from α of about 300)
+        top = max(values)
+        h = (alpha * math.log(top / total) + math.log(sum((c / top) ** alpha for c in values))) / (1 - alpha)
     return h if h > 0 else 0.0  # one token type: 0, not the -0.0 of log(1) / (1 - α)
 
 
@@ -361,7 +402,8 @@ class TokenizerMetrics:
         return getattr(self, name)
 
     def to_dict(self) -> dict[str, Any]:
-        """Counts and derived metrics as JSON-compatible values (``None`` where undefined)."""
+        """Counts and derived metrics as JSON-compatible values (``None`` where undefined; an infinite
+        ``renyi_alpha`` as the string ``"inf"``)."""
         return {
             "name": self.name,
             "algorithm": self.algorithm,
@@ -376,7 +418,7 @@ class TokenizerMetrics:
                 "distinct_tokens": len(self.token_counts),
                 "reference_tokens": self.reference_tokens,
             },
-            "renyi_alpha": self.renyi_alpha,
+            "renyi_alpha": "inf" if math.isinf(self.renyi_alpha) else self.renyi_alpha,  # JSON has no infinity
             "token_lengths": {str(k): v for k, v in sorted(self.token_lengths.items())},
             "encode_seconds": self.encode_seconds,
         }
@@ -512,7 +554,7 @@ def _check_tokenizers(tokenizers: Any) -> dict[str, Tokenizer]:
             tok = load_tokenizer(tok)
         if not isinstance(tok, Tokenizer):
             raise ConfigError(f"compare: {name!r} must be a Tokenizer or a tokenizer file path, got {type(tok).__name__}")
-        out[name] = tok
+        out[name] = for_measuring(tok)
     return out
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolkit.analysis.metrics import non_text_tokens
+from toolkit.analysis.metrics import for_measuring, non_text_tokens
 from toolkit.errors import InputError
 
 if TYPE_CHECKING:
@@ -116,8 +116,9 @@ def unreachable_tokens(tokenizer: Tokenizer, ids: Iterable[int] | None = None) -
     >>> r.checked, r.count, str(r.unreachable[0])
     (6, 1, "'abc' → 'abc' → 'ab' 'c'")
     """
+    tokenizer = for_measuring(tokenizer)
     model = tokenizer.model
-    specials = non_text_tokens(model)
+    specials = non_text_tokens(tokenizer)
     prefix = getattr(model, "continuing_subword_prefix", None) or ""
     encode, decode = _encoder(tokenizer), _decoder(tokenizer)
     anchor = encode(_ANCHOR)

@@ -39,14 +39,15 @@ import argparse
 import json
 import os
 import sys
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from toolkit.cli.commands import integer
-from toolkit.errors import ConfigError, did_you_mean
+from toolkit.cli.commands import integer, warn
+from toolkit.errors import ConfigError, VocabSizeWarning, did_you_mean
 from toolkit.options import known_fields
 
 if TYPE_CHECKING:
@@ -277,16 +278,21 @@ def _effective_config(args: argparse.Namespace) -> CompareConfig:
 
 # ---------------------------------------------------------------------------------------- inputs
 def read_texts(paths: Sequence[str], *, max_bytes: int) -> list[str]:
-    """Lines (documents) of the files, in order, until ``max_bytes`` UTF-8 bytes have been read."""
+    """Lines (documents) of the files, in order, up to ``max_bytes`` UTF-8 bytes in all: the line that
+    reaches the limit is cut there (at a character boundary)."""
     from toolkit.training.corpus import Corpus
 
     out: list[str] = []
-    size = 0
+    room = max_bytes
     for text in Corpus(sources=list(paths)).iter_texts():
-        if size >= max_bytes:
+        if room <= 0:
             break
-        out.append(text)
-        size += len(text.encode("utf-8"))
+        data = text.encode("utf-8", "surrogatepass")
+        if len(data) > room:
+            text = data[:room].decode("utf-8", "ignore")  # a character cut in two is left out
+        if text:
+            out.append(text)
+        room -= len(data)
     return out
 
 
@@ -308,7 +314,11 @@ def _load(config: CompareConfig, spec: TokenizerSpec, progress: Any) -> tuple[To
     from toolkit.training.config import load_config, train_from_config
 
     cfg = load_config(spec.config, overrides=_overrides(config, spec))  # type: ignore[arg-type]
-    result = train_from_config(cfg, progress=progress, write=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", VocabSizeWarning)  # reported below, as one line (as `train` does)
+        result = train_from_config(cfg, progress=progress, write=False)
+    for message in result.warnings:
+        warn(message)
     return result.tokenizer, result.training_seconds
 
 
@@ -318,7 +328,8 @@ def _evaluation_texts(config: CompareConfig) -> tuple[Any, dict[str, list[str]],
         from toolkit.analysis.parallel import parallel_sample
 
         sample = parallel_sample(None if config.parallel_sample is True else config.parallel_sample)
-        return sample, {lang: ["the parallel sample"] for lang in sample}, config.reference or "en"
+        reference = config.reference or ("en" if "en" in sample else None)  # English when the sample has it
+        return sample, {lang: ["the parallel sample"] for lang in sample}, reference
     sources: dict[str, list[str]] = config.texts if isinstance(config.texts, dict) else {"": config.texts}
     texts: Any = {lang: read_texts(paths, max_bytes=config.max_bytes) for lang, paths in sources.items()}
     if not isinstance(config.texts, dict):
