@@ -65,3 +65,18 @@ def test_max_bytes_is_a_limit_even_inside_the_first_line(tmp_path: Path) -> None
     (tmp_path / "t.txt").write_text("é" * 50 + "\nsecond line\n", encoding="utf-8")
     assert read_texts([str(tmp_path / "t.txt")], max_bytes=11) == ["é" * 5]  # 10 bytes; half an é is left out
     assert read_texts([str(tmp_path / "t.txt")], max_bytes=1000) == ["é" * 50 + "\n", "second line\n"]
+
+
+def test_bad_inputs_of_visualize_and_compare_are_typed_errors() -> None:
+    import pytest
+
+    from toolkit.analysis.visualize import visualize
+    from toolkit.errors import ConfigError, InputError
+
+    tok = _wordpiece()
+    with pytest.raises(InputError, match="texts must be a str or a list of str, got NoneType"):
+        visualize(tok, None)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="got bytes; decode bytes to str first"):
+        visualize(tok, b"ab")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match=r"training_seconds\['t'\] must be a number of seconds >= 0, got 'fast'"):
+        compare({"t": tok}, ["hug"], training_seconds={"t": "fast"}, measure_speed=False)  # type: ignore[dict-item]

@@ -105,6 +105,10 @@ def compare(
     if not isinstance(timing_repeats, int) or timing_repeats < 1:
         raise ConfigError(f"compare: timing_repeats must be a positive integer, got {timing_repeats!r}")
     known = dict(training_seconds or {})
+    bad = {name: v for name, v in known.items() if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0}
+    if bad:
+        name, value = next(iter(bad.items()))
+        raise ConfigError(f"compare: training_seconds[{name!r}] must be a number of seconds >= 0, got {value!r}")
     unknown = set(known) - set(toks)
     if unknown:
         raise ConfigError(f"compare: training_seconds names unknown tokenizers: {', '.join(sorted(unknown))}")

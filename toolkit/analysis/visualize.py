@@ -327,6 +327,11 @@ def visualize(
             named[str(name)] = tok
     else:
         raise ConfigError("visualize: pass a Tokenizer or a non-empty mapping {name: Tokenizer}")
+    if isinstance(texts, (bytes, bytearray)) or not (isinstance(texts, str) or hasattr(texts, "__iter__")):
+        raise InputError(
+            f"visualize: texts must be a str or a list of str, got {type(texts).__name__}"
+            + ("; decode bytes to str first" if isinstance(texts, (bytes, bytearray)) else "")
+        )
     items = [texts] if isinstance(texts, str) else list(texts)
     if not items:
         raise InputError("visualize: no text given")
