@@ -522,6 +522,8 @@ def _words_as_symbols(
     ``suffix`` on the last; new symbols (``##a``, ``a</w>``) are added to ``vocab``/``id_to_token``/
     ``char_len`` in sorted order, so their ids (which break ties between pairs) do not depend on the
     order of the word counts."""
+    if prefix is None and suffix is None:  # every symbol is a character of the alphabet, in vocab already
+        return [[vocab[c] for c in word if c in alphabet] for word, _ in items]
     spelled: list[list[str]] = []
     for word, _ in items:
         last = len(word) - 1
