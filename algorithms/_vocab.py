@@ -19,7 +19,6 @@ toolkit.errors.VocabularyError: BPE.vocab: ids must be unique, but 'a' and 'b' b
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-import re
 from itertools import chain
 from operator import itemgetter
 from typing import Any
@@ -226,9 +225,6 @@ def merges_to_json(merges: Iterable[tuple[str, str]]) -> list[list[str]]:
     return [[left, right] for left, right in merges]
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def checked_word_counts(word_counts: Mapping[str, int]) -> list[tuple[str, int]]:
     """The ``(word, count)`` items of a trainer's input, checked; empty words and zero counts are skipped.
     A word with a lone surrogate is refused: no file could hold the vocabulary learnt from it.
@@ -247,7 +243,7 @@ def checked_word_counts(word_counts: Mapping[str, int]) -> list[tuple[str, int]]
             raise TrainingError(f"word counts: key {word!r} is not a string")
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
             raise TrainingError(f"word counts: the count of {word!r} must be a non-negative integer, got {count!r}")
-        bad = None if word.isascii() else _SURROGATE.search(word)  # isascii() is O(1)
+        bad = limits.lone_surrogate(word)
         if bad is not None:
             raise TrainingError(
                 f"word counts: {word!r:.60} holds a lone surrogate U+{ord(bad.group()):04X}, which is not valid "

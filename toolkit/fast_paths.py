@@ -16,8 +16,6 @@ from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import Any
 
-import regex
-
 from toolkit import limits, options
 from toolkit.alignment import NormalizedString, Piece
 from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
@@ -44,7 +42,6 @@ PieceTokens = tuple[tuple[int, ...], tuple[str, ...], tuple[tuple[int, int], ...
 
 Spell = Callable[[str], str] | None
 
-_SURROGATE = regex.compile(r"[\ud800-\udfff]")
 #: The White_Space characters of the pinned tables (tiktoken's and HF's ``\s``), the rule of scan_ids.
 _WHITESPACE = re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in WHITESPACE_RANGES) + "]")
 #: Longer words are encoded every time rather than kept in the chunk memo.
@@ -64,7 +61,7 @@ def check_text(text: Any, what: str = "text", *, sized: bool = True) -> str:
         raise InputError(f"{what} must be a str, got {type(text).__name__}")
     if sized:
         limits.check_input_size(text, what)
-    m = None if text.isascii() else _SURROGATE.search(text)  # isascii() is O(1) in CPython
+    m = limits.lone_surrogate(text)
     if m is not None:
         raise InputError(
             f"{what} contains a lone surrogate U+{ord(m.group()):04X} at index {m.start()}, which is not "

@@ -74,6 +74,7 @@ __all__ = [
     "check_token",
     "check_trainer_options",
     "token_text_problem",
+    "lone_surrogate",
     "max_trained_token_length",
     "check_file_size",
     "check_normalized_size",
@@ -175,14 +176,22 @@ def token_text_problem(token: str) -> str | None:
             f"{token[:40]!r}... is {len(token):,} characters long, more than the limit of "
             f"{MAX_TOKEN_LENGTH:,} (toolkit.limits.MAX_TOKEN_LENGTH)"
         )
-    if not token.isascii():
-        bad = _SURROGATE.search(token)
-        if bad is not None:
-            return f"{token[:40]!r} holds a lone surrogate (U+{ord(bad.group()):04X}), which is not text"
+    bad = lone_surrogate(token)
+    if bad is not None:
+        return f"{token[:40]!r} holds a lone surrogate (U+{ord(bad.group()):04X}), which is not text"
     return None
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(text: str) -> re.Match[str] | None:
+    """The first lone surrogate of ``text`` (not valid Unicode text: no file can hold it), or ``None``.
+
+    >>> lone_surrogate("ok"), lone_surrogate("a\\ud800b").start()
+    (None, 1)
+    """
+    return None if text.isascii() else _SURROGATE.search(text)  # isascii() is O(1) in CPython
 
 
 def check_trainer_options(
@@ -207,9 +216,12 @@ def check_trainer_options(
             raise ConfigError(f"{where}.initial_alphabet: {token_text_problem(char)}")
     affixes = [a for a in affixes if a]
     for affix in affixes:
-        problem = token_text_problem(affix)
-        if problem is not None and _SURROGATE.search(affix):  # (a long affix: the length check below)
-            raise ConfigError(f"{where}: continuing_subword_prefix / end_of_word_suffix: {problem}")
+        bad = lone_surrogate(affix)
+        if bad is not None:
+            raise ConfigError(
+                f"{where}: continuing_subword_prefix / end_of_word_suffix: {affix[:40]!r} holds a lone surrogate "
+                f"(U+{ord(bad.group()):04X}), which is not text"
+            )
     overhead = sum(map(len, affixes))
     if overhead >= MAX_TOKEN_LENGTH:
         raise ConfigError(

@@ -78,8 +78,7 @@ class VocabularyMixin:
         if len(self._added):
             tokens = [token for _, token in sorted(self._added.decoder.items())]
             self._added = AddedVocabulary()
-            self._added.add(tokens, **self._id_rule())
-            self._renew_patterns()
+            self._added.add(tokens, **self._id_rule())  # (the caller renews the patterns)
 
     def get_added_tokens_decoder(self) -> dict[int, AddedToken]:
         """id → :class:`AddedToken` of every added token, the model's special tokens included (HF's
