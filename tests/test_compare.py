@@ -561,3 +561,26 @@ def test_cli_errors(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "training configs" in capsys.readouterr().err
     assert main(["compare", "-t", str(files / "bpe.json"), "--texts", str(files / "en.txt"), "--sweep", "a,b"]) == 2
     assert "comma-separated integers" in capsys.readouterr().err
+
+
+def test_cli_file_format_options_blame_and_markdown_names(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from toolkit.cli import main
+
+    # A file whose format cannot be told: --from names it, as in encode / convert (the error says so).
+    vocab = files / "words"
+    vocab.write_text("[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nhug\n##s\n", encoding="utf-8")
+    out = files / "f"
+    assert main(["compare", "-t", str(vocab), "--texts", str(files / "en.txt"), "-o", str(out), "-q", "--no-plots"]) == 2
+    assert "--from FMT" in capsys.readouterr().err
+    code = main(["compare", "-t", f"a|b={vocab}", "--from", "vocab-txt", "--texts", str(files / "en.txt"),
+                 "-o", str(out), "-q", "--no-plots"])
+    assert code == 0, capsys.readouterr().err
+    # A name holding "|" stays one Markdown cell.
+    assert f"| a\\|b | `{vocab}` |" in (out / "report.md").read_text(encoding="utf-8")
+    assert main(["compare", "--from", "hf", "--texts", str(files / "en.txt")]) == 2
+    assert "--from applies to -t files" in capsys.readouterr().err
+    # A bad option over a valid config file is the command line's fault, not the file's.
+    config = files / "c.toml"
+    config.write_text(f'texts = ["{files / "en.txt"}"]\n[tokenizers]\nbpe = "{files / "bpe.json"}"\n', encoding="utf-8")
+    assert main(["compare", str(config), "--renyi-alpha", "-1", "-q"]) == 2
+    assert f"command line (over {config}): renyi_alpha:" in capsys.readouterr().err

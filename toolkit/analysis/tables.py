@@ -19,9 +19,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__: list[str] = []
+__all__ = ["markdown_cell"]
 
 BEST_NOTE = "* best value of a column"
+
+
+def markdown_cell(text: str) -> str:
+    """``text`` as one Markdown table cell: ``|`` escaped, line breaks as spaces.
+
+    >>> markdown_cell("a|b")
+    'a\\\\|b'
+    """
+    return " ".join(text.splitlines()).replace("|", "\\|")
+
 
 def _fmt_number(value: Any, kind: str) -> str:
     if value is None:
@@ -85,12 +95,9 @@ class _Table:
         return "\n".join(parts)
 
     def markdown(self) -> str:
-        def esc(cell: str) -> str:
-            return cell.replace("|", "\\|")
-
-        head = "| " + " | ".join(esc(h) for h in self.header) + " |"
+        head = "| " + " | ".join(markdown_cell(h) for h in self.header) + " |"
         rule = "|" + "|".join("---:" if a == "r" else "---" for a in self.align) + "|"
-        body = ["| " + " | ".join(f"**{esc(c)}**" if i in self._best(r) else esc(c) for i, c in enumerate(row)) + " |"
+        body = ["| " + " | ".join(f"**{markdown_cell(c)}**" if i in self._best(r) else markdown_cell(c) for i, c in enumerate(row)) + " |"
                 for r, row in enumerate(self.rows)]
         parts = [f"### {self.title}", "", head, rule, *body]
         bold = "Bold: the best value of a column" if self._marked() else ""

@@ -48,6 +48,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from toolkit.cli.commands import integer, warn
 from toolkit.errors import ConfigError, VocabSizeWarning, did_you_mean
+from toolkit.interop.files import TOKENIZER_FORMATS
 from toolkit.options import known_fields
 
 if TYPE_CHECKING:
@@ -193,6 +194,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("config", nargs="?", help="compare config (TOML, YAML or JSON; see docs/compare.md)")
     parser.add_argument("-t", "--tokenizer", action="append", default=[], metavar="[NAME=]FILE",
                         help="tokenizer file (ours, HF tokenizer.json, vocab.txt, vocab.json, .tiktoken); repeatable")
+    parser.add_argument("--from", dest="from_format", choices=TOKENIZER_FORMATS, default=None, metavar="FMT",
+                        help="format of every -t file (default: from its name and content; "
+                        "a config's tokenizers take from = FMT each)")
+    parser.add_argument("--pattern", help="-t .tiktoken files: split pattern (GPT2_PATTERN, CL100K_PATTERN, "
+                        "O200K_PATTERN or a regex)")
     parser.add_argument("-c", "--train", action="append", default=[], metavar="[NAME=]CONFIG",
                         help="training config: train it in memory and compare the result; repeatable")
     parser.add_argument("--texts", action="append", default=[], metavar="PATH",
@@ -230,9 +236,14 @@ def _effective_config(args: argparse.Namespace) -> CompareConfig:
     config = CompareConfig.from_file(args.config) if args.config else CompareConfig.from_dict({})
     data = config.model_dump(by_alias=True)
     source = "command line"
+    file_options = {k: v for k, v in (("from", getattr(args, "from_format", None)),
+                                      ("pattern", getattr(args, "pattern", None))) if v is not None}
+    if file_options and not args.tokenizer:
+        raise ConfigError(f"compare: --{next(iter(file_options))} applies to -t files; give -t FILE "
+                          "(in a config, each tokenizer takes from = FMT / pattern = P)")
     for value in args.tokenizer:
         name, path = _name_and_path(value)
-        data["tokenizers"][name or Path(path).stem] = {"file": path}
+        data["tokenizers"][name or Path(path).stem] = {"file": path, **file_options}
     for value in args.train:
         name, path = _name_and_path(value)
         data["tokenizers"][name or Path(path).stem] = {"config": path}
@@ -273,7 +284,9 @@ def _effective_config(args: argparse.Namespace) -> CompareConfig:
         data["parallel_sample"] = True
     if getattr(args, "no_unreachable", False):
         data["unreachable"] = False
-    return CompareConfig.from_dict(data, source=str(args.config) if args.config else source)
+    # The file validated alone above: what fails now comes from the command line (or how it combines
+    # with the file).
+    return CompareConfig.from_dict(data, source=f"{source} (over {args.config})" if args.config else source)
 
 
 # ---------------------------------------------------------------------------------------- inputs
@@ -366,6 +379,8 @@ def _run_sweep(config: CompareConfig, texts: Any, progress: Any) -> SweepResult 
 
 def _markdown(config: CompareConfig, report: ComparisonReport, result: SweepResult | None, plots: list[Path],
               sources: Mapping[str, Sequence[str]]) -> str:
+    from toolkit.analysis.tables import markdown_cell
+
     lines = ["# Tokenizer comparison", ""]
     lines.append("| tokenizer | source |")
     lines.append("|---|---|")
@@ -378,7 +393,7 @@ def _markdown(config: CompareConfig, report: ComparisonReport, result: SweepResu
                 changes.append(f"trainer.vocab_size={config.vocab_size}")
             changes += spec.set
             where = f"trained from `{spec.config}`" + (f" with {', '.join(changes)}" if changes else "")
-        lines.append(f"| {name} | {where} |")
+        lines.append(f"| {markdown_cell(name)} | {markdown_cell(where)} |")
     lines.append("")
     if config.parallel_sample:
         lines.append(f"- Texts: the parallel sample of tokenizer-toolkit ({', '.join(sources)}; 20 aligned sentences each)")
