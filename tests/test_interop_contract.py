@@ -145,24 +145,47 @@ def test_metadata_that_no_file_could_hold_is_refused_before_writing(tmp_path: Pa
     assert not (tmp_path / "t.json").exists()
 
 
-@pytest.mark.parametrize("pattern", [r"\h+", r"\H+", r"\N+", r"[\h_]+", r"^\w+", r"\w+$", r"(?m)^a", r"^$"])
+# Oniguruma's classes: nested classes are unions, && intersects (the loosest operator; an empty side is
+# the empty set), \H inside a class is "not a hex digit", \N inside a class the letter N.
+_ONIGURUMA_CLASSES = [
+    r"[a[bc]]+", r"[^a[bc]]+", r"[a-z&&[^aeiou]]+", r"[^a-z&&[^aeiou]]+", r"[\H]+", r"[x\H]+", r"[\N]+",
+    r"[[:alpha:]]+", r"[a-c&&b-z&&[^c]]+", r"[[^a-c]x]+", r"[[a][b]]+", r"[a-z&&]+", r"[&&a]+", r"[^[a]b]+",
+    r"[a-c[x-z]&&[^b]]+", r"[\h[x]]+", r"[]a]+", r"[^]a]+", r"[a-]+", r"[\p{L}&&[^a-z]]+", r"[^\p{L}&&\p{Lu}]+",
+    r"[[^a]&&[^b]]+", r"[^[^a]]+", r"[\w&&[^\d_]]+", r"[^[:alpha:]&&[^\s]]+", r"x[^\H]y", r"(?i)[a-c&&[^b]]+",
+    r"[^a]|[^b]", r"(?:[^a]|[^\n])+", r"[[^a][^b]]+",  # regex's own misreading of "[^a]|[^b]", worked around
+]
+
+
+@pytest.mark.parametrize("pattern", [r"\h+", r"\H+", r"\N+", r"[\h_]+", r"^\w+", r"\w+$", r"(?m)^a", r"^$",
+                                     *_ONIGURUMA_CLASSES])
 def test_split_reads_a_regex_as_hfs_oniguruma_does(pattern: str) -> None:
     from pretokenizers import Split
     from toolkit import Regex
 
     tokenizers = require("tokenizers")
-    hf = tokenizers.pre_tokenizers.Split(tokenizers.Regex(pattern), "isolated")
-    for text in ("ab1F \t\nxyz&_\na", "\n\nq\n", "DEADbeef 0x1f"):
-        assert Split(Regex(pattern), "isolated").split_text(text) == [p for p, _ in hf.pre_tokenize_str(text)]
+    texts = ("ab1F \t\nxyz&_\na", "\n\nq\n", "DEADbeef 0x1f", "abc]xyz[e] aeiouBCD_12\n\t-&éN\\",
+             "".join(map(chr, range(0x250))))
+    for behavior in ("isolated", "removed"):  # removed: what matched is gone, so the match sets must agree
+        hf = tokenizers.pre_tokenizers.Split(tokenizers.Regex(pattern), behavior)
+        for text in texts:
+            assert Split(Regex(pattern), behavior).split_text(text) == [p for p, _ in hf.pre_tokenize_str(text)]
 
 
-@pytest.mark.parametrize(("pattern", "message"), [
-    (r"[a-z&&[^aeiou]]+", "class intersection"), (r"[\H]", r"\\H inside a character class"),
-    (r"[\N]", r"\\N inside a character class"),
-])
-def test_oniguruma_syntax_without_an_equivalent_is_refused(pattern: str, message: str) -> None:
+def test_a_range_up_to_a_class_is_refused() -> None:
     from toolkit import Regex
     from toolkit.errors import ConfigError
 
-    with pytest.raises(ConfigError, match=message):
-        Regex(pattern)
+    with pytest.raises(ConfigError, match=r"a range up to a character class \(a-\[\.\.\.\).*escape the dash"):
+        Regex(r"[a-[bc]]")
+    assert Regex(r"[a\-[bc]]").compiled.findall("a-bcd") == ["a", "-", "b", "c"]  # escaped: a literal dash
+
+
+def test_replace_reads_oniguruma_classes_as_hf_does() -> None:
+    from toolkit import Regex
+    from toolkit.normalizers import Replace
+
+    tokenizers = require("tokenizers")
+    text = "".join(map(chr, range(0x180)))
+    for pattern in _ONIGURUMA_CLASSES:
+        hf = tokenizers.normalizers.Replace(tokenizers.Regex(pattern), "<>")
+        assert Replace(Regex(pattern), "<>").normalize_str(text) == hf.normalize_str(text), pattern

@@ -186,62 +186,119 @@ _BEGIN_LINE = r"(?:\A|^(?!\Z))"
 
 
 #: Oniguruma's escapes that Python's ``regex`` reads otherwise (``\\h`` is horizontal space there),
-#: written as ``regex`` reads them: outside a character class, and inside one.
-_ONIGURUMA_ESCAPES = {"h": ("[0-9a-fA-F]", "0-9a-fA-F"), "H": ("[^0-9a-fA-F]", None), "N": ("[^\\n]", None)}
+#: written as ``regex`` reads them: outside a character class, and inside one (``None``: as a nested
+#: class of its own; inside a class Oniguruma reads ``\\N`` as the letter).
+_ONIGURUMA_ESCAPES = {"h": ("[0-9a-fA-F]", "0-9a-fA-F"), "H": ("[^0-9a-fA-F]", None), "N": ("[^\\n]", "N")}
+
+
+def _escape_end(pattern: str, i: int) -> int:
+    """The index after the escape at ``pattern[i] == "\\"`` (``\\p{L}``, ``\\x{41}``, ``\\k<n>``: whole)."""
+    j = i + 2
+    if j < len(pattern) and pattern[i + 1] in "pPxNgk" and pattern[j] in "{<":
+        close = pattern.find("}" if pattern[j] == "{" else ">", j)
+        return len(pattern) if close == -1 else close + 1
+    return j
+
+
+def _oniguruma_class(pattern: str, i: int) -> tuple[str, int]:
+    """The character class at ``pattern[i] == "["`` as ``regex`` reads Oniguruma's, and the index after it.
+
+    A plain class is kept as written. Oniguruma's nested classes (``[a[bc]]``, a union), intersections
+    (``[a-z&&[^aeiou]]``, the loosest operator, an empty side the empty set) and ``\\H`` inside a class
+    become one-character expressions: a lookahead per member of a union, and per ``&&`` operand but the
+    last, then ``[\\s\\S]``; ``(?:(?!...)[\\s\\S])`` for a negated class.
+    """
+    n = len(pattern)
+    j = i + 1
+    negated = pattern.startswith("^", j)
+    j += negated
+    own: list[str] = []
+    # what the last item was, for "x-[...]": a range whose end is a class ("char", "-" after a char)
+    last: str | None = None
+    if pattern.startswith("]", j):  # a "]" first in the class is a literal
+        own.append("\\]")
+        last = "char"
+        j += 1
+    nested: list[str] = []
+    operands: list[tuple[str, list[str]]] = []
+    while j < n and pattern[j] != "]":
+        c = pattern[j]
+        if c == "\\":
+            k = _escape_end(pattern, j)
+            spelled = _ONIGURUMA_ESCAPES.get(pattern[j + 1 : k], ())
+            last = "set" if pattern[j + 1 : j + 2] in "dDwWsShHpP" else "range" if last == "-" else "char"
+            if spelled == ():
+                own.append(pattern[j:k])
+            elif spelled[1] is None:
+                nested.append(spelled[0])
+            else:
+                own.append(spelled[1])
+            j = k
+        elif pattern.startswith("[:", j) and pattern.find(":]", j + 2) != -1:
+            k = pattern.index(":]", j + 2) + 2  # a POSIX class such as [:alpha:]
+            own.append(pattern[j:k])
+            last = "set"
+            j = k
+        elif c == "[":
+            if last == "-":
+                raise ConfigError(
+                    f"a range up to a character class ({pattern[j - 2 : j + 1]}...) has no equivalent here "
+                    "(Oniguruma drops its start); escape the dash (\\-) or move it last"
+                )
+            expr, j = _oniguruma_class(pattern, j)
+            nested.append(expr)
+            last = "set"
+        elif pattern.startswith("&&", j):
+            operands.append(("".join(own), nested))
+            own, nested = [], []
+            last = None
+            j += 2
+        else:
+            own.append(c)
+            last = "-" if c == "-" and last == "char" else "range" if last == "-" else "char"
+            j += 1
+    if j >= n:  # unterminated: left for the compiler to report
+        return pattern[i:], n
+    end = j + 1
+    if not operands and not nested:
+        items = "".join(own)
+        if negated and "-" not in items and len(items) <= 12:
+            # A one-character negation listed twice (same set): regex 2026.11 reads "[^a]|[^b]" as
+            # "[^ab]" (it finds only "x" in "abx"), not "[^aa]|[^bb]".
+            items += items
+        return f"[{'^' if negated else ''}{items}]", end
+    operands.append(("".join(own), nested))
+    sets = []
+    for items, classes in operands:
+        if items.startswith("^"):  # a "^" after a nested class, now first: a literal, not a negation
+            items = "\\" + items
+        parts = ([f"[{items}]"] if items else []) + classes
+        # A union as lookaheads, not as "[^a]|[^b]": regex 2026.11 reads that alternation of negated
+        # sets as their intersection (it finds only "x" in "abx").
+        sets.append("(?!)" if not parts else parts[0] if len(parts) == 1
+                    else f"(?:{'|'.join(f'(?={q})' for q in parts)})[\\s\\S]")
+    one = "".join(f"(?={q})" for q in sets[:-1]) + sets[-1]
+    return (f"(?:(?!{one})[\\s\\S])" if negated else f"(?:{one})"), end
 
 
 def _oniguruma_anchors(pattern: str) -> str:
     """Rewrite each ``^`` anchor (outside character classes) into Oniguruma's begin-of-line, and
     Oniguruma's ``\\h``, ``\\H`` and ``\\N`` into what they mean there (hex digit, not one, not a
-    newline); what has no spelling here (``\\H`` or ``\\N`` in a class, the class intersection ``&&``)
-    is a :class:`ConfigError` rather than a pattern that matches something else."""
-    if "^" not in pattern and "&&" not in pattern and not any(f"\\{e}" in pattern for e in _ONIGURUMA_ESCAPES):
+    newline); character classes as :func:`_oniguruma_class` reads them."""
+    if "^" not in pattern and "[" not in pattern and not any(f"\\{e}" in pattern for e in _ONIGURUMA_ESCAPES):
         return pattern
     out: list[str] = []
     i, n = 0, len(pattern)
-    in_class = False
     while i < n:
         c = pattern[i]
         if c == "\\":
-            j = i + 2
-            if j < n and pattern[i + 1] in "pPxNgk" and pattern[j] in "{<":
-                close = pattern.find("}" if pattern[j] == "{" else ">", j)
-                j = n if close == -1 else close + 1
-            elif pattern[i + 1 : j] in _ONIGURUMA_ESCAPES:
-                spelled = _ONIGURUMA_ESCAPES[pattern[i + 1]][in_class]
-                if spelled is None:
-                    raise ConfigError(
-                        f"regular expression {pattern!r}: Oniguruma's \\{pattern[i + 1]} inside a character class "
-                        "has no equivalent here; list the characters instead"
-                    )
-                out.append(spelled)
-                i = j
-                continue
-            out.append(pattern[i:j])
+            j = _escape_end(pattern, i)
+            spelled = _ONIGURUMA_ESCAPES.get(pattern[i + 1 : j])
+            out.append(pattern[i:j] if spelled is None else spelled[0])
             i = j
-        elif in_class and pattern.startswith("&&", i):
-            raise ConfigError(
-                f"regular expression {pattern!r}: Oniguruma's class intersection (&&) is not supported; "
-                "write the resulting class out (e.g. [bcdfghj-np-tv-z] for [a-z&&[^aeiou]])"
-            )
-        elif in_class:
-            if pattern.startswith("[:", i) and ":]" in pattern[i + 2 :]:
-                j = pattern.index(":]", i + 2) + 2  # a POSIX class such as [:alpha:]
-                out.append(pattern[i:j])
-                i = j
-                continue
-            in_class = c != "]"
-            out.append(c)
-            i += 1
         elif c == "[":
-            in_class = True
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":  # a "]" first in the class is a literal
-                j += 1
-            out.append(pattern[i:j])
-            i = j
+            expr, i = _oniguruma_class(pattern, i)
+            out.append(expr)
         else:
             out.append(_BEGIN_LINE if c == "^" else c)
             i += 1
