@@ -111,6 +111,9 @@ class Unigram(Model):
       the draws reproducible.
     - ``float32`` (``False``): sum path scores in float32 as ``sentencepiece`` does (its ties, exactly;
       ``.model`` files load with it); ``False`` sums in float64 as Hugging Face does.
+    - ``match_byte_pieces`` (``True``): a ``<0xNN>`` piece typed in the text matches as that piece, as
+      in Hugging Face; ``False``: byte pieces only stand for the bytes of uncovered characters, as in
+      ``sentencepiece`` (``.model`` files load with it), so typed ``<0x41>`` stays text.
 
     >>> Unigram([("<unk>", 0.0), ("x", -1.0)], 0).params()["vocab"]
     [['<unk>', 0.0], ['x', -1.0]]
@@ -125,6 +128,7 @@ class Unigram(Model):
         seed: StrictInt | None = None
         # SentencePiece sums path scores in float32; its ties depend on that rounding (spm helper).
         float32: StrictBool = False
+        match_byte_pieces: StrictBool = True
 
     positional = ("unk_id", "byte_fallback", "alpha", "nbest_size")
 
@@ -158,8 +162,11 @@ class Unigram(Model):
             )
         specials = check_special_tokens(self.special_tokens, self._ids, where=where)
         object.__setattr__(self, "special_tokens", specials)
-        # Special pieces are never matched inside text (typed "</s>" is ordinary text).
+        # Special pieces are never matched inside text (typed "</s>" is ordinary text), nor byte pieces
+        # where they only stand for bytes (SentencePiece's BYTE type).
         skip = frozenset(specials.values())
+        if not self.match_byte_pieces:
+            skip |= {i for i in (self._ids.get(f"<0x{b:02X}>") for b in range(256)) if i is not None}
         self._table = build_table(vocab, skip)
         self._regular = {p: i for p, i in self._ids.items() if i not in skip} if skip else self._ids
         self._min_score = min((s for _, s in vocab), default=0.0)
@@ -182,6 +189,7 @@ class Unigram(Model):
             "nbest_size": self.nbest_size,
             "seed": self.seed,
             "float32": self.float32,
+            "match_byte_pieces": self.match_byte_pieces,
         }
 
     @classmethod

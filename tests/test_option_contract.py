@@ -72,6 +72,9 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("decoder", "Strip", "content"): ("x", "xy"),
     ("decoder", "Strip", "left"): (1, -1),
     ("decoder", "Strip", "right"): (2, "2"),
+    ("decoder", "SentencePiece", "add_dummy_prefix"): (True, "yes"),
+    ("decoder", "SentencePiece", "remove_extra_whitespaces"): (True, 1),
+    ("decoder", "SentencePiece", "byte_fallback"): (True, None),
     ("decoder", "WordPiece", "prefix"): ("@@", None),
     ("decoder", "WordPiece", "cleanup"): (False, "no"),
     # pre-tokenizers
@@ -139,6 +142,7 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("model", "Unigram", "alpha"): (0.5, -1.0),
     ("model", "Unigram", "nbest_size"): (1, -2),
     ("model", "Unigram", "seed"): (7, "x"),
+    ("model", "Unigram", "match_byte_pieces"): (False, "no"),
     ("trainer", "UnigramTrainer", "vocab_size"): (40, 0),
     ("trainer", "UnigramTrainer", "show_progress"): (False, "x"),
     ("trainer", "UnigramTrainer", "special_tokens"): (["<s>"], 5),

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from spm_models import LANGS, ModelFactory, corpus_lines
 
+from pretokenizers import Metaspace
 from toolkit import Tokenizer, limits
 from toolkit.errors import SerializationError, VocabularyError
 from toolkit.interop.files import detect_format, load_tokenizer, save_tokenizer
@@ -171,6 +172,70 @@ def identity_byte_fallback(models: ModelFactory) -> Tokenizer:
 def test_decode_encode_round_trip_with_byte_fallback(identity_byte_fallback: Tokenizer, text: str) -> None:
     tok = identity_byte_fallback
     assert tok.decode(tok.encode_ids(text)) == text
+
+
+# ------------------------------------------------------------------------------------ edges (differential review)
+@pytest.fixture(scope="module")
+def edge_models(models: ModelFactory) -> dict[str, Path]:
+    return {
+        "uni_bf_identity": models("en", "unigram", True, normalization_rule_name="identity"),
+        "bpe_bf_identity": models("en", "bpe", True, normalization_rule_name="identity"),
+        "uni_nodummy": models("en", "unigram", False, add_dummy_prefix=False),
+        "uni_noremove": models("en", "unigram", False, remove_extra_whitespaces=False),
+        "uni_default": models("en", "unigram", False),
+    }
+
+
+@pytest.mark.parity
+def test_typed_byte_pieces_and_trailing_meta_spaces_encode_as_sentencepiece(edge_models: dict[str, Path]) -> None:
+    """Typed "<0x41>" is text, not a byte piece (sentencepiece matches BYTE pieces only as fallback);
+    every trailing ▁ goes with remove_extra_whitespaces, typed ones too."""
+    spm = require("sentencepiece")
+    texts = ["<0x41>", "x<0xE2><0x82><0xAC>", "a\u2581", "\u2581", "a \u2581 ", "x\u2581\u2581 ", " \u2581a\u2581", "a\u2581b"]
+    for name, path in edge_models.items():
+        sp = spm.SentencePieceProcessor(model_file=str(path))
+        tok = from_sentencepiece(path)
+        for text in texts:
+            ids = sp.encode(text)
+            assert tok.encode_ids(text) == ids, (name, text)
+            if sp.unk_id() not in ids:  # sentencepiece decodes <unk> as " ⁇ " (docs/interop.md)
+                assert tok.decode(ids) == sp.decode(ids), (name, text)
+
+
+@pytest.mark.parity
+def test_decoding_any_ids_matches_sentencepiece(edge_models: dict[str, Path]) -> None:
+    """Leading ▁ dropped from each piece while the text is empty (with remove_extra_whitespaces, with
+    or without the dummy prefix), one U+FFFD per invalid byte of a byte-piece run."""
+    import random
+
+    spm = require("sentencepiece")
+    rng = random.Random(7)
+    for name, path in edge_models.items():
+        sp = spm.SentencePieceProcessor(model_file=str(path))
+        tok = from_sentencepiece(path)
+        ids = [i for i in range(sp.get_piece_size()) if not (sp.is_control(i) or sp.is_unknown(i))]
+        spaces = [i for i in ids if sp.id_to_piece(i).startswith("\u2581")]
+        for _ in range(400):
+            seq = [rng.choice(spaces if rng.random() < 0.3 else ids) for _ in range(rng.randint(0, 6))]
+            assert tok.decode(seq) == sp.decode(seq), (name, [sp.id_to_piece(i) for i in seq])
+    byte = from_sentencepiece(edge_models["uni_bf_identity"])
+    pieces = ["<0x7E>", "<0x8E>", "<0xE2>", "<0x82>", "<0x41>"]
+    assert byte.decode([byte.token_to_id(p) for p in pieces]) == "~\ufffd\ufffd\ufffdA"
+
+
+def test_save_sentencepiece_writes_only_byte_fallback_models_sentencepiece_loads(tmp_path: Path) -> None:
+    from algorithms import Unigram
+
+    vocab = [("<unk>", 0.0), ("\u2581a", -1.0), ("a", -2.0)]
+    tok = Tokenizer(Unigram(vocab, 0, True), pre_tokenizer=Metaspace())
+    with pytest.raises(SerializationError, match="byte_fallback is on but the vocabulary lacks"):
+        tok.save_sentencepiece(tmp_path / "t.model")
+    assert not (tmp_path / "t.model").exists()
+    byte_pieces = [f"<0x{b:02X}>" for b in range(256)]
+    listed = Tokenizer(Unigram(vocab + [(p, 0.0) for p in byte_pieces], 0, True, special_tokens=byte_pieces),
+                       pre_tokenizer=Metaspace())
+    listed.save_sentencepiece(tmp_path / "b.model")  # byte pieces listed as special are still BYTE pieces
+    assert {p.type for p in read_sentencepiece(tmp_path / "b.model").pieces[3:]} == {6}
 
 
 # ------------------------------------------------------------------------------------ hostile files

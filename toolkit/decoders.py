@@ -3,7 +3,8 @@
 This module owns the built-in decoders: ``ByteLevel`` (byte-level alphabet → UTF-8 text),
 ``WordPiece`` (``##`` continuations and punctuation cleanup), ``Metaspace`` (``▁`` → space),
 ``BPEDecoder`` (end-of-word suffix → space), ``ByteFallback`` (``<0x41>`` byte tokens), ``Fuse``,
-``Strip``, ``Replace``, ``CTC`` (speech models' output) and ``Sequence``.
+``Strip``, ``Replace``, ``CTC`` (speech models' output) and ``Sequence``; and ``SentencePiece``
+(sentencepiece's own decoding, which no HF decoder chain reproduces).
 
 Every decoder implements :meth:`~toolkit.interfaces.Decoder.decode_chain` with Hugging Face's
 semantics: it receives the list of token strings and returns a list of strings, so decoders chain in a
@@ -31,6 +32,7 @@ __all__ = [
     "Metaspace",
     "BPEDecoder",
     "ByteFallback",
+    "SentencePiece",
     "Fuse",
     "Strip",
     "Replace",
@@ -39,6 +41,7 @@ __all__ = [
 ]
 
 NonNegativeInt = Annotated[int, Field(strict=True, ge=0)]
+SPACE = "\u2581"  # SentencePiece's meta space
 
 
 def _one_char(value: str) -> str:
@@ -226,6 +229,75 @@ class ByteFallback(Decoder):
             out.append(token)
         if pending:
             flush()
+        return out
+
+
+def _spm_bytes(data: bytes) -> str:
+    """``data`` as sentencepiece decodes byte pieces: each valid UTF-8 character, and one U+FFFD for
+    every byte that does not start one (HF's ``ByteFallback`` replaces every byte of an invalid run)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    out: list[str] = []
+    i = 0
+    while i < len(data):
+        lead = data[i]
+        size = 1 if lead < 0x80 else 2 if 0xC2 <= lead < 0xE0 else 3 if 0xE0 <= lead < 0xF0 else 4 if 0xF0 <= lead < 0xF5 else 0
+        try:
+            out.append(data[i : i + size].decode("utf-8") if size else "\ufffd")
+            i += max(size, 1)
+        except UnicodeDecodeError:  # truncated, overlong, a surrogate or above U+10FFFF: this byte only
+            out.append("\ufffd")
+            i += 1
+    return "".join(out)
+
+
+@register("SentencePiece", kind="decoder")
+class SentencePiece(Decoder):
+    """Decodes pieces as ``sentencepiece`` does (``.model`` files load with it; HF has no such decoder).
+
+    ``▁`` becomes a space; with ``byte_fallback``, runs of ``<0xNN>`` pieces become their UTF-8 text,
+    one U+FFFD per byte that starts no valid character; the leading ``▁`` of the first piece is
+    dropped when ``add_dummy_prefix`` or ``remove_extra_whitespaces`` is on, and with
+    ``remove_extra_whitespaces`` that of every piece while the text is still empty.
+
+    >>> SentencePiece(add_dummy_prefix=True, remove_extra_whitespaces=True).decode(["▁", "▁Hi", "▁there"])
+    'Hi there'
+    >>> SentencePiece(byte_fallback=True).decode(["<0x7E>", "<0x8E>", "▁x"])
+    '~\ufffd x'
+    """
+
+    class Params(Params):
+        add_dummy_prefix: StrictBool = False
+        remove_extra_whitespaces: StrictBool = False
+        byte_fallback: StrictBool = False
+
+    add_dummy_prefix: bool
+    remove_extra_whitespaces: bool
+    byte_fallback: bool
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        out: list[str] = []
+        pending = bytearray()
+        # sentencepiece's "beginning of sentence" state: a leading ▁ is dropped while it holds
+        at_start = self.add_dummy_prefix or self.remove_extra_whitespaces
+        for token in tokens:
+            byte = _byte_of(token) if self.byte_fallback else None
+            if byte is not None:
+                pending.append(byte)
+                continue
+            if pending:
+                out.append(_spm_bytes(bytes(pending)))
+                pending.clear()
+                at_start = False  # bytes always give text
+            if at_start and token.startswith(SPACE):
+                token = token[1:]
+            text = token.replace(SPACE, " ")
+            out.append(text)
+            at_start = at_start and self.remove_extra_whitespaces and not text
+        if pending:
+            out.append(_spm_bytes(bytes(pending)))
         return out
 
 

@@ -516,6 +516,13 @@ def exp_decoder(dec: Any) -> Json:
         return {"type": "Replace", "pattern": d["pattern"], "content": d["content"]}
     if t == "Sequence":
         return {"type": "Sequence", "decoders": [exp_decoder(c) for c in dec.decoders]}
+    if t == "SentencePiece":  # HF's converter's chain: the same text but at the edges (docs/interop.md)
+        chain: list[Json] = [{"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "}]
+        chain += [{"type": "ByteFallback"}] if d["byte_fallback"] else []
+        chain.append({"type": "Fuse"})
+        if d["add_dummy_prefix"] or d["remove_extra_whitespaces"]:
+            chain.append({"type": "Strip", "content": " ", "start": 1, "stop": 0})
+        return {"type": "Sequence", "decoders": chain}
     raise _unsupported_export("decoder", dec)
 
 

@@ -5,14 +5,16 @@ and a :class:`~toolkit.Tokenizer` that gives the same ids and pieces as ``senten
 
 - normalizer: ``Precompiled(charsmap, matching="sentencepiece")`` when the file has a character map,
   then SentencePiece's whitespace handling (``remove_extra_whitespaces``: runs of spaces become one,
-  none at either end; ``escape_whitespaces``: space → ``▁``; ``add_dummy_prefix``: a leading ``▁``);
+  none at either end, nor a ``▁`` at the end once escaped; ``escape_whitespaces``: space → ``▁``;
+  ``add_dummy_prefix``: a leading ``▁``);
 - pre-tokenizer: for BPE, ``Metaspace(prepend_scheme="never")`` splitting before each ``▁`` when no
   piece holds a ``▁`` after its first character (then the split never changes a segmentation, and
   each word is cached); for Unigram none: sentencepiece sums float32 scores over the whole sentence
   and its ties depend on that rounding, so the sentence is one lattice;
-- model: ``Unigram(float32=True)`` (UNIGRAM files) or ``SentencePieceBPE`` (BPE files), with
+- model: ``Unigram(float32=True, match_byte_pieces=False)`` (UNIGRAM files) or ``SentencePieceBPE`` (BPE files), with
   ``unk_id``, ``byte_fallback``, the CONTROL pieces as special tokens;
-- decoder: ``▁`` → space, byte pieces → bytes, the dummy prefix's space removed.
+- decoder: ``decoders.SentencePiece``: ``▁`` → space, byte pieces → bytes, leading ``▁`` dropped as
+  sentencepiece drops them.
 
 :func:`save_sentencepiece` writes the reverse for a pipeline of that shape (a Hugging Face Unigram
 ``tokenizer.json`` with ``Precompiled``, ``Replace``, ``Metaspace`` included). Files are bounded by
@@ -60,6 +62,7 @@ __all__ = [
 
 SPACE = "\u2581"
 _BYTE_PIECES = {f"<0x{b:02X}>" for b in range(256)}
+_TRAILING_SPACES = SPACE + r"+\z"
 
 
 def read_sentencepiece(path: PathLike) -> ModelProto:
@@ -99,9 +102,12 @@ def _pipeline_parts(proto: ModelProto, source: str) -> dict[str, Any]:
         normalizers.append({"type": "Replace", "pattern": {"Regex": r"\A | \z"}, "content": ""})
     if escape:
         normalizers.append({"type": "Replace", "pattern": {"String": " "}, "content": SPACE})
+        if norm.get("remove_extra_whitespaces"):  # sentencepiece strips every trailing ▁, typed ones too
+            normalizers.append({"type": "Replace", "pattern": {"Regex": _TRAILING_SPACES}, "content": ""})
     if norm.get("add_dummy_prefix"):
         normalizers.append({"type": "Prepend", "prepend": SPACE if escape else " "})
-    return {"normalizers": normalizers, "escape": escape, "dummy": norm.get("add_dummy_prefix")}
+    return {"normalizers": normalizers, "escape": escape, "dummy": norm.get("add_dummy_prefix"),
+            "remove_extra": norm.get("remove_extra_whitespaces")}
 
 
 def _model_dict(proto: ModelProto, source: str) -> dict[str, Any]:
@@ -130,7 +136,9 @@ def _model_dict(proto: ModelProto, source: str) -> dict[str, Any]:
     out: dict[str, Any] = {"vocab": vocab, "unk_id": unk[0], "byte_fallback": byte_fallback}
     if model_type == UNIGRAM:
         # The unknown piece is never matched inside text either (SentencePiece keeps it apart).
-        out.update(type="Unigram", special_tokens=[proto.pieces[unk[0]].piece, *specials], float32=True)
+        # BYTE pieces stand for bytes only: typed "<0x41>" is text to sentencepiece.
+        out.update(type="Unigram", special_tokens=[proto.pieces[unk[0]].piece, *specials], float32=True,
+                   match_byte_pieces=False)
     else:
         out.update(type="SentencePieceBPE", special_tokens=specials,
                    unused=[p.piece for p in proto.pieces if p.type == UNUSED])
@@ -148,18 +156,14 @@ def from_model_proto(proto: ModelProto, *, source: str = "<model>") -> Tokenizer
     # merge never crosses a ▁ that no piece holds after its first character: split there (and cache).
     split = (model["type"] == "SentencePieceBPE" and parts["escape"] and SPACE in normal
              and not any(SPACE in p[1:] for p in normal))
-    decoders: list[dict[str, Any]] = [{"type": "Replace", "pattern": {"String": SPACE}, "content": " "}]
-    if model["byte_fallback"]:
-        decoders.append({"type": "ByteFallback"})
-    decoders.append({"type": "Fuse"})
-    if parts["dummy"]:
-        decoders.append({"type": "Strip", "content": " ", "left": 1, "right": 0})
+    decoder = {"type": "SentencePiece", "add_dummy_prefix": bool(parts["dummy"]),
+               "remove_extra_whitespaces": bool(parts["remove_extra"]), "byte_fallback": bool(model["byte_fallback"])}
     data = {
         "normalizer": {"type": "Sequence", "normalizers": parts["normalizers"]},
         "pre_tokenizer": {"type": "Metaspace", "replacement": SPACE, "prepend_scheme": "never", "split": True}
         if split else None,
         "model": model,
-        "decoder": {"type": "Sequence", "decoders": decoders},
+        "decoder": decoder,
     }
     try:
         return Tokenizer.from_dict(_document(data), source=source)
@@ -192,7 +196,7 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
             charsmap = base64.b64decode(d["precompiled_charsmap"])
         elif t == "Replace" and pattern in ({"Regex": " {2,}"},):
             flags["remove_extra_whitespaces"] = True
-        elif t == "Replace" and pattern == {"Regex": r"\A | \z"} or t == "Strip":
+        elif t == "Replace" and pattern in ({"Regex": r"\A | \z"}, {"Regex": _TRAILING_SPACES}) or t == "Strip":
             strips.append(t)  # SentencePiece strips the ends only with remove_extra_whitespaces (below)
             continue
         elif t == "Replace" and pattern in (" ", {"String": " "}) and d["content"] == SPACE:
@@ -236,14 +240,19 @@ def to_model_proto(tok: Tokenizer) -> ModelProto:
         raise SerializationError("save_sentencepiece: SentencePiece needs an unknown piece; set the model's unk_id")
     specials = set(model.special_tokens)
     unused = set(getattr(model, "unused", ()))
+    if model.byte_fallback and not _BYTE_PIECES <= {p for p, _ in pieces}:
+        raise SerializationError(
+            "save_sentencepiece: byte_fallback is on but the vocabulary lacks some of the 256 pieces <0x00>..<0xFF> "
+            "that sentencepiece (and our reader) require; set model.byte_fallback = False, or add the byte pieces"
+        )
     out = ModelProto()
     for i, (piece, score) in enumerate(pieces):
         if i == unk_id:
             kind_id = UNKNOWN
+        elif model.byte_fallback and piece in _BYTE_PIECES:  # a byte piece, even if listed as special
+            kind_id = BYTE
         elif piece in specials:
             kind_id = CONTROL
-        elif model.byte_fallback and piece in _BYTE_PIECES:
-            kind_id = BYTE
         elif piece in unused:
             kind_id = UNUSED
         else:
