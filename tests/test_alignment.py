@@ -56,3 +56,29 @@ def test_piece_spans_with_a_table() -> None:
     assert p.slice(1, 2) == Piece("é", 4, 5, [(4, 5)])
     plain = Piece("hello", 6, 11)
     assert plain.span(2, 2) == (8, 8) and plain.slice(0, 0) == Piece("", 6, 6, None)
+
+
+def test_replace_of_another_length_spans_the_whole_match_where_hf_takes_its_last_character() -> None:
+    """docs/migrating.md: the documented difference, pinned on both sides (ids are equal)."""
+    from conftest import require
+
+    from algorithms import WordLevel
+    from pretokenizers import Split
+    from toolkit import Regex, Tokenizer
+    from toolkit.normalizers import Replace
+
+    vocab = {"o": 0, " ": 1, "x": 2, "X": 3, "Y": 4, "[UNK]": 5}
+    cases = [(" {2,}", " ", "o   x", [(0, 1), (1, 4), (4, 5)], [(0, 1), (3, 4), (4, 5)]),
+             ("abc", "XY", "xabcx", [(0, 1), (1, 4), (1, 4), (4, 5)], [(0, 1), (3, 4), (3, 4), (4, 5)])]
+    ours = {}
+    for pattern, content, text, spans, _ in cases:
+        tok = Tokenizer(WordLevel(vocab, unk_token="[UNK]"), normalizer=Replace(Regex(pattern), content),
+                        pre_tokenizer=Split(Regex("."), "isolated"))
+        ours[text] = tok.encode(text)
+        assert ours[text].offsets == spans
+    tokenizers = require("tokenizers")
+    for pattern, content, text, _, spans in cases:
+        hf = tokenizers.Tokenizer(tokenizers.models.WordLevel(vocab, "[UNK]"))
+        hf.normalizer = tokenizers.normalizers.Replace(tokenizers.Regex(pattern), content)
+        hf.pre_tokenizer = tokenizers.pre_tokenizers.Split(tokenizers.Regex("."), "isolated")
+        assert hf.encode(text).offsets == spans and hf.encode(text).ids == ours[text].ids
