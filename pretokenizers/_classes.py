@@ -9,21 +9,26 @@ disagree with HF on about a hundred rarely used characters and would move whenev
 its Unicode data, so the 726 characters are listed here as ranges (read off the installed
 ``tokenizers`` over every code point; the tests re-check the whole range).
 
-The other classes the pre-tokenizers use need no table: ``regex``'s ``\\s``, Oniguruma's ``\\s`` and
-Rust's ``char::is_whitespace`` are all the 25 Unicode ``White_Space`` characters (Python's
-``str.isspace`` adds U+001C..U+001F, so ``str.split()`` is only used when those are absent); HF's
-``Whitespace`` runs ``\\w+|[^\\w\\s]+`` with Rust's ``regex`` crate, whose ``\\w`` (UTS #18:
-letters, marks, decimal digits, connector punctuation, joiners) is the ``regex`` module's; digits are
-``\\p{N}`` (Rust's ``char::is_numeric`` is the same Nd/Nl/No set). Those agree with HF on every
-character assigned in Python's Unicode database; characters assigned in the newest Unicode versions
-can differ, since each library ships its own tables.
+``regex``'s ``\\s``, Oniguruma's ``\\s`` and Rust's ``char::is_whitespace`` are all the 25 Unicode
+``White_Space`` characters (Python's ``str.isspace`` adds U+001C..U+001F, so ``str.split()`` is only
+used when those are absent). HF's ``Whitespace`` runs ``\\w+|[^\\w\\s]+`` with Rust's ``regex``
+crate, and ``Digits`` asks ``char::is_numeric``: the same sets as the ``regex`` module's ``\\w`` and
+``\\p{N}`` but in an older Unicode version, so characters assigned since (17,559 word characters,
+323 numeric ones with ``regex`` 2026.11) are not theirs. :class:`PinnedRegex` keeps the fast classes
+and switches to the pinned tables (``toolkit.unicode_tables``) for a text that holds such a character.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from functools import cached_property
+from typing import Any
+
 import regex
 
-__all__ = ["PUNCTUATION", "PUNCTUATION_RANGES"]
+from toolkit.unicode_tables import RANGES
+
+__all__ = ["PUNCTUATION", "PUNCTUATION_RANGES", "PinnedRegex", "HF_WORD_SPLIT", "HF_DIGIT_RUNS", "HF_DIGITS"]
 
 #: Inclusive code point ranges of HF's punctuation (ASCII punctuation + Unicode 8.0 general category P*).
 PUNCTUATION_RANGES: tuple[tuple[int, int], ...] = (
@@ -75,3 +80,58 @@ def _punctuation_class() -> str:
 
 #: ``regex`` character class (V1 syntax: compile with ``flags=regex.V1``) of one HF punctuation character.
 PUNCTUATION: str = _punctuation_class()
+
+
+class PinnedRegex:
+    """A pattern over ``regex``'s fast Unicode classes and the same pattern over HF's pinned ones.
+
+    ``fast`` and ``exact`` match alike except on the characters the fast class (``probe``) holds and
+    HF's table (``RANGES[table]``) does not, those Unicode assigned after HF's tables; ``finditer`` and
+    ``findall`` use ``exact`` only for a text holding one (a set look-up per character, skipped for
+    ASCII text). The set is computed on first use from the installed ``regex``, so it follows its
+    Unicode version.
+
+    >>> HF_WORD_SPLIT.findall("a\\U0003ED9D?"), HF_WORD_SPLIT.findall("ab, c")
+    (['a', '\\U0003ed9d?'], ['ab', ',', 'c'])
+    """
+
+    def __init__(self, fast: str, exact: str, *, probe: str, table: str) -> None:
+        self.fast = regex.compile(fast)
+        self._exact = exact
+        self._probe = probe
+        self._table = table
+
+    @cached_property
+    def exact(self) -> Any:
+        return regex.compile(self._exact)
+
+    @cached_property
+    def newer(self) -> frozenset[str]:
+        """The characters the fast class holds outside HF's table."""
+        outside: list[str] = []
+        prev = 0
+        for a, b in RANGES[self._table]:
+            outside.extend(chr(c) for c in range(prev, a) if not 0xD800 <= c <= 0xDFFF)
+            prev = b + 1
+        outside.extend(chr(c) for c in range(prev, 0x110000) if not 0xD800 <= c <= 0xDFFF)
+        return frozenset(regex.findall(self._probe, "".join(outside)))
+
+    def _for(self, text: str) -> Any:
+        return self.fast if text.isascii() or self.newer.isdisjoint(text) else self.exact
+
+    def finditer(self, text: str) -> Iterator[Any]:
+        return self._for(text).finditer(text)
+
+    def findall(self, text: str) -> list[str]:
+        return self._for(text).findall(text)
+
+
+_WORD = _ranges_class(RANGES["hf_word"])
+_NUMERIC = _ranges_class(RANGES["hf_numeric"])
+_NOT_NUMERIC = "[^" + _NUMERIC[1:]
+
+#: HF's ``Whitespace`` split: runs of its word characters, and runs of what is neither those nor space.
+HF_WORD_SPLIT = PinnedRegex(r"\w+|[^\w\s]+", rf"{_WORD}+|[^\s{_WORD[1:-1]}]+", probe=r"\w", table="hf_word")
+#: HF's ``Digits``: runs of numeric characters and runs of the others; ``HF_DIGITS`` each numeric one alone.
+HF_DIGIT_RUNS = PinnedRegex(r"\p{N}+|\P{N}+", rf"{_NUMERIC}+|{_NOT_NUMERIC}+", probe=r"\p{N}", table="hf_numeric")
+HF_DIGITS = PinnedRegex(r"\p{N}|\P{N}+", rf"{_NUMERIC}|{_NOT_NUMERIC}+", probe=r"\p{N}", table="hf_numeric")

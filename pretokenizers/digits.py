@@ -8,19 +8,18 @@
 
 from __future__ import annotations
 
-import regex
-
 from toolkit.alignment import Piece
 from toolkit.interfaces import Params, PreTokenizer
 from toolkit.registry import register
 
+from pretokenizers._classes import HF_DIGIT_RUNS, HF_DIGITS
 from pretokenizers._pieces import keep_matches
 
 __all__ = ["Digits"]
 
-# Numeric characters are general category N (Nd, Nl, No): Rust's char::is_numeric, as in HF.
-_RUNS_RE = regex.compile(r"\p{N}+|\P{N}+")
-_SINGLE_RE = regex.compile(r"\p{N}|\P{N}+")
+# Numeric characters are general category N (Nd, Nl, No) in HF's Unicode version: Rust's char::is_numeric.
+_RUNS_RE = HF_DIGIT_RUNS
+_SINGLE_RE = HF_DIGITS
 
 
 @register("Digits")

@@ -18,12 +18,13 @@ from toolkit.alignment import Piece
 from toolkit.interfaces import Params, PreTokenizer
 from toolkit.registry import register
 
+from pretokenizers._classes import HF_WORD_SPLIT
 from pretokenizers._pieces import keep_matches
 
 __all__ = ["Whitespace", "WhitespaceSplit"]
 
-# HF runs this pattern with Rust's regex crate, whose \w (UTS #18) is the regex module's \w.
-_WHITESPACE_RE = regex.compile(r"\w+|[^\w\s]+")
+# HF runs \w+|[^\w\s]+ with Rust's regex crate: the regex module's \w in HF's Unicode version.
+_WHITESPACE_RE = HF_WORD_SPLIT
 _NON_SPACE_RE = regex.compile(r"\S+")
 _NOT_WHITE_SPACE = ("\x1c", "\x1d", "\x1e", "\x1f")  # str.split() separators that are not White_Space
 

@@ -189,3 +189,14 @@ def test_replace_reads_oniguruma_classes_as_hf_does() -> None:
     for pattern in _ONIGURUMA_CLASSES:
         hf = tokenizers.normalizers.Replace(tokenizers.Regex(pattern), "<>")
         assert Replace(Regex(pattern), "<>").normalize_str(text) == hf.normalize_str(text), pattern
+
+
+def test_case_insensitive_regexes_fold_fully_as_oniguruma() -> None:
+    from toolkit import Regex
+    from toolkit.normalizers import Replace
+
+    tokenizers = require("tokenizers")
+    text = "ß ẞ ss SS ﬁ fi FI ǰ k K \u212a"
+    for pattern in (r"(?i)ss", r"(?i)ß", r"(?i)fi", r"(?i)ﬁ", r"(?i)[ß]", r"(?i)k"):
+        hf = tokenizers.normalizers.Replace(tokenizers.Regex(pattern), "|")
+        assert Replace(Regex(pattern), "|").normalize_str(text) == hf.normalize_str(text), pattern

@@ -84,13 +84,15 @@ def _oniguruma_spans(compiled: Any, text: str, deadline: float | None) -> list[S
 
 def compile_pattern(pattern: str) -> Any:
     """Compile a user regex the way Hugging Face's Oniguruma reads it: ``^``/``$`` match at line
-    boundaries, and ``^`` never matches at the very end of the text (after a final newline).
+    boundaries, ``^`` never matches at the very end of the text (after a final newline), and ``(?i)``
+    folds case fully (``ß`` matches ``ss``).
     An invalid pattern is a :class:`ConfigError` naming it."""
     if not isinstance(pattern, str):
         raise ConfigError(f"a regular expression must be a str, got {type(pattern).__name__}")
     check_repeat_cost(pattern, where="Regex")
     try:
-        return regex.compile(_oniguruma_anchors(pattern), regex.MULTILINE)
+        # FULLCASE: under (?i), Oniguruma folds to several characters too ("ß" matches "ss")
+        return regex.compile(_oniguruma_anchors(pattern), regex.MULTILINE | regex.FULLCASE)
     except (regex.error, ValueError, OverflowError) as exc:
         raise ConfigError(f"invalid regular expression {pattern!r}: {exc}") from None
 

@@ -1,0 +1,69 @@
+"""The differences from HF ``tokenizers`` that docs/migrating.md lists, pinned on both sides.
+
+Each test asserts our behaviour and, with ``tokenizers`` installed, HF's, so that a change on either
+side shows up here and the document stays true.
+"""
+
+from __future__ import annotations
+
+from conftest import require
+
+from algorithms import WordLevel
+from pretokenizers import WhitespaceSplit
+from toolkit import Tokenizer
+from toolkit.decoders import CTC
+from toolkit.normalizers import Precompiled
+from toolkit.normalizers.precompiled import build_charsmap
+from toolkit.processors import BertProcessing, TemplateProcessing
+
+VOCAB = {"[UNK]": 0, "[CLS]": 1, "[SEP]": 2, "</s>": 3, "a": 4, "b": 5, "c": 6, "ab": 7, "cd": 8}
+
+
+def _pair(post_processor: object, hf_post_processor: object) -> tuple[Tokenizer, object]:
+    ours = Tokenizer(WordLevel(VOCAB, unk_token="[UNK]"), pre_tokenizer=WhitespaceSplit(),
+                     post_processor=post_processor)
+    tokenizers = require("tokenizers")
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel(VOCAB, "[UNK]"))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    hf.post_processor = hf_post_processor
+    return ours, hf
+
+
+def test_a_max_length_below_the_added_specials_still_truncates() -> None:
+    tokenizers = require("tokenizers")
+    ours, hf = _pair(BertProcessing(), tokenizers.processors.BertProcessing(("[SEP]", 2), ("[CLS]", 1)))
+    ours.enable_truncation(1)
+    hf.enable_truncation(1)
+    enc = ours.encode("a b")
+    assert enc.tokens == ["[CLS]", "[SEP]"] and [o.tokens for o in enc.overflowing] == [["[CLS]", "a", "b", "[SEP]"]]
+    assert hf.encode("a b").tokens == ["[CLS]", "a", "b", "[SEP]"] and hf.encode("a b").overflowing == []
+
+
+def test_overflowing_parts_get_the_post_processors_type_ids() -> None:
+    tokenizers = require("tokenizers")
+    template = TemplateProcessing(single="$A:1 </s>", special_tokens=[("</s>", 3)])
+    ours, hf = _pair(template, tokenizers.processors.TemplateProcessing(single="$A:1 </s>", special_tokens=[("</s>", 3)]))
+    ours.enable_truncation(2)
+    hf.enable_truncation(2)
+    assert [o.type_ids for o in ours.encode("a b c").overflowing] == [[1, 0], [1, 0]]
+    assert [o.type_ids for o in hf.encode("a b c").overflowing] == [[0, 0], [0, 0]]
+    assert ours.encode("a b c").ids == hf.encode("a b c").ids
+
+
+def test_ctc_with_an_empty_word_delimiter_replaces_nothing() -> None:
+    tokenizers = require("tokenizers")
+    assert CTC(word_delimiter_token="").decode(["ab"]) == "ab"
+    assert tokenizers.decoders.CTC(word_delimiter_token="").decode(["ab"]) == " a b "
+
+
+def test_precompiled_offsets_after_a_deletion_at_the_start() -> None:
+    tokenizers = require("tokenizers")
+    charsmap = build_charsmap({"x": ""})
+    ours = Tokenizer(WordLevel(VOCAB, unk_token="[UNK]"), normalizer=Precompiled(charsmap),
+                     pre_tokenizer=WhitespaceSplit())
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel(VOCAB, "[UNK]"))
+    hf.normalizer = tokenizers.normalizers.Precompiled(__import__("base64").b64decode(charsmap))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    assert ours.encode("xab cd").offsets == [(1, 3), (4, 6)]
+    assert hf.encode("xab cd").offsets == [(0, 2), (3, 5)]
+    assert ours.encode("xab cd").ids == hf.encode("xab cd").ids == [7, 8]
