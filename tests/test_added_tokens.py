@@ -253,3 +253,43 @@ def test_bad_added_tokens_in_our_file(entry: Any, match: str) -> None:
     doc["added_tokens"] = [{"id": 900, "content": "a"}, {"id": 900, "content": "b"}]
     with pytest.raises(SerializationError, match="already the id of 'a'"):
         Tokenizer.from_dict(doc)
+
+
+@pytest.mark.parametrize(("added", "text"), [
+    ([("<new0>", True, True), ("\n", True, False)], "<new0>\n"),
+    ([("<new0>", True, True), ("\n", True, False)], "a <new0> \nb"),
+    ([(" x", True, True)], " x x"),
+    ([(" x", True, True)], " x  x x"),
+    ([("ab", False, True), ("b", True, False)], "ab b"),
+    ([("ab", False, True), ("cd", False, False)], "ab  cd"),
+])
+def test_a_match_whose_text_the_previous_rstrip_took_is_clamped_as_in_hf(
+    added: list[tuple[str, bool, bool]], text: str
+) -> None:
+    """HF never starts an lstrip token before the end of the previous match (whose rstrip may have taken
+    its first characters), and drops it when nothing is left."""
+    from algorithms import WordLevel
+    from pretokenizers import WhitespaceSplit
+
+    vocab = {"[UNK]": 0, "a": 1, "b": 2, "x": 3}
+    ours = Tokenizer(WordLevel(vocab, unk_token="[UNK]"), pre_tokenizer=WhitespaceSplit())
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel(vocab, "[UNK]"))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    ours.add_tokens([AddedToken(c, lstrip=lstrip, rstrip=rstrip, normalized=False) for c, lstrip, rstrip in added])
+    hf.add_tokens([tokenizers.AddedToken(c, lstrip=lstrip, rstrip=rstrip, normalized=False) for c, lstrip, rstrip in added])
+    a, b = ours.encode(text), hf.encode(text)
+    assert (a.ids, a.tokens, a.offsets) == (b.ids, b.tokens, b.offsets)
+    assert ours.encode_ids(text) == b.ids
+
+
+def test_matches_inside_the_rstrip_of_the_previous_token_are_dropped() -> None:
+    """Where two later matches fall inside the whitespace an rstrip took, HF panics ("bad split"); ours
+    drops them: the text is covered once."""
+    from algorithms import WordLevel
+    from pretokenizers import WhitespaceSplit
+
+    ours = Tokenizer(WordLevel({"[UNK]": 0, "a": 1, "b": 2}, unk_token="[UNK]"), pre_tokenizer=WhitespaceSplit())
+    ours.add_tokens([AddedToken("<new0>", lstrip=True, rstrip=True, normalized=False),
+                     AddedToken("\n", lstrip=True, normalized=False)])
+    enc = ours.encode("a <new0>  \n\nb")
+    assert enc.tokens == ["a", " <new0>  \n\n", "b"] and enc.offsets == [(0, 1), (1, 12), (12, 13)]

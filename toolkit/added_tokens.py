@@ -310,8 +310,13 @@ class Cutter:
             ):
                 continue
             if token.lstrip:
+                # HF: never before the end of the previous match, whose rstrip may have taken this
+                # match's first characters; what is left of the match may then be nothing
+                start = max(start, cursor)
                 while start > cursor and _SPACE.match(text[start - 1]):
                     start -= 1
+                if start >= stop:
+                    continue
             if token.rstrip:
                 while stop < n and _SPACE.match(text[stop]):
                     stop += 1
