@@ -26,6 +26,7 @@ from typing import Any
 
 import regex
 
+from pretokenizers.pinned import class_drift
 from toolkit.unicode_tables import RANGES
 
 __all__ = ["PUNCTUATION", "PUNCTUATION_RANGES", "PinnedRegex", "HF_WORD_SPLIT", "HF_DIGIT_RUNS", "HF_DIGITS"]
@@ -88,8 +89,7 @@ class PinnedRegex:
     ``fast`` and ``exact`` match alike except on the characters the fast class (``probe``) holds and
     HF's table (``RANGES[table]``) does not, those Unicode assigned after HF's tables; ``finditer`` and
     ``findall`` use ``exact`` only for a text holding one (a set look-up per character, skipped for
-    ASCII text). The set is computed on first use from the installed ``regex``, so it follows its
-    Unicode version.
+    ASCII text; the set is :func:`pretokenizers.pinned.class_drift`).
 
     >>> HF_WORD_SPLIT.findall("a\\U0003ED9D?"), HF_WORD_SPLIT.findall("ab, c")
     (['a', '\\U0003ed9d?'], ['ab', ',', 'c'])
@@ -105,19 +105,10 @@ class PinnedRegex:
     def exact(self) -> Any:
         return regex.compile(self._exact)
 
-    @cached_property
-    def newer(self) -> frozenset[str]:
-        """The characters the fast class holds outside HF's table."""
-        outside: list[str] = []
-        prev = 0
-        for a, b in RANGES[self._table]:
-            outside.extend(chr(c) for c in range(prev, a) if not 0xD800 <= c <= 0xDFFF)
-            prev = b + 1
-        outside.extend(chr(c) for c in range(prev, 0x110000) if not 0xD800 <= c <= 0xDFFF)
-        return frozenset(regex.findall(self._probe, "".join(outside)))
-
     def _for(self, text: str) -> Any:
-        return self.fast if text.isascii() or self.newer.isdisjoint(text) else self.exact
+        if text.isascii() or class_drift(self._probe, self._table).isdisjoint(text):
+            return self.fast
+        return self.exact
 
     def finditer(self, text: str) -> Iterator[Any]:
         return self._for(text).finditer(text)

@@ -33,7 +33,10 @@ from pretokenizers.patterns import (
 )
 from toolkit.unicode_tables import RANGES, UNICODE_VERSION
 
-__all__ = ["PINNED_PATTERNS", "UNICODE_VERSION", "class_body", "compile_pinned", "from_hf_spelling", "hf_spelling", "pin"]
+__all__ = [
+    "PINNED_PATTERNS", "UNICODE_VERSION", "class_body", "class_drift", "compile_pinned", "drift_of", "from_hf_spelling",
+    "hf_spelling", "pin",
+]
 
 #: The patterns split exactly as tiktoken / HF split them (tested on every code point), compiled with ``re``.
 PINNED_PATTERNS: frozenset[str] = frozenset({GPT2_PATTERN, HF_GPT2_PATTERN, CL100K_PATTERN, O200K_PATTERN, LLAMA3_PATTERN})
@@ -166,6 +169,39 @@ def pin(pattern: str) -> str | None:
         out.append(c)
         i += 1
     return "".join(out)
+
+
+@lru_cache(maxsize=1)
+def _every_character() -> str:
+    return "".join(map(chr, range(0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))
+
+
+@lru_cache(maxsize=None)
+def class_drift(probe: str, table: str) -> frozenset[str]:
+    """The characters on which the installed ``regex``'s class ``probe`` and the pinned ``RANGES[table]``
+    disagree: those Unicode assigned (or moved) after the pinned tables' version. Computed once per
+    process (a few tenths of a second for ``\\p{L}``), so it follows whatever ``regex`` is installed.
+
+    >>> "\\U0003d000" in class_drift(r"\\p{L}", "L"), "a" in class_drift(r"\\p{L}", "L")
+    (True, False)
+    """
+    found = frozenset(regex.findall(probe, _every_character()))
+    pinned = frozenset(chr(c) for a, b in RANGES[table] for c in range(a, b + 1))
+    return found ^ pinned
+
+
+def drift_of(pattern: str) -> frozenset[str]:
+    """The characters on which ``pattern`` may split otherwise with ``regex``'s own tables than pinned:
+    the drift of every pinned class it names.
+
+    >>> drift_of("a+") == frozenset(), len(drift_of(r"\\p{N}+")) > 0
+    (True, True)
+    """
+    names = {n for n in re.findall(r"\\[pP]\{(\w+)\}", pattern) if n in RANGES and n != "s"}
+    drift = [class_drift(rf"\p{{{n}}}", n) for n in sorted(names)]
+    if re.search(r"\\[sS]", pattern):
+        drift.append(class_drift(r"\s", "s"))
+    return frozenset().union(*drift)
 
 
 @lru_cache(maxsize=64)

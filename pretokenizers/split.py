@@ -47,12 +47,20 @@ from pydantic_core import PydanticCustomError
 
 from pretokenizers._pieces import split_pieces
 from pretokenizers.patterns import HF_GPT2_PATTERN, NAMED_PATTERNS
-from pretokenizers.pinned import PINNED_PATTERNS, compile_pinned
+from pretokenizers.pinned import PINNED_PATTERNS, compile_pinned, drift_of, pin
 from toolkit import limits
 from toolkit.alignment import Piece
 from toolkit.errors import ConfigError, InputError
 from toolkit.interfaces import Params, PreTokenizer
-from toolkit.normalizers.patterns import Regex, check_repeat_cost, find_spans, parse_pattern, pattern_to_json
+from toolkit.normalizers.patterns import (
+    ONIGURUMA_FLAGS,
+    Regex,
+    check_repeat_cost,
+    find_spans,
+    oniguruma_syntax,
+    parse_pattern,
+    pattern_to_json,
+)
 from toolkit.registry import register
 from toolkit.serialization import reading_untrusted
 
@@ -287,6 +295,9 @@ class Split(PreTokenizer):
 
     def _configure(self) -> None:
         text = self.regex_text
+        self._drift: frozenset[str] = frozenset()
+        self._pinned_text: str | None = None
+        self._pinned_regex: Any = None
         if text is None:
             self._regex = regex.compile(regex.escape(self.pattern))
         elif text in PINNED_PATTERNS:  # Unicode classes pinned to tiktoken's / HF's tables, on ``re``
@@ -294,8 +305,11 @@ class Split(PreTokenizer):
         else:
             if text not in _TRUSTED_PATTERNS:
                 check_repeat_cost(text, where=f"{self._where()}.pattern")
-            # Compiled by Regex as Hugging Face's Oniguruma reads it (line anchors, \h, \N), as for Replace.
+            # Compiled by Regex as Hugging Face's Oniguruma reads it (line anchors, \h, \N), as for Replace;
+            # a text holding a character whose class the pinned tables see otherwise takes the pinned twin.
             self._regex = self.pattern.compiled
+            self._drift = drift_of(text)
+            self._pinned_text = pin(oniguruma_syntax(text)) if self._drift else None
         self._timeout = self.timeout if _user_regex(self.pattern) else None  # the guard, for user regexes only
         self._timeout_kw: dict[str, float] = {} if self._timeout is None else {"timeout": self._timeout}
         # findall/split return only whole matches and gaps when the pattern has no groups.
@@ -321,10 +335,19 @@ class Split(PreTokenizer):
             "quantifiers such as (a|a)+ or (a+)+), split the text, or raise the Split timeout"
         )
 
+    def _regex_for(self, text: str) -> Any:
+        """The compiled pattern for ``text``: pinned to HF's Unicode tables when ``text`` holds a character
+        they classify otherwise than the installed ``regex`` (docs/interop.md), else the fast one."""
+        if self._pinned_text is None or text.isascii() or self._drift.isdisjoint(text):
+            return self._regex
+        if self._pinned_regex is None:
+            self._pinned_regex = regex.compile(self._pinned_text, ONIGURUMA_FLAGS)
+        return self._pinned_regex
+
     def _spans(self, text: str) -> list[Span]:
         """Matches (Oniguruma iteration), with the timeout turned into an :class:`InputError`."""
         try:
-            return find_spans(self._regex, text, self._timeout)
+            return find_spans(self._regex_for(text), text, self._timeout)
         except TimeoutError:
             raise self._timeout_error(text) from None
 
@@ -356,7 +379,7 @@ class Split(PreTokenizer):
     def _split_fast(self, text: str) -> list[str] | None:
         """``isolated``/``removed`` at C speed: ``findall`` gives the matches, ``split`` the gaps
         between them. They agree with Oniguruma's iteration whenever no match is empty (else None)."""
-        compiled, kw = self._regex, self._timeout_kw
+        compiled, kw = self._regex_for(text), self._timeout_kw
         matches = compiled.findall(text, **kw)
         if "" in matches:
             return None

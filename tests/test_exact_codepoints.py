@@ -204,3 +204,40 @@ def test_hf_spelling_round_trips_and_means_the_same_to_hf():
     assert [p for p, _ in raw.pre_tokenize_str("0" * 17)] == ["0" * 17]  # why the spelling matters
     # Oniguruma's repeated interval, read from a file, keeps its meaning in ours.
     assert regex.findall(from_hf_spelling(r"\d{1,3}+"), "12345") == ["12345"]
+
+
+# ------------------------------------------------------------------------------------ other Split patterns
+# The Split patterns of the Qwen3 and DeepSeek-V3 tokenizer.json files (read as HF reads them): not named,
+# so they run on ``regex`` and switch to their pinned twin for a text holding a character whose class
+# the installed ``regex`` sees otherwise (pretokenizers.pinned.drift_of).
+OTHER_PATTERNS = {
+    "qwen3": r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
+    "deepseek-digits": r"\p{N}{1,3}",
+    "deepseek-words": r"[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
+}
+
+
+def _other_points(every: bool) -> list[int]:
+    from pretokenizers.pinned import drift_of
+
+    if every:
+        return ALL
+    drift = {ord(c) for p in OTHER_PATTERNS.values() for c in drift_of(p)}
+    return sorted(set(SAMPLE) | set(list(sorted(drift))[::7]))
+
+
+@pytest.mark.parametrize("every", [False, pytest.param(True, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("name", OTHER_PATTERNS)
+def test_other_split_patterns_equal_hf_on_every_code_point(name: str, every: bool) -> None:
+    from pretokenizers import Split
+    from toolkit import Regex
+
+    tokenizers = require("tokenizers")
+    pattern = OTHER_PATTERNS[name]
+    ours = Split(Regex(pattern), "isolated")
+    hf = tokenizers.pre_tokenizers.Split(tokenizers.Regex(pattern), "isolated")
+    points = _other_points(every)
+    for i in range(0, len(points), 50_000):
+        for text in texts(points[i : i + 50_000]):
+            expected = hf.pre_tokenize_str(text)
+            assert ours.pre_tokenize_str(text) == expected, first_difference(ours.split_text(text), [p for p, _ in expected])

@@ -24,7 +24,7 @@ from toolkit.alignment import NormalizedString
 from toolkit.cache import BoundedCache
 from toolkit.errors import ConfigError, InputError
 
-__all__ = ['Regex', 'compile_pattern', 'check_repeat_cost', 'find_spans', 'replace_all', 'parse_pattern', 'pattern_to_json']
+__all__ = ['ONIGURUMA_FLAGS', 'Regex', 'compile_pattern', 'oniguruma_syntax', 'check_repeat_cost', 'find_spans', 'replace_all', 'parse_pattern', 'pattern_to_json']
 
 Span = tuple[int, int]
 
@@ -82,6 +82,11 @@ def _oniguruma_spans(compiled: Any, text: str, deadline: float | None) -> list[S
 
 # --------------------------------------------------------------------------- patterns
 
+#: ``regex`` flags of a pattern Oniguruma reads: line anchors, and under (?i) full case folding ("ß"
+#: matches "ss").
+ONIGURUMA_FLAGS = regex.MULTILINE | regex.FULLCASE
+
+
 def compile_pattern(pattern: str) -> Any:
     """Compile a user regex the way Hugging Face's Oniguruma reads it: ``^``/``$`` match at line
     boundaries, ``^`` never matches at the very end of the text (after a final newline), and ``(?i)``
@@ -91,8 +96,7 @@ def compile_pattern(pattern: str) -> Any:
         raise ConfigError(f"a regular expression must be a str, got {type(pattern).__name__}")
     check_repeat_cost(pattern, where="Regex")
     try:
-        # FULLCASE: under (?i), Oniguruma folds to several characters too ("ß" matches "ss")
-        return regex.compile(_oniguruma_anchors(pattern), regex.MULTILINE | regex.FULLCASE)
+        return regex.compile(oniguruma_syntax(pattern), ONIGURUMA_FLAGS)
     except (regex.error, ValueError, OverflowError) as exc:
         raise ConfigError(f"invalid regular expression {pattern!r}: {exc}") from None
 
@@ -283,7 +287,7 @@ def _oniguruma_class(pattern: str, i: int) -> tuple[str, int]:
     return (f"(?:(?!{one})[\\s\\S])" if negated else f"(?:{one})"), end
 
 
-def _oniguruma_anchors(pattern: str) -> str:
+def oniguruma_syntax(pattern: str) -> str:
     """Rewrite each ``^`` anchor (outside character classes) into Oniguruma's begin-of-line, and
     Oniguruma's ``\\h``, ``\\H`` and ``\\N`` into what they mean there (hex digit, not one, not a
     newline); character classes as :func:`_oniguruma_class` reads them."""
