@@ -200,3 +200,18 @@ def test_case_insensitive_regexes_fold_fully_as_oniguruma() -> None:
     for pattern in (r"(?i)ss", r"(?i)ß", r"(?i)fi", r"(?i)ﬁ", r"(?i)[ß]", r"(?i)k"):
         hf = tokenizers.normalizers.Replace(tokenizers.Regex(pattern), "|")
         assert Replace(Regex(pattern), "|").normalize_str(text) == hf.normalize_str(text), pattern
+
+
+def test_word_class_is_oniguruma_s_on_every_assigned_code_point() -> None:
+    """Oniguruma's \\w: no ZWNJ/ZWJ; outside a class also ² ³ ¹ ¼ ½ ¾ (regex's \\w differs on both)."""
+    import unicodedata
+
+    from pretokenizers import Split
+    from toolkit import Regex
+
+    tokenizers = require("tokenizers")
+    text = "".join(chr(c) for c in range(0x110000)
+                   if not 0xD800 <= c <= 0xDFFF and unicodedata.category(chr(c)) != "Cn")
+    for pattern in (r"\w+", r"\W+", r"[\w-]+", r"[^\w]+", r"[\W\d]+", r"\w+|[^\w\s]+"):
+        hf = tokenizers.pre_tokenizers.Split(tokenizers.Regex(pattern), "removed")
+        assert Split(Regex(pattern), "removed").split_text(text) == [p for p, _ in hf.pre_tokenize_str(text)], pattern

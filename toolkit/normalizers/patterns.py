@@ -191,10 +191,19 @@ def _class_end(pattern: str, i: int) -> int:
 _BEGIN_LINE = r"(?:\A|^(?!\Z))"
 
 
-#: Oniguruma's escapes that Python's ``regex`` reads otherwise (``\\h`` is horizontal space there),
+#: Oniguruma's escapes that Python's ``regex`` reads otherwise (``\\h`` is horizontal space there, ``\\w``
+#: holds the joiners ZWNJ/ZWJ and not ``²``),
 #: written as ``regex`` reads them: outside a character class, and inside one (``None``: as a nested
 #: class of its own; inside a class Oniguruma reads ``\\N`` as the letter).
-_ONIGURUMA_ESCAPES = {"h": ("[0-9a-fA-F]", "0-9a-fA-F"), "H": ("[^0-9a-fA-F]", None), "N": ("[^\\n]", "N")}
+# Oniguruma's \w: no joiners (ZWNJ, ZWJ); outside a class also the Latin-1 numbers ² ³ ¹ ¼ ½ ¾.
+_WORD = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}"
+_WORD_LATIN1 = _WORD + r"\u00b2\u00b3\u00b9\u00bc-\u00be"
+_ONIGURUMA_ESCAPES = {
+    "h": ("[0-9a-fA-F]", "0-9a-fA-F"), "H": ("[^0-9a-fA-F]", None), "N": ("[^\\n]", "N"),
+    "w": (f"[{_WORD_LATIN1}]", _WORD), "W": (f"[^{_WORD_LATIN1}]", None),
+}
+#: Inside a class, the escapes above spelled ``None`` there: a nested class of their own.
+_NESTED_IN_CLASS = {"H": "[^0-9a-fA-F]", "W": f"[^{_WORD}]"}
 
 
 def _escape_end(pattern: str, i: int) -> int:
@@ -236,7 +245,7 @@ def _oniguruma_class(pattern: str, i: int) -> tuple[str, int]:
             if spelled == ():
                 own.append(pattern[j:k])
             elif spelled[1] is None:
-                nested.append(spelled[0])
+                nested.append(_NESTED_IN_CLASS[pattern[j + 1]])
             else:
                 own.append(spelled[1])
             j = k
