@@ -191,13 +191,14 @@ def _class_end(pattern: str, i: int) -> int:
 _BEGIN_LINE = r"(?:\A|^(?!\Z))"
 
 
-#: Oniguruma's escapes that Python's ``regex`` reads otherwise (``\\h`` is horizontal space there, ``\\w``
-#: holds the joiners ZWNJ/ZWJ and not ``²``),
-#: written as ``regex`` reads them: outside a character class, and inside one (``None``: as a nested
-#: class of its own; inside a class Oniguruma reads ``\\N`` as the letter).
-# Oniguruma's \w: no joiners (ZWNJ, ZWJ); outside a class also the Latin-1 numbers ² ³ ¹ ¼ ½ ¾.
+# Oniguruma's \w: no joiners (ZWNJ, ZWJ), which regex's holds; outside a class also the Latin-1
+# numbers ² ³ ¹ ¼ ½ ¾.
 _WORD = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}"
 _WORD_LATIN1 = _WORD + r"\u00b2\u00b3\u00b9\u00bc-\u00be"
+
+#: Oniguruma's escapes that Python's ``regex`` reads otherwise (``\\h`` is horizontal space there),
+#: written as ``regex`` reads them: outside a character class, and inside one (``None``: as a nested
+#: class of its own; inside a class Oniguruma reads ``\\N`` as the letter).
 _ONIGURUMA_ESCAPES = {
     "h": ("[0-9a-fA-F]", "0-9a-fA-F"), "H": ("[^0-9a-fA-F]", None), "N": ("[^\\n]", "N"),
     "w": (f"[{_WORD_LATIN1}]", _WORD), "W": (f"[^{_WORD_LATIN1}]", None),
@@ -218,10 +219,12 @@ def _escape_end(pattern: str, i: int) -> int:
 def _oniguruma_class(pattern: str, i: int) -> tuple[str, int]:
     """The character class at ``pattern[i] == "["`` as ``regex`` reads Oniguruma's, and the index after it.
 
-    A plain class is kept as written. Oniguruma's nested classes (``[a[bc]]``, a union), intersections
-    (``[a-z&&[^aeiou]]``, the loosest operator, an empty side the empty set) and ``\\H`` inside a class
-    become one-character expressions: a lookahead per member of a union, and per ``&&`` operand but the
-    last, then ``[\\s\\S]``; ``(?:(?!...)[\\s\\S])`` for a negated class.
+    A plain class stays a class, its Oniguruma escapes (``\\h``, ``\\w``) spelled out and a short negated
+    one listed twice. Oniguruma's nested classes (``[a[bc]]``, a union), intersections (``[a-z&&[^aeiou]]``,
+    the loosest operator, an empty side the empty set) and ``\\H``/``\\W`` inside a class become
+    one-character expressions: a lookahead per member of a union, and per ``&&`` operand but the last,
+    then ``[\\s\\S]``; ``(?:(?!...)[\\s\\S])`` for a negated class. A range up to a class
+    (``[a-[bc]]``, whose start Oniguruma drops) is a :class:`ConfigError`.
     """
     n = len(pattern)
     j = i + 1
