@@ -35,7 +35,7 @@ from toolkit.unicode_tables import RANGES, UNICODE_VERSION
 
 __all__ = [
     "PINNED_PATTERNS", "UNICODE_VERSION", "class_body", "class_drift", "compile_pinned", "drift_of", "from_hf_spelling",
-    "hf_spelling", "pin",
+    "hf_spelling", "names_pinned_class", "pin",
 ]
 
 #: The patterns split exactly as tiktoken / HF split them (tested on every code point), compiled with ``re``.
@@ -190,17 +190,31 @@ def class_drift(probe: str, table: str) -> frozenset[str]:
     return found ^ pinned
 
 
+def _pinned_names(pattern: str) -> list[str]:
+    names = {n for n in re.findall(r"\\[pP]\{(\w+)\}", pattern) if n in RANGES and n != "s"}
+    if re.search(r"\\[sS]", pattern):
+        names.add("s")
+    return sorted(names)
+
+
+def names_pinned_class(pattern: str) -> bool:
+    """Whether ``pattern`` names a class the tables pin (``\\p{L}``, ``\\s``...): cheap, no drift computed.
+
+    >>> names_pinned_class(r"\\p{L}+"), names_pinned_class("[a-z]+")
+    (True, False)
+    """
+    return bool(_pinned_names(pattern))
+
+
+@lru_cache(maxsize=256)
 def drift_of(pattern: str) -> frozenset[str]:
     """The characters on which ``pattern`` may split otherwise with ``regex``'s own tables than pinned:
-    the drift of every pinned class it names.
+    the drift of every pinned class it names (computed at the first call for each class).
 
     >>> drift_of("a+") == frozenset(), len(drift_of(r"\\p{N}+")) > 0
     (True, True)
     """
-    names = {n for n in re.findall(r"\\[pP]\{(\w+)\}", pattern) if n in RANGES and n != "s"}
-    drift = [class_drift(rf"\p{{{n}}}", n) for n in sorted(names)]
-    if re.search(r"\\[sS]", pattern):
-        drift.append(class_drift(r"\s", "s"))
+    drift = [class_drift(r"\s" if n == "s" else rf"\p{{{n}}}", n) for n in _pinned_names(pattern)]
     return frozenset().union(*drift)
 
 

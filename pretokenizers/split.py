@@ -47,7 +47,7 @@ from pydantic_core import PydanticCustomError
 
 from pretokenizers._pieces import split_pieces
 from pretokenizers.patterns import HF_GPT2_PATTERN, NAMED_PATTERNS
-from pretokenizers.pinned import PINNED_PATTERNS, compile_pinned, drift_of, pin
+from pretokenizers.pinned import PINNED_PATTERNS, compile_pinned, drift_of, names_pinned_class, pin
 from toolkit import limits
 from toolkit.alignment import Piece
 from toolkit.errors import ConfigError, InputError
@@ -295,7 +295,6 @@ class Split(PreTokenizer):
 
     def _configure(self) -> None:
         text = self.regex_text
-        self._drift: frozenset[str] = frozenset()
         self._pinned_text: str | None = None
         self._pinned_regex: Any = None
         if text is None:
@@ -308,8 +307,7 @@ class Split(PreTokenizer):
             # Compiled by Regex as Hugging Face's Oniguruma reads it (line anchors, \h, \N), as for Replace;
             # a text holding a character whose class the pinned tables see otherwise takes the pinned twin.
             self._regex = self.pattern.compiled
-            self._drift = drift_of(text)
-            self._pinned_text = pin(oniguruma_syntax(text)) if self._drift else None
+            self._pinned_text = pin(oniguruma_syntax(text)) if names_pinned_class(text) else None
         self._timeout = self.timeout if _user_regex(self.pattern) else None  # the guard, for user regexes only
         self._timeout_kw: dict[str, float] = {} if self._timeout is None else {"timeout": self._timeout}
         # findall/split return only whole matches and gaps when the pattern has no groups.
@@ -338,7 +336,7 @@ class Split(PreTokenizer):
     def _regex_for(self, text: str) -> Any:
         """The compiled pattern for ``text``: pinned to HF's Unicode tables when ``text`` holds a character
         they classify otherwise than the installed ``regex`` (docs/interop.md), else the fast one."""
-        if self._pinned_text is None or text.isascii() or self._drift.isdisjoint(text):
+        if self._pinned_text is None or text.isascii() or drift_of(self.pattern.pattern).isdisjoint(text):
             return self._regex
         if self._pinned_regex is None:
             self._pinned_regex = regex.compile(self._pinned_text, ONIGURUMA_FLAGS)
