@@ -176,10 +176,12 @@ def token_text_problem(token: str) -> str | None:
             f"{token[:40]!r}... is {len(token):,} characters long, more than the limit of "
             f"{MAX_TOKEN_LENGTH:,} (toolkit.limits.MAX_TOKEN_LENGTH)"
         )
-    bad = lone_surrogate(token)
-    if bad is not None:
-        return f"{token[:40]!r} holds a lone surrogate (U+{ord(bad.group()):04X}), which is not text"
-    return None
+    return _surrogate_problem(token)
+
+
+def _surrogate_problem(text: str) -> str | None:
+    bad = lone_surrogate(text)
+    return None if bad is None else f"{text[:40]!r} holds a lone surrogate (U+{ord(bad.group()):04X}), which is not text"
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -216,12 +218,9 @@ def check_trainer_options(
             raise ConfigError(f"{where}.initial_alphabet: {token_text_problem(char)}")
     affixes = [a for a in affixes if a]
     for affix in affixes:
-        bad = lone_surrogate(affix)
-        if bad is not None:
-            raise ConfigError(
-                f"{where}: continuing_subword_prefix / end_of_word_suffix: {affix[:40]!r} holds a lone surrogate "
-                f"(U+{ord(bad.group()):04X}), which is not text"
-            )
+        problem = _surrogate_problem(affix)  # (a long affix: the length check below)
+        if problem is not None:
+            raise ConfigError(f"{where}: continuing_subword_prefix / end_of_word_suffix: {problem}")
     overhead = sum(map(len, affixes))
     if overhead >= MAX_TOKEN_LENGTH:
         raise ConfigError(
