@@ -14,22 +14,22 @@ its Unicode data, so the 726 characters are listed here as ranges (read off the 
 used when those are absent). HF's ``Whitespace`` runs ``\\w+|[^\\w\\s]+`` with Rust's ``regex``
 crate, and ``Digits`` asks ``char::is_numeric``: the same sets as the ``regex`` module's ``\\w`` and
 ``\\p{N}`` but in an older Unicode version, so characters assigned since (17,559 word characters,
-323 numeric ones with ``regex`` 2026.11) are not theirs. :class:`PinnedRegex` keeps the fast classes
-and switches to the pinned tables (``toolkit.unicode_tables``) for a text that holds such a character.
+323 numeric ones with ``regex`` 2026.11) are not theirs. ``HF_WORD_SPLIT``, ``HF_DIGIT_RUNS`` and
+``HF_DIGITS`` keep the fast classes and switch to the pinned tables (``toolkit.unicode_tables``) for a
+text that holds such a character (:class:`pretokenizers.pinned.DriftSwitch`).
+
+>>> HF_WORD_SPLIT.findall("a\\U0003ED9D?"), HF_WORD_SPLIT.findall("ab, c")
+(['a', '\\U0003ed9d?'], ['ab', ',', 'c'])
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import cached_property
-from typing import Any
-
 import regex
 
-from pretokenizers.pinned import class_drift
+from pretokenizers.pinned import DriftSwitch, class_drift
 from toolkit.unicode_tables import RANGES
 
-__all__ = ["PUNCTUATION", "PUNCTUATION_RANGES", "PinnedRegex", "HF_WORD_SPLIT", "HF_DIGIT_RUNS", "HF_DIGITS"]
+__all__ = ["PUNCTUATION", "PUNCTUATION_RANGES", "HF_WORD_SPLIT", "HF_DIGIT_RUNS", "HF_DIGITS"]
 
 #: Inclusive code point ranges of HF's punctuation (ASCII punctuation + Unicode 8.0 general category P*).
 PUNCTUATION_RANGES: tuple[tuple[int, int], ...] = (
@@ -83,46 +83,22 @@ def _punctuation_class() -> str:
 PUNCTUATION: str = _punctuation_class()
 
 
-class PinnedRegex:
-    """A pattern over ``regex``'s fast Unicode classes and the same pattern over HF's pinned ones.
-
-    ``fast`` and ``exact`` match alike except on the characters the fast class (``probe``) holds and
-    HF's table (``RANGES[table]``) does not, those Unicode assigned after HF's tables; ``finditer`` and
-    ``findall`` use ``exact`` only for a text holding one (a set look-up per character, skipped for
-    ASCII text; the set is :func:`pretokenizers.pinned.class_drift`).
-
-    >>> HF_WORD_SPLIT.findall("a\\U0003ED9D?"), HF_WORD_SPLIT.findall("ab, c")
-    (['a', '\\U0003ed9d?'], ['ab', ',', 'c'])
-    """
-
-    def __init__(self, fast: str, exact: str, *, probe: str, table: str) -> None:
-        self.fast = regex.compile(fast)
-        self._exact = exact
-        self._probe = probe
-        self._table = table
-
-    @cached_property
-    def exact(self) -> Any:
-        return regex.compile(self._exact)
-
-    def _for(self, text: str) -> Any:
-        if text.isascii() or class_drift(self._probe, self._table).isdisjoint(text):
-            return self.fast
-        return self.exact
-
-    def finditer(self, text: str) -> Iterator[Any]:
-        return self._for(text).finditer(text)
-
-    def findall(self, text: str) -> list[str]:
-        return self._for(text).findall(text)
-
-
 _WORD = _ranges_class(RANGES["hf_word"])
 _NUMERIC = _ranges_class(RANGES["hf_numeric"])
 _NOT_NUMERIC = "[^" + _NUMERIC[1:]
 
+
+
+def _word_drift() -> frozenset[str]:
+    return class_drift(r"\w", "hf_word")
+
+
+def _numeric_drift() -> frozenset[str]:
+    return class_drift(r"\p{N}", "hf_numeric")
+
+
 #: HF's ``Whitespace`` split: runs of its word characters, and runs of what is neither those nor space.
-HF_WORD_SPLIT = PinnedRegex(r"\w+|[^\w\s]+", rf"{_WORD}+|[^\s{_WORD[1:-1]}]+", probe=r"\w", table="hf_word")
+HF_WORD_SPLIT = DriftSwitch(regex.compile(r"\w+|[^\w\s]+"), rf"{_WORD}+|[^\s{_WORD[1:-1]}]+", _word_drift)
 #: HF's ``Digits``: runs of numeric characters and runs of the others; ``HF_DIGITS`` each numeric one alone.
-HF_DIGIT_RUNS = PinnedRegex(r"\p{N}+|\P{N}+", rf"{_NUMERIC}+|{_NOT_NUMERIC}+", probe=r"\p{N}", table="hf_numeric")
-HF_DIGITS = PinnedRegex(r"\p{N}|\P{N}+", rf"{_NUMERIC}|{_NOT_NUMERIC}+", probe=r"\p{N}", table="hf_numeric")
+HF_DIGIT_RUNS = DriftSwitch(regex.compile(r"\p{N}+|\P{N}+"), rf"{_NUMERIC}+|{_NOT_NUMERIC}+", _numeric_drift)
+HF_DIGITS = DriftSwitch(regex.compile(r"\p{N}|\P{N}+"), rf"{_NUMERIC}|{_NOT_NUMERIC}+", _numeric_drift)

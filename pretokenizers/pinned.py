@@ -19,6 +19,7 @@ point (``tests/test_exact_codepoints.py``), ``regex`` for any other pattern.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -34,7 +35,7 @@ from pretokenizers.patterns import (
 from toolkit.unicode_tables import RANGES, UNICODE_VERSION
 
 __all__ = [
-    "PINNED_PATTERNS", "UNICODE_VERSION", "class_body", "class_drift", "compile_pinned", "drift_of", "from_hf_spelling",
+    "PINNED_PATTERNS", "UNICODE_VERSION", "DriftSwitch", "class_body", "class_drift", "compile_pinned", "drift_of", "from_hf_spelling",
     "hf_spelling", "names_pinned_class", "pin",
 ]
 
@@ -216,6 +217,37 @@ def drift_of(pattern: str) -> frozenset[str]:
     """
     drift = [class_drift(r"\s" if n == "s" else rf"\p{{{n}}}", n) for n in _pinned_names(pattern)]
     return frozenset().union(*drift)
+
+
+class DriftSwitch:
+    """A pattern compiled on ``regex``'s own Unicode tables (``fast``) and its twin written with the pinned
+    ranges (``exact``, compiled at first use): they match alike except on the characters of ``drift()``,
+    so :meth:`for_text` picks ``exact`` only for a text holding one (a set look-up per character,
+    skipped for ASCII text).
+
+    >>> switch = DriftSwitch(regex.compile(r"\\p{L}+"), pin(r"\\p{L}+"), lambda: class_drift(r"\\p{L}", "L"))
+    >>> switch.findall("ab\\U0003d000c"), switch.findall("ab c")
+    (['ab', 'c'], ['ab', 'c'])
+    """
+
+    def __init__(self, fast: Any, exact: str, drift: Callable[[], frozenset[str]], flags: int = 0) -> None:
+        self.fast = fast
+        self._exact_text, self._flags, self._drift = exact, flags, drift
+        self._exact: Any = None
+
+    def for_text(self, text: str) -> Any:
+        """The compiled pattern that matches ``text`` as the pinned tables say."""
+        if text.isascii() or self._drift().isdisjoint(text):
+            return self.fast
+        if self._exact is None:
+            self._exact = regex.compile(self._exact_text, self._flags)
+        return self._exact
+
+    def finditer(self, text: str) -> Iterator[Any]:
+        return self.for_text(text).finditer(text)
+
+    def findall(self, text: str) -> list[str]:
+        return self.for_text(text).findall(text)
 
 
 @lru_cache(maxsize=64)

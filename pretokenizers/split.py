@@ -32,6 +32,7 @@ keeps whole digit runs in HF), and ``\\w`` also covers ``²³¹¼½¾`` but not 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated, Any, Literal, get_args
 
 import regex
@@ -47,7 +48,7 @@ from pydantic_core import PydanticCustomError
 
 from pretokenizers._pieces import split_pieces
 from pretokenizers.patterns import HF_GPT2_PATTERN, NAMED_PATTERNS
-from pretokenizers.pinned import PINNED_PATTERNS, compile_pinned, drift_of, names_pinned_class, pin
+from pretokenizers.pinned import PINNED_PATTERNS, DriftSwitch, compile_pinned, drift_of, names_pinned_class, pin
 from toolkit import limits
 from toolkit.alignment import Piece
 from toolkit.errors import ConfigError, InputError
@@ -295,8 +296,7 @@ class Split(PreTokenizer):
 
     def _configure(self) -> None:
         text = self.regex_text
-        self._pinned_text: str | None = None
-        self._pinned_regex: Any = None
+        self._switch: DriftSwitch | None = None
         if text is None:
             self._regex = regex.compile(regex.escape(self.pattern))
         elif text in PINNED_PATTERNS:  # Unicode classes pinned to tiktoken's / HF's tables, on ``re``
@@ -307,7 +307,9 @@ class Split(PreTokenizer):
             # Compiled by Regex as Hugging Face's Oniguruma reads it (line anchors, \h, \N), as for Replace;
             # a text holding a character whose class the pinned tables see otherwise takes the pinned twin.
             self._regex = self.pattern.compiled
-            self._pinned_text = pin(oniguruma_syntax(text)) if names_pinned_class(text) else None
+            exact = pin(oniguruma_syntax(text)) if names_pinned_class(text) else None
+            if exact is not None:
+                self._switch = DriftSwitch(self._regex, exact, partial(drift_of, text), ONIGURUMA_FLAGS)
         self._timeout = self.timeout if _user_regex(self.pattern) else None  # the guard, for user regexes only
         self._timeout_kw: dict[str, float] = {} if self._timeout is None else {"timeout": self._timeout}
         # findall/split return only whole matches and gaps when the pattern has no groups.
@@ -336,11 +338,7 @@ class Split(PreTokenizer):
     def _regex_for(self, text: str) -> Any:
         """The compiled pattern for ``text``: pinned to HF's Unicode tables when ``text`` holds a character
         they classify otherwise than the installed ``regex`` (docs/interop.md), else the fast one."""
-        if self._pinned_text is None or text.isascii() or drift_of(self.pattern.pattern).isdisjoint(text):
-            return self._regex
-        if self._pinned_regex is None:
-            self._pinned_regex = regex.compile(self._pinned_text, ONIGURUMA_FLAGS)
-        return self._pinned_regex
+        return self._regex if self._switch is None else self._switch.for_text(text)
 
     def _spans(self, text: str) -> list[Span]:
         """Matches (Oniguruma iteration), with the timeout turned into an :class:`InputError`."""
