@@ -27,6 +27,7 @@ from pydantic import Field, StrictBool, StrictInt
 
 from algorithms._lattice import Edge, build_table, nbest, sample, viterbi
 from algorithms._vocab import check_special_tokens
+from algorithms.sentencepiece_bpe import byte_piece
 from toolkit import limits
 from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
 from toolkit.errors import ConfigError, InputError, VocabularyError
@@ -165,13 +166,14 @@ class Unigram(Model):
         # Special pieces are never matched inside text (typed "</s>" is ordinary text), nor byte pieces
         # where they only stand for bytes (SentencePiece's BYTE type).
         skip = frozenset(specials.values())
+        byte_ids = [self._ids.get(byte_piece(b)) for b in range(256)]
         if not self.match_byte_pieces:
-            skip |= {i for i in (self._ids.get(f"<0x{b:02X}>") for b in range(256)) if i is not None}
+            skip |= {i for i in byte_ids if i is not None}
         self._table = build_table(vocab, skip)
         self._regular = {p: i for p, i in self._ids.items() if i not in skip} if skip else self._ids
         self._min_score = min((s for _, s in vocab), default=0.0)
         self._unk_score = self._min_score - UNK_PENALTY
-        self._fallback_ids = [self._ids.get(f"<0x{b:02X}>") for b in range(256)] if self.byte_fallback else []
+        self._fallback_ids = byte_ids if self.byte_fallback else []
         self._rng = random.Random(self.seed)
 
     def _new_caches(self) -> None:

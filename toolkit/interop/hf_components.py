@@ -14,6 +14,7 @@ from typing import Any
 
 from pretokenizers.pinned import from_hf_spelling, hf_spelling
 from toolkit.bytelevel import BYTE_TO_CHAR
+from toolkit.decoders import SPACE
 from toolkit.errors import SerializationError
 
 __all__ = [
@@ -517,7 +518,7 @@ def exp_decoder(dec: Any) -> Json:
     if t == "Sequence":
         return {"type": "Sequence", "decoders": [exp_decoder(c) for c in dec.decoders]}
     if t == "SentencePiece":  # HF's converter's chain: the same text but at the edges (docs/interop.md)
-        chain: list[Json] = [{"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "}]
+        chain: list[Json] = [{"type": "Replace", "pattern": {"String": SPACE}, "content": " "}]
         chain += [{"type": "ByteFallback"}] if d["byte_fallback"] else []
         chain.append({"type": "Fuse"})
         if d["add_dummy_prefix"] or d["remove_extra_whitespaces"]:

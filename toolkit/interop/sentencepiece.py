@@ -27,6 +27,7 @@ import base64
 import os
 from typing import TYPE_CHECKING, Any
 
+from toolkit.decoders import SPACE
 from toolkit.errors import SerializationError, ToolkitError
 from toolkit.interop._io import PathLike, read_bytes
 from toolkit.interop.spm_proto import (
@@ -60,7 +61,6 @@ __all__ = [
     "to_model_proto",
 ]
 
-SPACE = "\u2581"
 _BYTE_PIECES = {f"<0x{b:02X}>" for b in range(256)}
 _TRAILING_SPACES = SPACE + r"+\z"
 
