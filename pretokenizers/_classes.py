@@ -24,6 +24,8 @@ text that holds such a character (:class:`pretokenizers.pinned.DriftSwitch`).
 
 from __future__ import annotations
 
+from functools import partial
+
 import regex
 
 from pretokenizers.pinned import DriftSwitch, class_drift
@@ -86,16 +88,8 @@ PUNCTUATION: str = _punctuation_class()
 _WORD = _ranges_class(RANGES["hf_word"])
 _NUMERIC = _ranges_class(RANGES["hf_numeric"])
 _NOT_NUMERIC = "[^" + _NUMERIC[1:]
-
-
-
-def _word_drift() -> frozenset[str]:
-    return class_drift(r"\w", "hf_word")
-
-
-def _numeric_drift() -> frozenset[str]:
-    return class_drift(r"\p{N}", "hf_numeric")
-
+_word_drift = partial(class_drift, r"\w", "hf_word")
+_numeric_drift = partial(class_drift, r"\p{N}", "hf_numeric")
 
 #: HF's ``Whitespace`` split: runs of its word characters, and runs of what is neither those nor space.
 HF_WORD_SPLIT = DriftSwitch(regex.compile(r"\w+|[^\w\s]+"), rf"{_WORD}+|[^\s{_WORD[1:-1]}]+", _word_drift)
