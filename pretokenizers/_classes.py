@@ -24,11 +24,9 @@ text that holds such a character (:class:`pretokenizers.pinned.DriftSwitch`).
 
 from __future__ import annotations
 
-from functools import partial
-
 import regex
 
-from pretokenizers.pinned import DriftSwitch, class_drift
+from pretokenizers.pinned import DriftSwitch
 from toolkit.unicode_tables import RANGES
 
 __all__ = ["PUNCTUATION", "PUNCTUATION_RANGES", "HF_WORD_SPLIT", "HF_DIGIT_RUNS", "HF_DIGITS"]
@@ -88,11 +86,11 @@ PUNCTUATION: str = _punctuation_class()
 _WORD = _ranges_class(RANGES["hf_word"])
 _NUMERIC = _ranges_class(RANGES["hf_numeric"])
 _NOT_NUMERIC = "[^" + _NUMERIC[1:]
-_word_drift = partial(class_drift, r"\w", "hf_word")
-_numeric_drift = partial(class_drift, r"\p{N}", "hf_numeric")
+_WORD_CLASS = ((r"\w", "hf_word"),)
+_NUMERIC_CLASS = ((r"\p{N}", "hf_numeric"),)
 
 #: HF's ``Whitespace`` split: runs of its word characters, and runs of what is neither those nor space.
-HF_WORD_SPLIT = DriftSwitch(regex.compile(r"\w+|[^\w\s]+"), rf"{_WORD}+|[^\s{_WORD[1:-1]}]+", _word_drift)
+HF_WORD_SPLIT = DriftSwitch(regex.compile(r"\w+|[^\w\s]+"), rf"{_WORD}+|[^\s{_WORD[1:-1]}]+", _WORD_CLASS)
 #: HF's ``Digits``: runs of numeric characters and runs of the others; ``HF_DIGITS`` each numeric one alone.
-HF_DIGIT_RUNS = DriftSwitch(regex.compile(r"\p{N}+|\P{N}+"), rf"{_NUMERIC}+|{_NOT_NUMERIC}+", _numeric_drift)
-HF_DIGITS = DriftSwitch(regex.compile(r"\p{N}|\P{N}+"), rf"{_NUMERIC}|{_NOT_NUMERIC}+", _numeric_drift)
+HF_DIGIT_RUNS = DriftSwitch(regex.compile(r"\p{N}+|\P{N}+"), rf"{_NUMERIC}+|{_NOT_NUMERIC}+", _NUMERIC_CLASS)
+HF_DIGITS = DriftSwitch(regex.compile(r"\p{N}|\P{N}+"), rf"{_NUMERIC}|{_NOT_NUMERIC}+", _NUMERIC_CLASS)

@@ -19,7 +19,8 @@ point (``tests/test_exact_codepoints.py``), ``regex`` for any other pattern.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -35,8 +36,8 @@ from pretokenizers.patterns import (
 from toolkit.unicode_tables import RANGES, UNICODE_VERSION
 
 __all__ = [
-    "PINNED_PATTERNS", "UNICODE_VERSION", "DriftSwitch", "class_body", "class_drift", "compile_pinned", "drift_of", "from_hf_spelling",
-    "hf_spelling", "names_pinned_class", "pin",
+    "PINNED_PATTERNS", "UNICODE_VERSION", "DriftSwitch", "PinnedClass", "class_body", "class_drift", "compile_pinned",
+    "drifting", "from_hf_spelling", "hf_spelling", "pin", "pinned_classes",
 ]
 
 #: The patterns split exactly as tiktoken / HF split them (tested on every code point), compiled with ``re``.
@@ -172,72 +173,95 @@ def pin(pattern: str) -> str | None:
     return "".join(out)
 
 
-@lru_cache(maxsize=1)
-def _every_character() -> str:
-    return "".join(map(chr, range(0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))
+#: A pinned class and the ``regex`` class it stands for: ``(probe, table)``, e.g. ``("\\p{L}", "L")``.
+PinnedClass = tuple[str, str]
 
 
 @lru_cache(maxsize=None)
-def class_drift(probe: str, table: str) -> frozenset[str]:
-    """The characters on which the installed ``regex``'s class ``probe`` and the pinned ``RANGES[table]``
-    disagree: those Unicode assigned (or moved) after the pinned tables' version. Computed once per
-    process (a few tenths of a second for ``\\p{L}``), so it follows whatever ``regex`` is installed.
+def _probe(probe: str) -> Any:
+    return regex.compile(probe)
 
-    >>> "\\U0003d000" in class_drift(r"\\p{L}", "L"), "a" in class_drift(r"\\p{L}", "L")
-    (True, False)
+
+@lru_cache(maxsize=None)
+def _starts(table: str) -> list[int]:
+    return [a for a, _ in RANGES[table]]
+
+
+def drifting(chars: Iterable[str], pinned: PinnedClass) -> set[str]:
+    """The characters of ``chars`` on which the installed ``regex``'s class and the pinned table disagree
+    (characters Unicode assigned, or moved, after the tables' version): one ``regex`` scan of them all,
+    and a binary search in the table per character.
+
+    >>> drifting("a\\U0003d000", (r"\\p{L}", "L"))
+    {'\\U0003d000'}
     """
-    found = frozenset(regex.findall(probe, _every_character()))
-    pinned = frozenset(chr(c) for a, b in RANGES[table] for c in range(a, b + 1))
-    return found ^ pinned
+    probe, table = pinned
+    chars = list(chars)
+    found = set(_probe(probe).findall("".join(chars)))
+    starts, ranges = _starts(table), RANGES[table]
+    pinned_members = set()
+    for char in chars:
+        c = ord(char)
+        i = bisect_right(starts, c) - 1
+        if i >= 0 and c <= ranges[i][1]:
+            pinned_members.add(char)
+    return found ^ pinned_members
 
 
-def _pinned_names(pattern: str) -> list[str]:
+def pinned_classes(pattern: str) -> tuple[PinnedClass, ...]:
+    """The pinned classes ``pattern`` names (``\\p{L}``, ``\\s``...), as :func:`drifting` takes them.
+
+    >>> pinned_classes(r"\\p{L}+\\s"), pinned_classes("[a-z]+")
+    ((('\\\\p{L}', 'L'), ('\\\\s', 's')), ())
+    """
     names = {n for n in re.findall(r"\\[pP]\{(\w+)\}", pattern) if n in RANGES and n != "s"}
     if re.search(r"\\[sS]", pattern):
         names.add("s")
-    return sorted(names)
+    return tuple((r"\s" if n == "s" else rf"\p{{{n}}}", n) for n in sorted(names))
 
 
-def names_pinned_class(pattern: str) -> bool:
-    """Whether ``pattern`` names a class the tables pin (``\\p{L}``, ``\\s``...): cheap, no drift computed.
+def class_drift(pinned: PinnedClass) -> frozenset[str]:
+    """Every character that drifts for ``pinned``, by comparing the whole tables: the slow,
+    obviously correct reference (tests; a few tenths of a second for ``\\p{L}``).
 
-    >>> names_pinned_class(r"\\p{L}+"), names_pinned_class("[a-z]+")
-    (True, False)
+    >>> "\\U0003d000" in class_drift((r"\\p{L}", "L"))
+    True
     """
-    return bool(_pinned_names(pattern))
-
-
-@lru_cache(maxsize=256)
-def drift_of(pattern: str) -> frozenset[str]:
-    """The characters on which ``pattern`` may split otherwise with ``regex``'s own tables than pinned:
-    the drift of every pinned class it names (computed at the first call for each class).
-
-    >>> drift_of("a+") == frozenset(), len(drift_of(r"\\p{N}+")) > 0
-    (True, True)
-    """
-    drift = [class_drift(r"\s" if n == "s" else rf"\p{{{n}}}", n) for n in _pinned_names(pattern)]
-    return frozenset().union(*drift)
+    probe, table = pinned
+    every = "".join(map(chr, range(0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))
+    found = frozenset(regex.findall(probe, every))
+    return found ^ frozenset(chr(c) for a, b in RANGES[table] for c in range(a, b + 1))
 
 
 class DriftSwitch:
     """A pattern compiled on ``regex``'s own Unicode tables (``fast``) and its twin written with the pinned
-    ranges (``exact``, compiled at first use): they match alike except on the characters of ``drift()``,
-    so :meth:`for_text` picks ``exact`` only for a text holding one (a set look-up per character,
-    skipped for ASCII text).
+    ranges (``exact``, compiled at first use), for the pinned ``classes`` the pattern uses: they match
+    alike except on the characters that drift (:func:`drifting`), so :meth:`for_text` picks ``exact`` only for a
+    text holding one. Each distinct character is classified once and remembered, so there is no start-up
+    cost; a text costs two set look-ups per character (nothing for ASCII text).
 
-    >>> switch = DriftSwitch(regex.compile(r"\\p{L}+"), pin(r"\\p{L}+"), lambda: class_drift(r"\\p{L}", "L"))
+    >>> switch = DriftSwitch(regex.compile(r"\\p{L}+"), pin(r"\\p{L}+"), pinned_classes(r"\\p{L}+"))
     >>> switch.findall("ab\\U0003d000c"), switch.findall("ab c")
     (['ab', 'c'], ['ab', 'c'])
     """
 
-    def __init__(self, fast: Any, exact: str, drift: Callable[[], frozenset[str]], flags: int = 0) -> None:
+    def __init__(self, fast: Any, exact: str, classes: Sequence[PinnedClass], flags: int = 0) -> None:
         self.fast = fast
-        self._exact_text, self._flags, self._drift = exact, flags, drift
+        self._exact_text, self._flags, self._classes = exact, flags, tuple(classes)
         self._exact: Any = None
+        self._seen: set[str] = set()  # characters classified so far
+        self._drifting: set[str] = set()  # those of them that drift
 
     def for_text(self, text: str) -> Any:
         """The compiled pattern that matches ``text`` as the pinned tables say."""
-        if text.isascii() or self._drift().isdisjoint(text):
+        if text.isascii():
+            return self.fast
+        if not self._seen.issuperset(text):  # C-speed scans; a set of the text only when it is new
+            new = set(text) - self._seen
+            for pinned in self._classes:
+                self._drifting |= drifting(new, pinned)
+            self._seen |= new
+        if not self._drifting or self._drifting.isdisjoint(text):
             return self.fast
         if self._exact is None:
             self._exact = regex.compile(self._exact_text, self._flags)

@@ -32,7 +32,6 @@ keeps whole digit runs in HF), and ``\\w`` also covers ``²³¹¼½¾`` but not 
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Annotated, Any, Literal, get_args
 
 import regex
@@ -48,7 +47,7 @@ from pydantic_core import PydanticCustomError
 
 from pretokenizers._pieces import split_pieces
 from pretokenizers.patterns import HF_GPT2_PATTERN, NAMED_PATTERNS
-from pretokenizers.pinned import PINNED_PATTERNS, DriftSwitch, compile_pinned, drift_of, names_pinned_class, pin
+from pretokenizers.pinned import PINNED_PATTERNS, DriftSwitch, compile_pinned, pin, pinned_classes
 from toolkit import limits
 from toolkit.alignment import Piece
 from toolkit.errors import ConfigError, InputError
@@ -307,9 +306,10 @@ class Split(PreTokenizer):
             # Compiled by Regex as Hugging Face's Oniguruma reads it (line anchors, \h, \N), as for Replace;
             # a text holding a character whose class the pinned tables see otherwise takes the pinned twin.
             self._regex = self.pattern.compiled
-            exact = pin(oniguruma_syntax(text)) if names_pinned_class(text) else None
+            classes = pinned_classes(text)
+            exact = pin(oniguruma_syntax(text)) if classes else None
             if exact is not None:
-                self._switch = DriftSwitch(self._regex, exact, partial(drift_of, text), ONIGURUMA_FLAGS)
+                self._switch = DriftSwitch(self._regex, exact, classes, ONIGURUMA_FLAGS)
         self._timeout = self.timeout if _user_regex(self.pattern) else None  # the guard, for user regexes only
         self._timeout_kw: dict[str, float] = {} if self._timeout is None else {"timeout": self._timeout}
         # findall/split return only whole matches and gaps when the pattern has no groups.

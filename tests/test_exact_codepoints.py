@@ -209,7 +209,7 @@ def test_hf_spelling_round_trips_and_means_the_same_to_hf():
 # ------------------------------------------------------------------------------------ other Split patterns
 # The Split patterns of the Qwen3 and DeepSeek-V3 tokenizer.json files (read as HF reads them): not named,
 # so they run on ``regex`` and switch to their pinned twin for a text holding a character whose class
-# the installed ``regex`` sees otherwise (pretokenizers.pinned.drift_of).
+# the installed ``regex`` sees otherwise (pretokenizers.pinned.DriftSwitch).
 OTHER_PATTERNS = {
     "qwen3": r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
     "deepseek-digits": r"\p{N}{1,3}",
@@ -218,11 +218,11 @@ OTHER_PATTERNS = {
 
 
 def _other_points(every: bool) -> list[int]:
-    from pretokenizers.pinned import drift_of
+    from pretokenizers.pinned import class_drift, pinned_classes
 
     if every:
         return ALL
-    drift = {ord(c) for p in OTHER_PATTERNS.values() for c in drift_of(p)}
+    drift = {ord(c) for p in OTHER_PATTERNS.values() for k in pinned_classes(p) for c in class_drift(k)}
     return sorted(set(SAMPLE) | set(list(sorted(drift))[::7]))
 
 
@@ -241,3 +241,11 @@ def test_other_split_patterns_equal_hf_on_every_code_point(name: str, every: boo
         for text in texts(points[i : i + 50_000]):
             expected = hf.pre_tokenize_str(text)
             assert ours.pre_tokenize_str(text) == expected, first_difference(ours.split_text(text), [p for p, _ in expected])
+
+
+def test_drifting_agrees_with_the_reference_on_every_code_point() -> None:
+    """The per-character test of the switch against the whole-table reference."""
+    from pretokenizers.pinned import class_drift, drifting
+
+    for pinned in ((r"\p{N}", "N"), (r"\s", "s"), (r"\w", "hf_word")):
+        assert drifting(map(chr, ALL), pinned) == class_drift(pinned), pinned
