@@ -2,8 +2,9 @@
 
 SentencePiece BPE models store no merge list: a text starts as characters and, repeatedly, the
 adjacent pair whose concatenation is a piece with the **highest score** is merged (ties: the leftmost
-pair), until no adjacent pair forms a piece. Pieces of type UNUSED take part in merging and are then
-split back into the two symbols they were made of; what is left outside the vocabulary becomes
+pair), until no adjacent pair forms a piece. Pieces of type USER_DEFINED are found first (left to
+right, the longest at each position) and never merged with a neighbour; pieces of type UNUSED take
+part in merging and are then split back into the two symbols they were made of; what is left outside the vocabulary becomes
 ``unk_id``, or its UTF-8 bytes (``<0xE3>``...) with ``byte_fallback``. This is ``bpe_model.cc``.
 
 Why a model of its own and not :class:`~algorithms.bpe.BPE` with merges derived from the scores
@@ -30,6 +31,7 @@ from toolkit import limits
 from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
 from toolkit.errors import InputError, VocabularyError
 from toolkit.interfaces import Model, Params
+from toolkit.normalizers.precompiled import user_symbols_pattern
 from toolkit.registry import register
 
 __all__ = ["SentencePieceBPE", "byte_piece", "check_scored_vocab"]
@@ -74,7 +76,12 @@ class SentencePieceBPE(Model):
       unless ``byte_fallback`` covers them);
     - ``byte_fallback``: unknown text becomes the pieces ``<0x00>``..``<0xFF>`` of its UTF-8 bytes;
     - ``special_tokens``: control pieces (``<s>``...), never matched inside text;
-    - ``unused``: pieces of SentencePiece type UNUSED (merged through, then split back).
+    - ``unused``: pieces of SentencePiece type UNUSED (merged through, then split back);
+    - ``user_defined``: pieces of SentencePiece type USER_DEFINED (each kept whole, never merged).
+
+    >>> m = SentencePieceBPE([("<unk>", 0.0), ("a", -1.0), ("b", -2.0), ("ab", -3.0)], unk_id=0, user_defined=["b"])
+    >>> m.encode_piece("ab"), SentencePieceBPE(m.get_scores(), unk_id=0).encode_piece("ab")
+    ((1, 2), (3,))
     """
 
     class Params(Params):
@@ -82,6 +89,7 @@ class SentencePieceBPE(Model):
         byte_fallback: StrictBool = False
         special_tokens: list[StrictStr] = []
         unused: list[StrictStr] = []
+        user_defined: list[StrictStr] = []
 
     unk_id: int | None
     byte_fallback: bool
@@ -104,6 +112,9 @@ class SentencePieceBPE(Model):
         specials = check_special_tokens(self.special_tokens, vocab, where=where)
         object.__setattr__(self, "special_tokens", specials)
         check_special_tokens(self.unused, vocab, where=f"{where}.unused", missing="unused pieces must be pieces")
+        check_special_tokens(self.user_defined, vocab, where=f"{where}.user_defined",
+                             missing="user-defined pieces must be pieces")
+        self._user = user_symbols_pattern(self.user_defined)
         closed = set(self.special_tokens)
         if self.unk_id is not None and n:
             closed.add(self._pieces[self.unk_id][0])
@@ -128,6 +139,7 @@ class SentencePieceBPE(Model):
             "byte_fallback": self.byte_fallback,
             "special_tokens": list(self.special_tokens),
             "unused": list(self.unused),
+            "user_defined": list(self.user_defined),
         }
 
     @classmethod
@@ -152,12 +164,35 @@ class SentencePieceBPE(Model):
         return self._pieces[token_id][0] if 0 <= token_id < len(self._pieces) else None
 
     # -------------------------------------------------------------------------------- encoding
+    def _symbols(self, piece: str) -> tuple[list[int], list[int], list[bool] | None]:
+        """Starts and ends of the initial symbols (characters, and user-defined pieces whole), and
+        which are frozen (``None``: no user-defined piece)."""
+        n = len(piece)
+        if self._user is None:
+            return list(range(n)), list(range(1, n + 1)), None
+        start: list[int] = []
+        end: list[int] = []
+        frozen: list[bool] = []
+        pos = 0
+        for m in self._user.finditer(piece):
+            s, e = m.span()
+            start += range(pos, s)
+            end += range(pos + 1, s + 1)
+            frozen += [False] * (s - pos)
+            start.append(s)
+            end.append(e)
+            frozen.append(True)
+            pos = e
+        start += range(pos, n)
+        end += range(pos + 1, n + 1)
+        frozen += [False] * (n - pos)
+        return start, end, frozen
+
     def _merge(self, piece: str) -> list[tuple[int, int]]:
         """Character spans of the symbols left after merging ``piece`` (bpe_model.cc's agenda)."""
         scores = self._scores
-        n = len(piece)
-        start = list(range(n))
-        end = list(range(1, n + 1))
+        start, end, frozen = self._symbols(piece)
+        n = len(start)
         prev = list(range(-1, n - 1))
         nxt = list(range(1, n + 1))
         nxt[-1] = -1
@@ -166,7 +201,7 @@ class SentencePieceBPE(Model):
         push = heapq.heappush
 
         def add(left: int, right: int) -> None:
-            if left < 0 or right < 0:
+            if left < 0 or right < 0 or frozen is not None and (frozen[left] or frozen[right]):
                 return
             score = scores.get(piece[start[left] : end[right]])
             if score is not None:

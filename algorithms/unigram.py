@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+import struct
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -38,6 +39,14 @@ __all__ = ["UNK_PENALTY", "Unigram", "check_unigram_vocab"]
 
 #: How much lower than the lowest piece an unknown character scores (SentencePiece's kUnkPenalty).
 UNK_PENALTY = 10.0
+
+#: 0.1 in float32: a user-defined piece of ``n`` UTF-8 bytes scores ``n * 0.1 - 0.1`` (``user_defined``).
+_TENTH = 0.10000000149011612
+
+
+def _f32(x: float) -> float:
+    """``x`` rounded to float32."""
+    return struct.unpack("f", struct.pack("f", x))[0]  # type: ignore[no-any-return]
 
 
 def check_unigram_vocab(vocab: Any, *, where: str) -> list[tuple[str, float]]:
@@ -115,6 +124,9 @@ class Unigram(Model):
     - ``match_byte_pieces`` (``True``): a ``<0xNN>`` piece typed in the text matches as that piece, as
       in Hugging Face; ``False``: byte pieces only stand for the bytes of uncovered characters, as in
       ``sentencepiece`` (``.model`` files load with it), so typed ``<0x41>`` stays text.
+    - ``user_defined``: pieces of SentencePiece type USER_DEFINED, scored as ``sentencepiece`` 0.2
+      scores them so that they are (nearly) always chosen: ``0.1 * n - 0.1`` for a piece of ``n`` UTF-8
+      bytes, whatever its own score and the others' (measured against the library, docs/interop.md).
 
     >>> Unigram([("<unk>", 0.0), ("x", -1.0)], 0).params()["vocab"]
     [['<unk>', 0.0], ['x', -1.0]]
@@ -130,6 +142,7 @@ class Unigram(Model):
         # SentencePiece sums path scores in float32; its ties depend on that rounding (spm helper).
         float32: StrictBool = False
         match_byte_pieces: StrictBool = True
+        user_defined: list[str] = []
 
     positional = ("unk_id", "byte_fallback", "alpha", "nbest_size")
 
@@ -169,12 +182,23 @@ class Unigram(Model):
         byte_ids = [self._ids.get(byte_piece(b)) for b in range(256)]
         if not self.match_byte_pieces:
             skip |= {i for i in byte_ids if i is not None}
-        self._table = build_table(vocab, skip)
+        self._table = build_table(self._scored(vocab, where), skip)
         self._regular = {p: i for p, i in self._ids.items() if i not in skip} if skip else self._ids
         self._min_score = min((s for _, s in vocab), default=0.0)
         self._unk_score = self._min_score - UNK_PENALTY
         self._fallback_ids = byte_ids if self.byte_fallback else []
         self._rng = random.Random(self.seed)
+
+    def _scored(self, vocab: list[tuple[str, float]], where: str) -> list[tuple[str, float]]:
+        """``vocab`` with the lattice score of each user-defined piece (``unigram_model.cc``'s bonus)."""
+        user = check_special_tokens(self.user_defined, self._ids, where=f"{where}.user_defined",
+                                    missing="user-defined pieces must be pieces")
+        if not user:
+            return vocab
+        out = list(vocab)
+        for piece, i in user.items():
+            out[i] = (piece, _f32(_f32(len(piece.encode("utf-8", "surrogatepass")) * _TENTH) - 0.1))
+        return out
 
     def _new_caches(self) -> None:
         super()._new_caches()
@@ -192,6 +216,7 @@ class Unigram(Model):
             "seed": self.seed,
             "float32": self.float32,
             "match_byte_pieces": self.match_byte_pieces,
+            "user_defined": list(self.user_defined),
         }
 
     @classmethod

@@ -387,3 +387,89 @@ def test_mutated_files_load_or_raise_a_typed_error(data: st.DataObject) -> None:
         tok.encode_ids("a ﬁ ① b")
     except ToolkitError:
         pass
+
+
+# ---------------------------------------------------------------------------------------- USER_DEFINED pieces
+#: User-defined symbols: ASCII markers, a full-width pair that nmt_nfkc would rewrite, pieces that ordinary
+#: merging would build ("ing", "th", "▁the"), and (second set) one with a ▁ after its first character,
+#: which turns off the BPE word split.
+USER_SYMBOLS = {
+    "plain": ["<sep>", "<cls>", "ＡＢ", "ing", "@@", "\u2581the", "th"],
+    "inner_space": ["<sep>", "ＡＢ", "ing", "e\u2581t"],
+}
+USER_TEXTS = [
+    "hello<sep>world", "the thing<cls> is  ＡＢ", "ＡＢC ＡＢＣ ﬁＡＢ", "singing@@ ing", " <sep> ", "x\u2581they the",
+    "a  <sep>  b", "<sep><sep>", "theme the the", "<se<sep>p>", "ＡＢＡＢ", "nothing in the thing", "e the", "",
+]
+
+
+@pytest.fixture(scope="module")
+def user_models(models: ModelFactory) -> dict[tuple[str, str, bool, str], Path]:
+    return {(lang, t, bf, name): models(lang, t, bf, user_defined_symbols=symbols)
+            for lang in ("en", "fr") for t, bf in KINDS for name, symbols in USER_SYMBOLS.items()}
+
+
+@pytest.mark.parity
+def test_user_defined_pieces_encode_as_sentencepiece(user_models: dict[tuple[str, str, bool, str], Path]) -> None:
+    """USER_DEFINED pieces: copied unchanged by the normalizer, chosen whole by Unigram (sentencepiece's
+    score bonus), never merged by BPE; ids and pieces equal sentencepiece's on corpus lines and edge texts."""
+    for (lang, _, _, _), path in user_models.items():
+        _check_parity(path, USER_TEXTS + corpus_lines(lang)[:3000:10])
+
+
+@pytest.mark.parity
+@settings(max_examples=150, deadline=None)
+@given(parts=st.lists(st.sampled_from(["<sep>", "<se", "p>", "ＡＢ", "Ａ", "ﬁ", "ing", "in", "g", "th", "the", "e",
+                                       "\u2581", " ", "  ", "t", "@@", "@", "x"]), max_size=12))
+def test_user_defined_pieces_on_generated_text(user_models: dict[tuple[str, str, bool, str], Path],
+                                               parts: list[str]) -> None:
+    spm = require("sentencepiece")
+    text = "".join(parts)
+    for key in [("en", "unigram", False, "plain"), ("en", "bpe", True, "plain"), ("en", "bpe", False, "inner_space"),
+                ("en", "unigram", True, "inner_space")]:
+        path = user_models[key]
+        assert from_sentencepiece(path).encode_ids(text) == spm.SentencePieceProcessor(model_file=str(path)).encode(text), key
+
+
+@pytest.mark.parity
+def test_user_defined_pieces_survive_the_round_trips(user_models: dict[tuple[str, str, bool, str], Path],
+                                                     tmp_path: Path) -> None:
+    """.model → ours → our JSON → .model keeps the USER_DEFINED type (sentencepiece: same ids)."""
+    spm = require("sentencepiece")
+    lines = USER_TEXTS + corpus_lines("en")[:2000:13]
+    for key in [("en", "unigram", False, "plain"), ("en", "bpe", True, "inner_space")]:
+        path = user_models[key]
+        tok = from_sentencepiece(path)
+        tok.save(tmp_path / "ours.json")
+        again = Tokenizer.load(tmp_path / "ours.json")
+        assert again.model.user_defined == USER_SYMBOLS[key[3]]
+        again.save_sentencepiece(tmp_path / "again.model")
+        a, b = read_sentencepiece(path), read_sentencepiece(tmp_path / "again.model")
+        assert [(p.piece, p.type) for p in a.pieces] == [(p.piece, p.type) for p in b.pieces]
+        sp = spm.SentencePieceProcessor(model_file=str(path))
+        sp2 = spm.SentencePieceProcessor(model_file=str(tmp_path / "again.model"))
+        for line in lines:
+            assert sp2.encode(line) == sp.encode(line) == again.encode_ids(line), (key, line)
+
+
+def test_user_defined_options_take_effect_and_are_checked() -> None:
+    from algorithms import SentencePieceBPE, Unigram
+    from toolkit.errors import ConfigError
+    from toolkit.normalizers import Precompiled
+
+    bpe = SentencePieceBPE([("<unk>", 0.0), ("a", -1.0), ("b", -2.0), ("ab", -3.0)], unk_id=0)
+    assert bpe.encode_piece("abab") == (3, 3)
+    bpe.user_defined = ["b"]  # assigned after construction: takes effect, the cache included
+    assert bpe.encode_piece("abab") == (1, 2, 1, 2)
+    uni = Unigram([("<unk>", 0.0), ("a", -1.0), ("b", -1.0), ("ab", -1.5)], 0, float32=True)
+    assert uni.encode_piece("ab") == (3,)
+    uni.user_defined = ["a"]  # one byte, scored 0.1 * 1 - 0.1 = 0: "a" + "b" (-1.0) now beats "ab" (-1.5)
+    assert uni.encode_piece("ab") == (1, 2)
+    with pytest.raises(VocabularyError, match="user_defined.*'zz' is not in the vocabulary"):
+        Unigram([("<unk>", 0.0), ("a", -1.0)], 0, user_defined=["zz"])
+    with pytest.raises(VocabularyError, match="user_defined.*'zz' is not in the vocabulary"):
+        SentencePieceBPE([("<unk>", 0.0), ("a", -1.0)], unk_id=0, user_defined=["zz"])
+    charsmap = build_charsmap({"Ａ": "A"})
+    assert Precompiled(charsmap, matching="sentencepiece", user_defined_symbols=["xＡ"]).normalize_str("Ａ xＡ") == "A xＡ"
+    with pytest.raises(ConfigError, match="user_defined_symbols"):
+        Precompiled(charsmap, user_defined_symbols="xＡ")

@@ -12,7 +12,8 @@ and a :class:`~toolkit.Tokenizer` that gives the same ids and pieces as ``senten
   each word is cached); for Unigram none: sentencepiece sums float32 scores over the whole sentence
   and its ties depend on that rounding, so the sentence is one lattice;
 - model: ``Unigram(float32=True, match_byte_pieces=False)`` (UNIGRAM files) or ``SentencePieceBPE`` (BPE files), with
-  ``unk_id``, ``byte_fallback``, the CONTROL pieces as special tokens;
+  ``unk_id``, ``byte_fallback``, the CONTROL pieces as special tokens, the USER_DEFINED pieces as
+  ``user_defined`` (and ``Precompiled``'s ``user_defined_symbols``: copied unchanged);
 - decoder: ``decoders.SentencePiece``: ``▁`` → space, byte pieces → bytes, leading ``▁`` dropped as
   sentencepiece drops them.
 
@@ -95,8 +96,9 @@ def _pipeline_parts(proto: ModelProto, source: str) -> dict[str, Any]:
     normalizers: list[dict[str, Any]] = []
     charsmap = norm.get("precompiled_charsmap")
     if charsmap:
+        # sentencepiece copies its user-defined pieces unchanged (they bypass the character map)
         normalizers.append({"type": "Precompiled", "precompiled_charsmap": base64.b64encode(charsmap).decode(),
-                            "matching": "sentencepiece"})
+                            "matching": "sentencepiece", "user_defined_symbols": _user_defined(proto)})
     if norm.get("remove_extra_whitespaces"):
         normalizers.append({"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "})
         normalizers.append({"type": "Replace", "pattern": {"Regex": r"\A | \z"}, "content": ""})
@@ -108,6 +110,10 @@ def _pipeline_parts(proto: ModelProto, source: str) -> dict[str, Any]:
         normalizers.append({"type": "Prepend", "prepend": SPACE if escape else " "})
     return {"normalizers": normalizers, "escape": escape, "dummy": norm.get("add_dummy_prefix"),
             "remove_extra": norm.get("remove_extra_whitespaces")}
+
+
+def _user_defined(proto: ModelProto) -> list[str]:
+    return [p.piece for p in proto.pieces if p.type == USER_DEFINED]
 
 
 def _model_dict(proto: ModelProto, source: str) -> dict[str, Any]:
@@ -133,7 +139,8 @@ def _model_dict(proto: ModelProto, source: str) -> dict[str, Any]:
     if byte_fallback and not _BYTE_PIECES <= {p.piece for p in proto.pieces if p.type == BYTE}:
         raise SerializationError(f"{source}: byte_fallback is true but the 256 byte pieces <0x00>..<0xFF> are missing")
     specials = [p.piece for p in proto.pieces if p.type == CONTROL]
-    out: dict[str, Any] = {"vocab": vocab, "unk_id": unk[0], "byte_fallback": byte_fallback}
+    out: dict[str, Any] = {"vocab": vocab, "unk_id": unk[0], "byte_fallback": byte_fallback,
+                           "user_defined": _user_defined(proto)}
     if model_type == UNIGRAM:
         # The unknown piece is never matched inside text either (SentencePiece keeps it apart).
         # BYTE pieces stand for bytes only: typed "<0x41>" is text to sentencepiece.
@@ -240,6 +247,7 @@ def to_model_proto(tok: Tokenizer) -> ModelProto:
         raise SerializationError("save_sentencepiece: SentencePiece needs an unknown piece; set the model's unk_id")
     specials = set(model.special_tokens)
     unused = set(getattr(model, "unused", ()))
+    user_defined = set(model.user_defined)
     if model.byte_fallback and not _BYTE_PIECES <= {p for p, _ in pieces}:
         raise SerializationError(
             "save_sentencepiece: byte_fallback is on but the vocabulary lacks some of the 256 pieces <0x00>..<0xFF> "
@@ -255,6 +263,8 @@ def to_model_proto(tok: Tokenizer) -> ModelProto:
             kind_id = CONTROL
         elif piece in unused:
             kind_id = UNUSED
+        elif piece in user_defined:
+            kind_id = USER_DEFINED
         else:
             kind_id = NORMAL
         out.pieces.append(Piece(piece, float(score), kind_id))

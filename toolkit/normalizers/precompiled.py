@@ -16,6 +16,10 @@ Two ways of matching, chosen by ``matching``:
 
 The two differ only where a cluster starts with a character that has a rule of its own and goes on
 (``ｶﾞ``, CR LF); the tests compare every code point with ``tokenizers`` and whole corpora with both.
+
+SentencePiece's user-defined symbols (``user_defined_symbols``; HF has no such option) are copied
+unchanged: at each position the longest of them is taken before any rule
+(:func:`user_symbols_pattern`, which ``algorithms.SentencePieceBPE`` uses for its frozen symbols too).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from toolkit.errors import ConfigError
 from toolkit.interfaces import Normalizer, Params
 from toolkit.registry import register
 
-__all__ = ["CharsMap", "Precompiled", "build_charsmap"]
+__all__ = ["CharsMap", "Precompiled", "build_charsmap", "user_symbols_pattern"]
 
 _GRAPHEME = regex.compile(r"\X")
 
@@ -268,6 +272,18 @@ def build_charsmap(rules: Mapping[str, str]) -> str:
 _MAPS: BoundedCache = BoundedCache(8)
 
 
+def user_symbols_pattern(symbols: Any) -> re.Pattern[str] | None:
+    """A pattern whose ``finditer`` finds SentencePiece's user-defined symbols as its ``PrefixMatcher``
+    does: left to right, at each position the longest symbol (literal alternatives, longest first, so
+    the first that matches is the longest); ``None`` for no symbols.
+
+    >>> [m.group() for m in user_symbols_pattern(["ab", "abc", "b"]).finditer("abcab b")]
+    ['abc', 'ab', 'b']
+    """
+    symbols = sorted({s for s in symbols if s}, key=lambda s: (-len(s), s))
+    return re.compile("|".join(map(re.escape, symbols))) if symbols else None
+
+
 def _charsmap(encoded: str) -> CharsMap:
     cm = _MAPS.get(encoded)
     if cm is None:
@@ -280,10 +296,15 @@ def _charsmap(encoded: str) -> CharsMap:
 class Precompiled(Normalizer):
     """SentencePiece's compiled normalization rules (``precompiled_charsmap``: base64 as in HF's JSON,
     or the bytes themselves as HF's ``Precompiled(bytes)`` takes them; stored as base64).
+    ``matching``: ``"hf"`` or ``"sentencepiece"`` (module docstring); ``user_defined_symbols``: strings
+    copied unchanged, as SentencePiece's user-defined pieces (not written to a ``tokenizer.json``).
 
     >>> p = Precompiled(build_charsmap({"ﬁ": "fi", "①": "1", "\u3000": " "}))
     >>> p.normalize_str("ﬁne①\u3000Ｘ")
     'fine1 Ｘ'
+    >>> p.matching, p.user_defined_symbols = "sentencepiece", ["①"]
+    >>> p.normalize_str("ﬁne①")
+    'fine①'
     """
 
     #: An empty map (no rule): the trie of a SentencePiece ``identity`` normalizer.
@@ -292,6 +313,7 @@ class Precompiled(Normalizer):
     class Params(Params):
         precompiled_charsmap: StrictStr
         matching: Literal["hf", "sentencepiece"] = "hf"
+        user_defined_symbols: list[StrictStr] = []
 
         @field_validator("precompiled_charsmap", mode="before")
         @classmethod
@@ -312,9 +334,11 @@ class Precompiled(Normalizer):
     positional = ("precompiled_charsmap",)
     precompiled_charsmap: str
     matching: str
+    user_defined_symbols: list[str]
 
     def _configure(self) -> None:
         self._map = _charsmap(self.precompiled_charsmap)
+        self._user = user_symbols_pattern(self.user_defined_symbols)
 
     # -------------------------------------------------------------- fast path
     def _untouched(self, text: str) -> bool:
@@ -338,8 +362,19 @@ class Precompiled(Normalizer):
         pos = 0
         n = len(text)
         sentencepiece = self.matching == "sentencepiece"
+        user = self._user
+        symbol = None  # the next user-defined symbol at or after pos (sentencepiece: kept unchanged)
         while pos < n:
             m = cm.interesting.search(text, pos)
+            if user is not None:
+                if symbol is None or symbol.start() < pos:
+                    symbol = user.search(text, pos)
+                if symbol is not None and (m is None or symbol.start() <= m.start()):
+                    if symbol.start() > pos:
+                        out.append((pos, symbol.start(), text[pos : symbol.start()]))
+                    out.append((symbol.start(), symbol.end(), symbol.group()))
+                    pos = symbol.end()
+                    continue
             if m is None:
                 out.append((pos, n, text[pos:]))
                 break
