@@ -15,6 +15,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import require, shared_path
 from pretokenizers import ByteLevel, Whitespace
@@ -339,3 +341,37 @@ def test_memory_does_not_grow_with_repeated_text(tmp_path: Path) -> None:
     result = count_corpus([f], pre_tokenizer=WS, num_workers=1)
     assert len(result.counts) == 5 and result.documents == 100_000
     assert os.path.getsize(f) == result.bytes
+
+
+# ---------------------------------------------------------------------------------------- the counting loop
+class _SwitchingSpell(Whitespace):
+    """A pre-tokenizer whose respelling changes from one text to the next (upper, then lower case)."""
+
+    def split_raw(self, text: str):  # type: ignore[no-untyped-def]
+        self.calls = getattr(self, "calls", 0) + 1
+        return self.split_text(text), (str.upper if self.calls % 2 else str.lower)
+
+    def split_text(self, text: str) -> list[str]:
+        return text.split()
+
+
+@pytest.mark.parametrize("pre", [ByteLevel(add_prefix_space=False), ByteLevel(add_prefix_space=True), WS, None],
+                         ids=["bytelevel", "bytelevel-prefix", "whitespace", "none"])
+@given(texts=st.lists(st.text(alphabet=st.sampled_from(list(" \n\t'sabcAé1.,\u2581\U0001d400")), max_size=30), max_size=12))
+def test_counting_loop_equals_its_reference(pre: object, texts: list[str]) -> None:
+    """Counting raw pieces and respelling each distinct one gives the counts of split_text, in the
+    same first-occurrence order, and the same documents and bytes."""
+    from toolkit.normalizers import Lowercase
+
+    for normalizer in (None, Lowercase()):
+        fast: Counter[str] = Counter()
+        slow: Counter[str] = Counter()
+        assert tasks._count_into(fast, texts, normalizer, pre) == tasks._count_into_reference(slow, texts, normalizer, pre)
+        assert list(fast.items()) == list(slow.items())
+
+
+def test_counting_loop_follows_a_respelling_that_changes() -> None:
+    texts = ["a b", "a c", "b"]
+    fast: Counter[str] = Counter()
+    tasks._count_into(fast, texts, None, _SwitchingSpell())
+    assert list(fast.items()) == [("A", 1), ("B", 2), ("a", 1), ("c", 1)]  # each text under its own respelling

@@ -22,11 +22,19 @@ _MAX_CHUNK = 64 << 20
 def _count_into(
     counts: Counter[str], texts: Iterable[str], normalizer: Any, pre_tokenizer: Any
 ) -> tuple[int, int]:
-    """Add the pieces of ``texts`` to ``counts``; return ``(documents, utf8_bytes)``."""
+    """Add the pieces of ``texts`` to ``counts``; return ``(documents, utf8_bytes)``.
+
+    Pieces are counted before their respelling (``split_raw``: the byte-level ``Ġ`` spelling of
+    each piece), which then runs once per distinct piece instead of once per occurrence; the
+    counts and their first-occurrence order are those of counting ``split_text`` (the reference,
+    :func:`_count_into_reference`).
+    """
     normalize = normalizer.normalize_str if normalizer is not None else None
-    split = pre_tokenizer.split_text if pre_tokenizer is not None else None
+    split = pre_tokenizer.split_raw if pre_tokenizer is not None else None
     docs = 0
     nbytes = 0
+    raw_counts: Counter[str] = Counter()  # pieces spelled by ``spell`` later, in first-occurrence order
+    spell = None
     pieces: list[str] = []
     extend = pieces.extend
     append = pieces.append
@@ -39,13 +47,43 @@ def _count_into(
             if text:
                 append(text)
         else:
-            extend(split(text))
+            raw, respell = split(text)
+            if respell is not spell:  # a pre-tokenizer whose respelling changes: count what came before
+                raw_counts.update(pieces)
+                pieces.clear()
+                _add_spelled(counts, raw_counts, spell)
+                spell = respell
+            extend(raw)
         # One Counter.update per batch of pieces: its per-call overhead would dominate per line.
         if len(pieces) >= 65536:
-            counts.update(pieces)
+            raw_counts.update(pieces)
             pieces.clear()
-    if pieces:
-        counts.update(pieces)
+    raw_counts.update(pieces)
+    _add_spelled(counts, raw_counts, spell)
+    return docs, nbytes
+
+
+def _add_spelled(counts: Counter[str], raw_counts: Counter[str], spell: Any) -> None:
+    """Add ``raw_counts`` to ``counts`` under the respelled pieces, in order; empty ``raw_counts``."""
+    if spell is None:
+        counts.update(raw_counts)
+    else:
+        for piece, n in raw_counts.items():
+            counts[spell(piece)] += n
+    raw_counts.clear()
+
+
+def _count_into_reference(
+    counts: Counter[str], texts: Iterable[str], normalizer: Any, pre_tokenizer: Any
+) -> tuple[int, int]:
+    """:func:`_count_into` the obvious way: ``split_text`` of each text, each piece counted."""
+    docs = nbytes = 0
+    for text in texts:
+        docs += 1
+        nbytes += len(text.encode("utf-8", "surrogatepass"))
+        if normalizer is not None:
+            text = normalizer.normalize_str(text)
+        counts.update(pre_tokenizer.split_text(text) if pre_tokenizer is not None else [text] if text else [])
     return docs, nbytes
 
 
