@@ -301,8 +301,9 @@ def _oniguruma_class(pattern: str, i: int) -> tuple[str, int]:
 
 def oniguruma_syntax(pattern: str) -> str:
     """Rewrite each ``^`` anchor (outside character classes) into Oniguruma's begin-of-line, and
-    Oniguruma's ``\\h``, ``\\H`` and ``\\N`` into what they mean there (hex digit, not one, not a
-    newline); character classes as :func:`_oniguruma_class` reads them."""
+    Oniguruma's ``\\h``, ``\\H``, ``\\N``, ``\\w`` and ``\\W`` into what they mean there (hex digit, not
+    one, not a newline, its word characters, the others); character classes as :func:`_oniguruma_class`
+    reads them."""
     if "^" not in pattern and "[" not in pattern and not any(f"\\{e}" in pattern for e in _ONIGURUMA_ESCAPES):
         return pattern
     out: list[str] = []

@@ -25,16 +25,16 @@ def _count_into(
     """Add the pieces of ``texts`` to ``counts``; return ``(documents, utf8_bytes)``.
 
     Pieces are counted before their respelling (``split_raw``: the byte-level ``Ġ`` spelling of
-    each piece), which then runs once per distinct piece instead of once per occurrence; the
-    counts and their first-occurrence order are those of counting ``split_text`` (the reference,
-    :func:`_count_into_reference`).
+    each piece), which then runs once per distinct piece, where ``split_text`` would look each
+    occurrence up in its spelling cache in a Python loop; the counts and their first-occurrence
+    order are those of counting ``split_text`` (the reference, :func:`_count_into_reference`).
     """
     normalize = normalizer.normalize_str if normalizer is not None else None
     split = pre_tokenizer.split_raw if pre_tokenizer is not None else None
     docs = 0
     nbytes = 0
-    raw_counts: Counter[str] = Counter()  # pieces spelled by ``spell`` later, in first-occurrence order
     spell = None
+    raw_counts = counts  # pieces to respell with ``spell`` at the end: ``counts`` itself while there is none
     pieces: list[str] = []
     extend = pieces.extend
     append = pieces.append
@@ -48,11 +48,12 @@ def _count_into(
                 append(text)
         else:
             raw, respell = split(text)
-            if respell is not spell:  # a pre-tokenizer whose respelling changes: count what came before
+            if respell is not spell:  # the first respelling, or one that changes: count what came before
                 raw_counts.update(pieces)
                 pieces.clear()
                 _add_spelled(counts, raw_counts, spell)
                 spell = respell
+                raw_counts = counts if spell is None else Counter()
             extend(raw)
         # One Counter.update per batch of pieces: its per-call overhead would dominate per line.
         if len(pieces) >= 65536:
@@ -64,13 +65,11 @@ def _count_into(
 
 
 def _add_spelled(counts: Counter[str], raw_counts: Counter[str], spell: Any) -> None:
-    """Add ``raw_counts`` to ``counts`` under the respelled pieces, in order; empty ``raw_counts``."""
-    if spell is None:
-        counts.update(raw_counts)
-    else:
+    """Add ``raw_counts`` to ``counts`` under the pieces ``spell`` makes of them, in order (nothing to
+    do when ``raw_counts`` is ``counts``: no respelling)."""
+    if raw_counts is not counts:
         for piece, n in raw_counts.items():
             counts[spell(piece)] += n
-    raw_counts.clear()
 
 
 def _count_into_reference(
