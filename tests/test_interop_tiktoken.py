@@ -110,6 +110,28 @@ def test_special_ids_must_not_collide_with_ranks(cl100k_path: Path) -> None:
         Tokenizer.from_tiktoken(cl100k_path, pattern="cl100k", special_tokens={"<|x|>": 5})
 
 
+def test_a_special_token_spelled_like_a_vocabulary_token_is_refused(tmp_path: Path) -> None:
+    """tiktoken keeps special tokens apart from the ranks, so a special token may read like one (``"a"``,
+    ``"Ġthe"``); our vocabulary writes every rank in the byte-level alphabet, where that string already
+    names a token. Refused with the fix (docs/migrating.md, "From tiktoken")."""
+    import base64
+
+    tiktoken = pytest.importorskip("tiktoken")
+    path = tmp_path / "bytes.tiktoken"
+    path.write_text("".join(f"{base64.b64encode(bytes([b])).decode()} {b}\n" for b in range(256)))
+    ranks = {bytes([b]): b for b in range(256)}
+    for special, spelled in (("a", b"a"), ("Ġ", b" ")):
+        peer = tiktoken.Encoding("bytes", pat_str=r"\S+|\s+", mergeable_ranks=ranks, special_tokens={special: 300})
+        assert peer.encode(special, allowed_special="all") == [300]  # tiktoken accepts it
+        with pytest.raises(VocabularyError, match=rf"special_tokens: '{special}' \(id 300\) is also how the vocabulary "
+                                                  rf"writes the token of rank {spelled[0]} .* give the special token a "
+                                                  rf"text that is not a vocabulary token, e.g. '<\|{special}\|>'"):
+            Tokenizer.from_tiktoken(path, pattern=r"\S+|\s+", special_tokens={special: 300})
+    peer = tiktoken.Encoding("bytes", pat_str=r"\S+|\s+", mergeable_ranks=ranks, special_tokens={"<|a|>": 300})
+    assert Tokenizer.from_tiktoken(path, pattern=r"\S+|\s+", special_tokens={"<|a|>": 300}).encode_ids(
+        "a<|a|>", allowed_special="all") == peer.encode("a<|a|>", allowed_special="all") == [97, 300]
+
+
 def test_an_unknown_file_needs_its_pattern(tmp_path: Path) -> None:
     """A .tiktoken file does not record its split pattern: guessing one would silently change the ids
     (GPT-2's "12345" is one piece, cl100k's two), so a file not named after an OpenAI encoding needs it."""

@@ -259,6 +259,19 @@ def _check_specials(ranks: Mapping[bytes, int], special_tokens: Mapping[str, int
         if token_id in seen:
             raise VocabularyError(f"special_tokens: {seen[token_id]!r} and {token!r} both have id {token_id}")
         seen[token_id] = token
+        try:
+            spelled = from_byte_level(token)
+        except ValueError:
+            continue
+        if spelled in ranks:
+            # tiktoken keeps special tokens apart from the ranks; our vocabulary writes every rank in the
+            # byte-level alphabet, where this string already names a token
+            raise VocabularyError(
+                f"special_tokens: {token!r} (id {token_id}) is also how the vocabulary writes the token of rank "
+                f"{ranks[spelled]} in {os.fspath(source)} (the bytes {spelled!r} in the byte-level alphabet), and "
+                "one token string cannot have two ids; give the special token a text that is not a vocabulary "
+                f"token, e.g. '<|{token}|>'"
+            )
 
 
 def ranks_of(model: Any) -> dict[bytes, int]:
