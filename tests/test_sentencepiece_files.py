@@ -13,6 +13,7 @@ import struct
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import require
@@ -417,18 +418,28 @@ def test_user_defined_pieces_encode_as_sentencepiece(user_models: dict[tuple[str
         _check_parity(path, USER_TEXTS + corpus_lines(lang)[:3000:10])
 
 
+GENERATED_KEYS = [("en", "unigram", False, "plain"), ("en", "bpe", True, "plain"), ("en", "bpe", False, "inner_space"),
+                  ("en", "unigram", True, "inner_space")]
+
+
+@pytest.fixture(scope="module")
+def user_pairs(user_models: dict[tuple[str, str, bool, str], Path]) -> list[tuple[Any, Any, tuple[str, str, bool, str]]]:
+    """(ours, sentencepiece's processor, key) for the models of the generated texts, loaded once: every
+    example then also runs through caches warmed by the examples before it."""
+    spm = require("sentencepiece")
+    return [(from_sentencepiece(user_models[key]), spm.SentencePieceProcessor(model_file=str(user_models[key])), key)
+            for key in GENERATED_KEYS]
+
+
 @pytest.mark.parity
 @settings(max_examples=150, deadline=None)
 @given(parts=st.lists(st.sampled_from(["<sep>", "<se", "p>", "ＡＢ", "Ａ", "ﬁ", "ing", "in", "g", "th", "the", "e",
                                        "\u2581", " ", "  ", "t", "@@", "@", "x"]), max_size=12))
-def test_user_defined_pieces_on_generated_text(user_models: dict[tuple[str, str, bool, str], Path],
+def test_user_defined_pieces_on_generated_text(user_pairs: list[tuple[Any, Any, tuple[str, str, bool, str]]],
                                                parts: list[str]) -> None:
-    spm = require("sentencepiece")
     text = "".join(parts)
-    for key in [("en", "unigram", False, "plain"), ("en", "bpe", True, "plain"), ("en", "bpe", False, "inner_space"),
-                ("en", "unigram", True, "inner_space")]:
-        path = user_models[key]
-        assert from_sentencepiece(path).encode_ids(text) == spm.SentencePieceProcessor(model_file=str(path)).encode(text), key
+    for ours, theirs, key in user_pairs:
+        assert ours.encode_ids(text) == theirs.encode(text), key
 
 
 @pytest.mark.parity
