@@ -6,6 +6,8 @@ side shows up here and the document stays true.
 
 from __future__ import annotations
 
+import json
+
 from conftest import require
 
 from algorithms import WordLevel
@@ -81,3 +83,44 @@ def test_a_special_token_added_again_as_ordinary_is_decoded_as_text() -> None:
     assert ours.decode(ids) == Tokenizer.from_str(ours.to_str()).decode(ids) == "a <s> b"
     assert hf.decode(ids) == "a b"  # HF still skips it until reloaded from its own file
     assert tokenizers.Tokenizer.from_str(hf.to_str()).decode(ids) == "a <s> b"
+
+
+def test_pre_tokenize_str_lists_no_empty_piece() -> None:
+    tokenizers = require("tokenizers")
+    from pretokenizers import Sequence
+
+    assert Sequence([]).pre_tokenize_str("") == []
+    assert tokenizers.pre_tokenizers.Sequence([]).pre_tokenize_str("") == [("", (0, 0))]
+    ours, hf = _pair(None, None)
+    ours.pre_tokenizer, hf.pre_tokenizer = Sequence([]), tokenizers.pre_tokenizers.Sequence([])
+    assert ours.encode("").ids == hf.encode("").ids == []
+
+
+def test_post_process_gives_the_first_sequence_its_id() -> None:
+    tokenizers = require("tokenizers")
+    template = dict(single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", 1), ("[SEP]", 2)])
+    ours, hf = _pair(TemplateProcessing(**template), tokenizers.processors.TemplateProcessing(**template))
+    mine = ours.post_process(ours.encode("a b", add_special_tokens=False), ours.encode("c", add_special_tokens=False))
+    theirs = hf.post_process(hf.encode("a b", add_special_tokens=False), hf.encode("c", add_special_tokens=False))
+    assert (mine.ids, mine.type_ids, mine.offsets) == (theirs.ids, theirs.type_ids, theirs.offsets)
+    assert mine.sequence_ids == ours.encode("a b", "c").sequence_ids == hf.encode("a b", "c").sequence_ids
+    assert mine.sequence_ids == [None, 0, 0, None, 1, None]
+    assert theirs.sequence_ids == [None, None, None, None, 1, None]
+
+
+def test_the_stream_decoder_prints_invalid_bytes_once_four_ids_wait() -> None:
+    tokenizers = require("tokenizers")
+    from toolkit.interop.hf_json import to_hf_dict
+    from toolkit.interop.pipelines import byte_level_tokenizer
+
+    ours = byte_level_tokenizer()
+    hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(ours)))
+    ff, a = ours.token_to_id("ÿ"), ours.token_to_id("a")  # the byte 0xFF never starts a character
+    ids = [ff, ff, ff, ff, a]
+    stream = ours.stream_decoder()
+    mine = [stream.feed(i) for i in ids]
+    hf_stream = tokenizers.decoders.DecodeStream(skip_special_tokens=True)
+    theirs = [hf_stream.step(hf, i) for i in ids]
+    assert mine == ["", "", "", "\ufffd", "\ufffd\ufffd\ufffda"]
+    assert theirs == [None, None, None, None, "\ufffd\ufffd\ufffd\ufffda"]
+    assert "".join(mine) == "".join(t or "" for t in theirs) == ours.decode(ids) == hf.decode(ids)
