@@ -188,25 +188,26 @@ def check_special_tokens(
     *,
     where: str,
     missing: str = "special tokens must be vocabulary entries (trainers add them for you)",
+    option: str = "special_tokens",
 ) -> dict[str, int]:
     """Special tokens given as a list of strings that must be in ``vocab``; return ``{token: id}``.
 
     ``missing`` is the fix named when a token is not in ``vocab`` (a ``str.format`` template that may
-    use ``{token!r}``).
+    use ``{token!r}``); ``option`` names the option in errors (other lists of pieces use this check too).
 
     >>> check_special_tokens(["<s>"], {"a": 0, "<s>": 1}, where="BPE")
     {'<s>': 1}
     """
     if isinstance(special_tokens, (str, bytes)) or not isinstance(special_tokens, Iterable):
-        raise ConfigError(f"{where}.special_tokens: must be a list of token strings, got {special_tokens!r}")
+        raise ConfigError(f"{where}.{option}: must be a list of token strings, got {special_tokens!r}")
     out: dict[str, int] = {}
     for token in special_tokens:
         if not isinstance(token, str):
-            raise ConfigError(f"{where}.special_tokens: {token!r} is not a string")
+            raise ConfigError(f"{where}.{option}: {token!r} is not a string")
         token_id = vocab.get(token)
         if token_id is None:
             raise VocabularyError(
-                f"{where}.special_tokens: {token!r} is not in the vocabulary; " + missing.format(token=token)
+                f"{where}.{option}: {token!r} is not in the vocabulary; " + missing.format(token=token)
             )
         out[token] = token_id
     return out

@@ -111,8 +111,8 @@ class SentencePieceBPE(Model):
             raise VocabularyError(f"{where}: unk_id {self.unk_id} is not an id of the {n} pieces; pass the id of '<unk>'")
         specials = check_special_tokens(self.special_tokens, vocab, where=where)
         object.__setattr__(self, "special_tokens", specials)
-        check_special_tokens(self.unused, vocab, where=f"{where}.unused", missing="unused pieces must be pieces")
-        check_special_tokens(self.user_defined, vocab, where=f"{where}.user_defined",
+        check_special_tokens(self.unused, vocab, where=where, option="unused", missing="unused pieces must be pieces")
+        check_special_tokens(self.user_defined, vocab, where=where, option="user_defined",
                              missing="user-defined pieces must be pieces")
         self._user = user_symbols_pattern(self.user_defined)
         closed = set(self.special_tokens)

@@ -184,14 +184,17 @@ class Unigram(Model):
             skip |= {i for i in byte_ids if i is not None}
         self._table = build_table(self._scored(vocab, where), skip)
         self._regular = {p: i for p, i in self._ids.items() if i not in skip} if skip else self._ids
-        self._min_score = min((s for _, s in vocab), default=0.0)
+        # The unknown piece's score: sentencepiece takes the minimum over its NORMAL pieces, so a
+        # user-defined piece's own score (replaced in the lattice) never lowers it.
+        user_ids = {self._ids[p] for p in self.user_defined if p in self._ids}
+        self._min_score = min((s for i, (_, s) in enumerate(vocab) if i not in user_ids), default=0.0)
         self._unk_score = self._min_score - UNK_PENALTY
         self._fallback_ids = byte_ids if self.byte_fallback else []
         self._rng = random.Random(self.seed)
 
     def _scored(self, vocab: list[tuple[str, float]], where: str) -> list[tuple[str, float]]:
         """``vocab`` with the lattice score of each user-defined piece (``unigram_model.cc``'s bonus)."""
-        user = check_special_tokens(self.user_defined, self._ids, where=f"{where}.user_defined",
+        user = check_special_tokens(self.user_defined, self._ids, where=where, option="user_defined",
                                     missing="user-defined pieces must be pieces")
         if not user:
             return vocab

@@ -239,6 +239,22 @@ def test_save_sentencepiece_writes_only_byte_fallback_models_sentencepiece_loads
     assert {p.type for p in read_sentencepiece(tmp_path / "b.model").pieces[3:]} == {6}
 
 
+@pytest.mark.parity
+def test_a_user_defined_pieces_own_score_does_not_lower_the_unknown_score(tmp_path: Path) -> None:
+    """sentencepiece's unknown piece scores the lowest NORMAL score minus 10: a user-defined piece's
+    own score (-100 here, replaced by its bonus in the lattice) does not count."""
+    spm = require("sentencepiece")
+    proto = ModelProto(pieces=[Piece("<unk>", 0.0, 2), Piece("zq", -15.0), Piece("r", -14.0), Piece("q", -14.0),
+                               Piece("qr", -1.0), Piece("ab", -100.0, 4)])
+    proto.trainer_spec.set("model_type", 1)
+    proto.normalizer_spec.set("add_dummy_prefix", False)
+    path = tmp_path / "user.model"
+    path.write_bytes(serialize_model(proto))
+    expected = spm.SentencePieceProcessor(model_file=str(path)).encode("zqrab")
+    assert expected == [0, 4, 5]  # "z" unknown (-25), then "qr": beats "zq" + "r" (-29)
+    assert from_sentencepiece(path).encode_ids("zqrab") == expected
+
+
 # ------------------------------------------------------------------------------------ hostile files
 def _minimal(**changes: object) -> ModelProto:
     proto = ModelProto(pieces=[Piece("<unk>", 0.0, 2), Piece("▁", -1.0), Piece("a", -2.0), Piece("▁a", -3.0)])
@@ -476,9 +492,11 @@ def test_user_defined_options_take_effect_and_are_checked() -> None:
     assert uni.encode_piece("ab") == (3,)
     uni.user_defined = ["a"]  # one byte, scored 0.1 * 1 - 0.1 = 0: "a" + "b" (-1.0) now beats "ab" (-1.5)
     assert uni.encode_piece("ab") == (1, 2)
-    with pytest.raises(VocabularyError, match="user_defined.*'zz' is not in the vocabulary"):
+    with pytest.raises(VocabularyError, match=r"^Unigram\.user_defined: 'zz' is not in the vocabulary; user-defined"):
         Unigram([("<unk>", 0.0), ("a", -1.0)], 0, user_defined=["zz"])
-    with pytest.raises(VocabularyError, match="user_defined.*'zz' is not in the vocabulary"):
+    with pytest.raises(VocabularyError, match=r"^SentencePieceBPE\.unused: 'zz' is not in the vocabulary; unused"):
+        SentencePieceBPE([("<unk>", 0.0), ("a", -1.0)], unk_id=0, unused=["zz"])
+    with pytest.raises(VocabularyError, match=r"^SentencePieceBPE\.user_defined: 'zz' is not in the vocabulary"):
         SentencePieceBPE([("<unk>", 0.0), ("a", -1.0)], unk_id=0, user_defined=["zz"])
     charsmap = build_charsmap({"Ａ": "A"})
     assert Precompiled(charsmap, matching="sentencepiece", user_defined_symbols=["xＡ"]).normalize_str("Ａ xＡ") == "A xＡ"
