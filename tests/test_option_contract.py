@@ -174,6 +174,7 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("model", "SentencePieceBPE", "user_defined"): (["b"], [3]),
     ("model", "Unigram", "user_defined"): (["ab"], "ab"),
     ("normalizer", "Precompiled", "user_defined_symbols"): (["①x"], [None]),
+    ("normalizer", "Precompiled", "remove_extra_whitespaces"): (True, "x"),
     ("decoder", "CTC", "pad_token"): ("[PAD]", 5),
     ("decoder", "CTC", "word_delimiter_token"): ("_", None),
     ("decoder", "CTC", "cleanup"): (False, "x"),
@@ -187,6 +188,7 @@ CASES: dict[Key, tuple[Any, Any]] = {
 # ByteLevelBPE always keeps whole-token pieces, so it needs ignore_merges=True).
 PREREQUISITES: dict[Key, dict[str, Any]] = {
     ("model", "ByteLevelBPE", "mode"): {"ignore_merges": True},
+    ("normalizer", "Precompiled", "remove_extra_whitespaces"): {"matching": "sentencepiece"},
 }
 
 # Options every instance of a type needs (the base the cases change one option of).

@@ -23,7 +23,7 @@ from spm_models import LANGS, ModelFactory, corpus_lines
 
 from pretokenizers import Metaspace
 from toolkit import Tokenizer, limits
-from toolkit.errors import SerializationError, VocabularyError
+from toolkit.errors import ConfigError, SerializationError, VocabularyError
 from toolkit.interop.files import detect_format, load_tokenizer, save_tokenizer
 from toolkit.interop.sentencepiece import (
     from_sentencepiece,
@@ -479,9 +479,56 @@ def test_user_defined_pieces_survive_the_round_trips(user_models: dict[tuple[str
             assert sp2.encode(line) == sp.encode(line) == again.encode_ids(line), (key, line)
 
 
+#: User-defined symbols holding spaces: sentencepiece keeps the spaces inside them, and drops a symbol's
+#: leading spaces after a space (its space removal works a unit at a time).
+SPACED_SYMBOLS = ["  ", "b  ", "  c", "x y", "\u3000 "]
+SPACED_SETTINGS = {
+    "nmt_nfkc": {}, "identity": {"normalization_rule_name": "identity"}, "no_dummy": {"add_dummy_prefix": False},
+    "keep_spaces": {"remove_extra_whitespaces": False},
+}
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("setting", sorted(SPACED_SETTINGS))
+def test_user_defined_pieces_holding_spaces_encode_as_sentencepiece(models: ModelFactory, setting: str,
+                                                                    tmp_path: Path) -> None:
+    spm = require("sentencepiece")
+    import random
+
+    rng = random.Random(setting)
+    parts = ["a", "b", "c", "x", "y", " ", "  ", "   ", "b  ", "  c", "x y", "\u3000", "the", "\u2581", "ﬁ", "\t"]
+    texts = ["a  b", "b   c", "  c", "b  ", " x y ", "a\u3000 b", "b  \u3000c", "", "   "]
+    texts += ["".join(rng.choice(parts) for _ in range(rng.randint(1, 12))) for _ in range(300)]
+    for model_type, byte_fallback in (("unigram", False), ("bpe", True)):
+        path = models("en", model_type, byte_fallback, user_defined_symbols=SPACED_SYMBOLS, **SPACED_SETTINGS[setting])
+        _check_parity(path, texts)
+        tok = from_sentencepiece(path)  # the .model -> JSON -> .model round trip keeps the behaviour
+        Tokenizer.from_str(tok.to_str()).save_sentencepiece(tmp_path / "again.model")
+        again = spm.SentencePieceProcessor(model_file=str(tmp_path / "again.model"))
+        sp = spm.SentencePieceProcessor(model_file=str(path))
+        assert [again.encode(t) for t in texts] == [sp.encode(t) for t in texts], (setting, model_type)
+
+
+def test_saving_refuses_user_defined_lists_that_disagree(models: ModelFactory, tmp_path: Path) -> None:
+    """A .model file has one list of user-defined pieces, used by its normalizer and its model alike."""
+    from toolkit.normalizers import Precompiled, Regex, Replace, Sequence
+
+    tok = from_sentencepiece(models("en", "unigram", False, user_defined_symbols=SPACED_SYMBOLS))
+    first = tok.normalizer.normalizers[0]
+    assert isinstance(first, Precompiled) and first.remove_extra_whitespaces
+    first.user_defined_symbols = ["  "]
+    with pytest.raises(SerializationError, match="user_defined_symbols and the model's user_defined differ"):
+        tok.save_sentencepiece(tmp_path / "x.model")
+    tok.normalizer = Sequence([Replace(Regex(" {2,}"), " "), *tok.normalizer.normalizers[1:]])
+    with pytest.raises(SerializationError, match=r"a user-defined piece holds a space.*remove_extra_whitespaces=True"):
+        tok.save_sentencepiece(tmp_path / "x.model")
+    assert not (tmp_path / "x.model").exists()
+    with pytest.raises(ConfigError, match="remove_extra_whitespaces.*matching='sentencepiece'"):
+        Precompiled(Precompiled.EMPTY, remove_extra_whitespaces=True)
+
+
 def test_user_defined_options_take_effect_and_are_checked() -> None:
     from algorithms import SentencePieceBPE, Unigram
-    from toolkit.errors import ConfigError
     from toolkit.normalizers import Precompiled
 
     bpe = SentencePieceBPE([("<unk>", 0.0), ("a", -1.0), ("b", -2.0), ("ab", -3.0)], unk_id=0)

@@ -447,7 +447,13 @@ def exp_normalizer(n: Any) -> Json:
     if t == "Precompiled":
         # HF has one matching rule (grapheme clusters); "sentencepiece" matching differs from it only where
         # a cluster starts with a character that has a rule of its own (docs/interop.md).
-        return {"type": "Precompiled", "precompiled_charsmap": d["precompiled_charsmap"]}
+        hf = {"type": "Precompiled", "precompiled_charsmap": d["precompiled_charsmap"]}
+        if not d["remove_extra_whitespaces"]:
+            return hf
+        # HF's steps for SentencePiece's space removal (which they apply inside user symbols too)
+        return {"type": "Sequence", "normalizers": [
+            hf, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "},
+            {"type": "Replace", "pattern": {"Regex": r"\A | \z"}, "content": ""}]}
     if t == "Strip":
         return {"type": "Strip", "strip_left": d["left"], "strip_right": d["right"]}
     if t == "Replace":

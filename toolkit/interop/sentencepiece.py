@@ -6,7 +6,9 @@ and a :class:`~toolkit.Tokenizer` that gives the same ids and pieces as ``senten
 - normalizer: ``Precompiled(charsmap, matching="sentencepiece")`` when the file has a character map,
   then SentencePiece's whitespace handling (``remove_extra_whitespaces``: runs of spaces become one,
   none at either end, nor a ``▁`` at the end once escaped; ``escape_whitespaces``: space → ``▁``;
-  ``add_dummy_prefix``: a leading ``▁``);
+  ``add_dummy_prefix``: a leading ``▁``). When a user-defined piece holds a space, ``Precompiled``
+  (with the empty map if the file has none) removes the extra spaces itself
+  (``remove_extra_whitespaces=True``), because sentencepiece keeps the spaces inside such a piece;
 - pre-tokenizer: for BPE, ``Metaspace(prepend_scheme="never")`` splitting before each ``▁`` when no
   piece holds a ``▁`` after its first character (then the split never changes a segmentation, and
   each word is cached); for Unigram none: sentencepiece sums float32 scores over the whole sentence
@@ -48,6 +50,7 @@ from toolkit.interop.spm_proto import (
     parse_model,
     serialize_model,
 )
+from toolkit.normalizers.precompiled import Precompiled
 from toolkit.serialization import atomic_write_bytes
 
 if TYPE_CHECKING:
@@ -95,11 +98,17 @@ def _pipeline_parts(proto: ModelProto, source: str) -> dict[str, Any]:
     escape = norm.get("escape_whitespaces")
     normalizers: list[dict[str, Any]] = []
     charsmap = norm.get("precompiled_charsmap")
-    if charsmap:
+    users = _user_defined(proto)
+    # sentencepiece removes extra spaces a unit at a time, keeping those inside a user-defined symbol:
+    # only Precompiled knows the units (HF's Replace steps below are the same for any other symbol)
+    spaced = bool(norm.get("remove_extra_whitespaces")) and any(" " in u for u in users)
+    if charsmap or spaced:
         # sentencepiece copies its user-defined pieces unchanged (they bypass the character map)
-        normalizers.append({"type": "Precompiled", "precompiled_charsmap": base64.b64encode(charsmap).decode(),
-                            "matching": "sentencepiece", "user_defined_symbols": _user_defined(proto)})
-    if norm.get("remove_extra_whitespaces"):
+        normalizers.append({"type": "Precompiled",
+                            "precompiled_charsmap": base64.b64encode(charsmap).decode() if charsmap else
+                            Precompiled.EMPTY, "matching": "sentencepiece", "user_defined_symbols": users,
+                            "remove_extra_whitespaces": spaced})
+    if norm.get("remove_extra_whitespaces") and not spaced:
         normalizers.append({"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "})
         normalizers.append({"type": "Replace", "pattern": {"Regex": r"\A | \z"}, "content": ""})
     if escape:
@@ -192,6 +201,7 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
     spec = Message("normalizer_spec")
     flags = {"add_dummy_prefix": False, "remove_extra_whitespaces": False, "escape_whitespaces": False}
     charsmap = b""
+    precompiled = False
     strips: list[str] = []
     items: list[Any] = []
     if tok.normalizer is not None:
@@ -200,7 +210,15 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
         d = n.to_dict()
         t, pattern = d["type"], d.get("pattern")
         if t == "Precompiled":
-            charsmap = base64.b64decode(d["precompiled_charsmap"])
+            if d["precompiled_charsmap"] != Precompiled.EMPTY:  # the empty map is an identity normalizer
+                charsmap = base64.b64decode(d["precompiled_charsmap"])
+            if set(d["user_defined_symbols"]) != set(tok.model.user_defined):
+                raise SerializationError(
+                    "save_sentencepiece: the normalizer's user_defined_symbols and the model's user_defined differ; "
+                    "a .model file has one list of user-defined pieces: assign the same list to both"
+                )
+            flags["remove_extra_whitespaces"] |= d["remove_extra_whitespaces"]
+            precompiled = True
         elif t == "Replace" and pattern in ({"Regex": " {2,}"},):
             flags["remove_extra_whitespaces"] = True
         elif t == "Replace" and pattern in ({"Regex": r"\A | \z"}, {"Regex": _TRAILING_SPACES}) or t == "Strip":
@@ -212,6 +230,12 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
             flags["add_dummy_prefix"] = True
         else:
             raise SerializationError(f"save_sentencepiece: the normalizer {t} {d!r:.80} has no SentencePiece equivalent")
+    if not precompiled and flags["remove_extra_whitespaces"] and any(" " in u for u in tok.model.user_defined):
+        raise SerializationError(
+            "save_sentencepiece: a user-defined piece holds a space, which sentencepiece keeps where this pipeline's "
+            "Replace(Regex(' {2,}'), ' ') collapses it; normalize with Precompiled(Precompiled.EMPTY, "
+            "matching='sentencepiece', user_defined_symbols=..., remove_extra_whitespaces=True) instead"
+        )
     if strips and not flags["remove_extra_whitespaces"]:
         raise SerializationError(
             f"save_sentencepiece: the normalizer {strips[0]} strips the ends of the text, which SentencePiece does "

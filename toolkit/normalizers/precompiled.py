@@ -20,6 +20,8 @@ The two differ only where a cluster starts with a character that has a rule of i
 SentencePiece's user-defined symbols (``user_defined_symbols``; HF has no such option) are copied
 unchanged: at each position the longest of them is taken before any rule
 (:func:`user_symbols_pattern`, which ``algorithms.SentencePieceBPE`` uses for its frozen symbols too).
+``remove_extra_whitespaces`` removes spaces as SentencePiece's normalizer does, unit by unit, so that
+the spaces inside a user-defined symbol survive (:meth:`Precompiled._spm_spaces`).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 import regex
-from pydantic import StrictStr, field_validator
+from pydantic import StrictBool, StrictStr, field_validator
 
 from toolkit import limits
 from toolkit.alignment import NormalizedString, Span
@@ -44,6 +46,7 @@ from toolkit.registry import register
 __all__ = ["CharsMap", "Precompiled", "build_charsmap", "user_symbols_pattern"]
 
 _GRAPHEME = regex.compile(r"\X")
+_SPACES = re.compile(" +")
 
 
 class CharsMap:
@@ -297,7 +300,10 @@ class Precompiled(Normalizer):
     """SentencePiece's compiled normalization rules (``precompiled_charsmap``: base64 as in HF's JSON,
     or the bytes themselves as HF's ``Precompiled(bytes)`` takes them; stored as base64).
     ``matching``: ``"hf"`` or ``"sentencepiece"`` (module docstring); ``user_defined_symbols``: strings
-    copied unchanged, as SentencePiece's user-defined pieces (not written to a ``tokenizer.json``).
+    copied unchanged, as SentencePiece's user-defined pieces (not written to a ``tokenizer.json``);
+    ``remove_extra_whitespaces`` (``False``; needs ``matching="sentencepiece"``): remove leading and
+    trailing spaces and collapse runs of spaces the way SentencePiece does, keeping the spaces inside a
+    user-defined symbol (a ``tokenizer.json`` gets HF's ``Replace`` steps instead, which do not).
 
     >>> p = Precompiled(build_charsmap({"ﬁ": "fi", "①": "1", "\u3000": " "}))
     >>> p.normalize_str("ﬁne①\u3000Ｘ")
@@ -305,6 +311,9 @@ class Precompiled(Normalizer):
     >>> p.matching, p.user_defined_symbols = "sentencepiece", ["①"]
     >>> p.normalize_str("ﬁne①")
     'fine①'
+    >>> p.user_defined_symbols, p.remove_extra_whitespaces = ["b  "], True
+    >>> p.normalize_str("  a   b  　c ")
+    'a b  c'
     """
 
     #: An empty map (no rule): the trie of a SentencePiece ``identity`` normalizer.
@@ -314,6 +323,7 @@ class Precompiled(Normalizer):
         precompiled_charsmap: StrictStr
         matching: Literal["hf", "sentencepiece"] = "hf"
         user_defined_symbols: list[StrictStr] = []
+        remove_extra_whitespaces: StrictBool = False
 
         @field_validator("precompiled_charsmap", mode="before")
         @classmethod
@@ -335,8 +345,14 @@ class Precompiled(Normalizer):
     precompiled_charsmap: str
     matching: str
     user_defined_symbols: list[str]
+    remove_extra_whitespaces: bool
 
     def _configure(self) -> None:
+        if self.remove_extra_whitespaces and self.matching != "sentencepiece":
+            raise ConfigError(
+                "Precompiled.remove_extra_whitespaces: SentencePiece's space removal works on its units; set "
+                "matching='sentencepiece' with it (HF's pipelines use Replace(Regex(' {2,}'), ' ') instead)"
+            )
         self._map = _charsmap(self.precompiled_charsmap)
         self._user = user_symbols_pattern(self.user_defined_symbols)
 
@@ -348,9 +364,12 @@ class Precompiled(Normalizer):
         return cm.interesting is None or cm.interesting.search(text) is None
 
     def normalize_str(self, text: str) -> str:
-        if self._untouched(text):
+        if self.remove_extra_whitespaces:
+            parts = [rep for _, _, rep in self._spm_spaces(text, self._edits(text))]
+        elif self._untouched(text):
             return text
-        parts = [rep for _, _, rep in self._edits(text)]
+        else:
+            parts = [rep for _, _, rep in self._edits(text)]
         out = "".join(parts)
         limits.check_normalized_size(len(out), where="Precompiled")
         return out
@@ -364,8 +383,9 @@ class Precompiled(Normalizer):
         sentencepiece = self.matching == "sentencepiece"
         user = self._user
         symbol = None  # the next user-defined symbol at or after pos (sentencepiece: kept unchanged)
+        interesting = cm.interesting
         while pos < n:
-            m = cm.interesting.search(text, pos)
+            m = interesting.search(text, pos) if interesting is not None else None  # None: the map has no rule
             if user is not None:
                 if symbol is None or symbol.start() < pos:
                     symbol = user.search(text, pos)
@@ -402,6 +422,46 @@ class Precompiled(Normalizer):
             pos = g_end
         return out
 
+    def _spm_spaces(self, text: str, edits: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+        """``edits`` with SentencePiece's ``remove_extra_whitespaces`` applied (``normalizer.cc``).
+
+        SentencePiece normalizes a unit at a time (a user-defined symbol, a rule's match, or one other
+        character); a unit's leading spaces are dropped when the text written so far ends in a space
+        (or nothing is written yet), and the text's trailing spaces at the end. So a run of spaces
+        collapses to one, except inside a unit: ``"b  "`` as a user-defined symbol keeps both.
+        A collapsed run's space aligns to the whole run, as ``Replace(Regex(" {2,}"), " ")`` does.
+        """
+        out: list[tuple[int, int, str]] = []
+        after_space = True
+        user = self._user
+        for start, end, rep in edits:
+            plain = rep == text[start:end] and (user is None or user.fullmatch(text, start, end) is None)
+            if not plain:  # one unit: a user-defined symbol or a rule's replacement
+                if after_space:
+                    rep = rep.lstrip(" ")
+                if rep:
+                    after_space = rep.endswith(" ")
+                out.append((start, end, rep))
+                continue
+            pos = start  # characters: a run of spaces is one space, none after a space
+            for run in _SPACES.finditer(text, start, end):
+                if run.start() > pos:
+                    out.append((pos, run.start(), text[pos : run.start()]))
+                    after_space = False
+                out.append((run.start(), run.end(), "" if after_space else " "))
+                after_space = True
+                pos = run.end()
+            if pos < end:
+                out.append((pos, end, text[pos:end]))
+                after_space = False
+        for k in range(len(out) - 1, -1, -1):  # the trailing spaces, which may span several segments
+            start, end, rep = out[k]
+            kept = rep.rstrip(" ")
+            out[k] = (start, end, kept)
+            if kept:
+                break
+        return out
+
     def _hf_cluster(self, text: str, start: int, end: int) -> list[tuple[int, int, str]]:
         cm = self._map
         if len(text[start:end].encode("utf-8", "surrogatepass")) < 6:
@@ -414,6 +474,10 @@ class Precompiled(Normalizer):
     # -------------------------------------------------------------- aligned path
     def normalize(self, text: NormalizedString) -> NormalizedString:
         s = text.normalized
+        if self.remove_extra_whitespaces:
+            edits = self._spm_spaces(s, self._edits(s))
+            limits.check_normalized_size(sum(len(rep) for _, _, rep in edits), where="Precompiled")
+            return text.rewrite(edits)
         if self._untouched(s):
             return text
         edits = self._edits(s)
