@@ -549,3 +549,33 @@ def test_user_defined_options_take_effect_and_are_checked() -> None:
     assert Precompiled(charsmap, matching="sentencepiece", user_defined_symbols=["xＡ"]).normalize_str("Ａ xＡ") == "A xＡ"
     with pytest.raises(ConfigError, match="user_defined_symbols"):
         Precompiled(charsmap, user_defined_symbols="xＡ")
+
+
+@settings(max_examples=300, deadline=None)
+@given(symbols=st.lists(st.text(alphabet="ab.*\\ ▁", min_size=1, max_size=4), max_size=8),
+       text=st.text(alphabet="ab.*\\ ▁x", max_size=20))
+def test_user_symbols_trie_equals_the_plain_alternation(symbols: list[str], text: str) -> None:
+    from toolkit.normalizers.precompiled import user_symbols_pattern, user_symbols_reference
+
+    fast, slow = user_symbols_pattern(symbols), user_symbols_reference(symbols)
+    if slow is None:
+        assert fast is None
+        return
+    assert [m.span() for m in fast.finditer(text)] == [m.span() for m in slow.finditer(text)]
+    for i in range(len(text) + 1):
+        a, b = fast.search(text, i), slow.search(text, i)
+        assert (a and a.span()) == (b and b.span())
+        for j in range(i, len(text) + 1):
+            assert (fast.fullmatch(text, i, j) is None) == (slow.fullmatch(text, i, j) is None)
+
+
+def test_user_symbols_of_the_longest_length_and_deep_prefix_chains() -> None:
+    """Symbols as long as a token may be, and 1,000 prefixes of each other (too deep a trie for ``re``:
+    the alternation stands in), match as the plain alternation does."""
+    from toolkit import limits
+    from toolkit.normalizers.precompiled import user_symbols_pattern, user_symbols_reference
+
+    text = "a" * 2500 + "b" * (limits.MAX_TOKEN_LENGTH + 5)
+    for symbols in (["b" * limits.MAX_TOKEN_LENGTH, "b"], ["a" * k for k in range(1, 1001)]):
+        fast, slow = user_symbols_pattern(symbols), user_symbols_reference(symbols)
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in slow.finditer(text)]
