@@ -193,6 +193,8 @@ class SentencePieceBPE(Model):
         scores = self._scores
         start, end, frozen = self._symbols(piece)
         n = len(start)
+        if not n:
+            return []
         prev = list(range(-1, n - 1))
         nxt = list(range(1, n + 1))
         nxt[-1] = -1

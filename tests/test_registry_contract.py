@@ -61,6 +61,14 @@ def test_every_component_round_trips_through_json(kind: str, name: str, cls: typ
     assert build(kind, json.loads(text), validate=False) == obj
 
 
+@pytest.mark.parametrize("name,cls", [(n, c) for k, n, c in _all_components() if k == "model"],
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_every_model_encodes_the_empty_piece_as_nothing(name: str, cls: type) -> None:
+    model = _instance("model", name, cls)
+    assert tuple(model.encode_piece("")) == ()
+    assert list(model.tokenize("")) == []
+
+
 @pytest.mark.parametrize("kind", ["normalizer", "pre_tokenizer", "model", "trainer", "post_processor", "decoder"])
 def test_unknown_type_is_a_typed_error_naming_it(kind: str) -> None:
     with pytest.raises(RegistryError, match="NoSuchThing"):
