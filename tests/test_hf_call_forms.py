@@ -91,3 +91,14 @@ def test_strip_decoder_has_hfs_start_and_stop_attributes() -> None:
     assert ours.left == 3 and ours.decode(["___a__"]) == hf.decode(["___a__"]) == "a"
     with pytest.raises(ConfigError, match="right"):
         ours.stop = -1
+
+
+def test_from_str_reads_hf_documents_whatever_their_tokens() -> None:
+    """A token (or added token) named ``format`` does not make an HF document look like ours."""
+    tokenizers = require("tokenizers")
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel({"[UNK]": 0, "format": 1, "a": 2}, unk_token="[UNK]"))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    hf.add_tokens(["version"])
+    ours = Tokenizer.from_str(hf.to_str())
+    assert ours.encode_ids("a format version") == hf.encode("a format version").ids == [2, 1, 3]
+    assert Tokenizer.from_str(ours.to_str()).encode_ids("a format version") == [2, 1, 3]

@@ -60,11 +60,15 @@ class HFNames:
     @classmethod
     def from_str(cls, json_text: str) -> Any:
         """Load from a JSON string: our document, or a Hugging Face ``tokenizer.json`` document."""
-        if isinstance(json_text, str) and '"format"' not in json_text[:4096] and '"added_tokens"' in json_text:
-            from toolkit.serialization import parse_json
+        if not isinstance(json_text, str):
+            return cls.from_json(json_text)  # type: ignore[attr-defined]  # its error names the type
+        from toolkit.serialization import parse_json
 
-            return tool("from_hf_dict")(parse_json(json_text), source="<string>")
-        return cls.from_json(json_text)  # type: ignore[attr-defined]
+        data = parse_json(json_text)
+        # HF's document has top-level "added_tokens" and no "format" (tokens named "format" are elsewhere)
+        if isinstance(data, dict) and "format" not in data and "added_tokens" in data:
+            return tool("from_hf_dict")(data, source="<string>")
+        return cls._from_document(data, trusted=False, source="<string>")  # type: ignore[attr-defined]
 
     def to_str(self, pretty: bool = False) -> str:
         """The tokenizer as our JSON document (``pretty``: indented), as HF's ``to_str``."""
