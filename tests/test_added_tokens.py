@@ -293,3 +293,35 @@ def test_matches_inside_the_rstrip_of_the_previous_token_are_dropped() -> None:
                      AddedToken("\n", lstrip=True, normalized=False)])
     enc = ours.encode("a <new0>  \n\nb")
     assert enc.tokens == ["a", " <new0>  \n\n", "b"] and enc.offsets == [(0, 1), (1, 12), (12, 13)]
+
+
+#: Metaspace(prepend_scheme="first") gives the "▁" only to the start of the text: text after an added
+#: token (special, or normalized=False) is not the start, in HF as in ours.
+_FIRST_VOCAB = {"[UNK]": 0, "▁": 1, "▁hello": 2, "hello": 3, "▁world": 4, "world": 5, "▁x": 6, "x": 7}
+
+
+def _metaspace_first_pair() -> tuple[Tokenizer, Any]:
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel(_FIRST_VOCAB, unk_token="[UNK]"))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Metaspace(prepend_scheme="first")
+    hf.add_tokens([tokenizers.AddedToken("<sep>", normalized=False), tokenizers.AddedToken("<n>", normalized=True)])
+    hf.add_special_tokens(["<s>"])
+    return Tokenizer.from_str(hf.to_str()), hf
+
+
+_METASPACE_FIRST = _metaspace_first_pair()
+
+
+@given(parts=st.lists(st.sampled_from(["hello", "world", "x", " ", "  ", "<sep>", "<n>", "<s>", "hello world"]),
+                      max_size=8))
+def test_metaspace_first_after_added_tokens_like_hf(parts: list[str]) -> None:
+    ours, hf = _METASPACE_FIRST
+    text = "".join(parts)
+    mine, theirs = ours.encode(text, allowed_special="all"), hf.encode(text)
+    assert (mine.ids, mine.tokens, mine.offsets) == (theirs.ids, theirs.tokens, theirs.offsets), text
+    assert ours.encode_ids(text, allowed_special="all") == theirs.ids
+    hf.encode_special_tokens = True
+    try:
+        assert ours.encode(text).ids == ours.encode_ids(text) == hf.encode(text).ids, text
+    finally:
+        hf.encode_special_tokens = False
+

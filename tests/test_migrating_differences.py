@@ -15,6 +15,7 @@ from pretokenizers import WhitespaceSplit
 from toolkit import Tokenizer
 from toolkit.decoders import CTC
 from toolkit.normalizers import Precompiled
+from toolkit.interop.hf_json import to_hf_dict
 from toolkit.normalizers.precompiled import build_charsmap
 from toolkit.processors import BertProcessing, TemplateProcessing
 
@@ -110,7 +111,6 @@ def test_post_process_gives_the_first_sequence_its_id() -> None:
 
 def test_the_stream_decoder_prints_invalid_bytes_once_four_ids_wait() -> None:
     tokenizers = require("tokenizers")
-    from toolkit.interop.hf_json import to_hf_dict
     from toolkit.interop.pipelines import byte_level_tokenizer
 
     ours = byte_level_tokenizer()
@@ -124,3 +124,42 @@ def test_the_stream_decoder_prints_invalid_bytes_once_four_ids_wait() -> None:
     assert mine == ["", "", "", "\ufffd", "\ufffd\ufffd\ufffda"]
     assert theirs == [None, None, None, None, "\ufffd\ufffd\ufffd\ufffda"]
     assert "".join(mine) == "".join(t or "" for t in theirs) == ours.decode(ids) == hf.decode(ids)
+
+
+def test_metaspace_first_after_a_normalizer_that_adds_leading_text() -> None:
+    tokenizers = require("tokenizers")
+    from pretokenizers import Metaspace, WhitespaceSplit
+    from pretokenizers import Sequence as PreSequence
+    from toolkit.normalizers import BertNormalizer
+
+    vocab = {"[UNK]": 0, "▁中": 1, "中": 2, "▁a": 3, "a": 4}
+    ours = Tokenizer(WordLevel(vocab, unk_token="[UNK]"), normalizer=BertNormalizer(handle_chinese_chars=True),
+                     pre_tokenizer=PreSequence([WhitespaceSplit(), Metaspace(prepend_scheme="first")]))
+    hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(ours)))
+    assert ours.encode("中a").tokens == ["中", "a"]  # " 中 a": "中" does not start the normalized text
+    assert hf.encode("中a").tokens == ["▁中", "a"]  # it starts at original offset 0
+    assert ours.encode("a中").tokens == hf.encode("a中").tokens == ["▁a", "中"]
+
+
+def test_a_trimmed_unigram_unknown_token_keeps_its_span() -> None:
+    tokenizers = require("tokenizers")
+    from algorithms import Unigram
+    from toolkit.processors import ByteLevel as ByteLevelProcessor
+
+    ours = Tokenizer(Unigram([("<unk>", 0.0), ("a", -1.0), ("b", -1.0)], 0), post_processor=ByteLevelProcessor())
+    hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(ours)))
+    mine, theirs = ours.encode("a\u3000b"), hf.encode("a\u3000b")
+    assert mine.ids == theirs.ids == [1, 0, 2]
+    assert (mine.tokens[1], mine.offsets[1]) == ("<unk>", (1, 2))
+    assert (theirs.tokens[1], theirs.offsets[1]) == ("\u3000", (2, 2))
+
+
+def test_bpe_byte_fallback_spells_only_the_characters() -> None:
+    tokenizers = require("tokenizers")
+    from algorithms import BPE
+
+    vocab = {"a": 0, "b": 1, **{f"<0x{b:02X}>": 2 + b for b in range(256)}}
+    ours = Tokenizer(BPE(vocab, [], end_of_word_suffix="</w>", byte_fallback=True), pre_tokenizer=WhitespaceSplit())
+    hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(ours)))
+    assert ours.encode("ab").tokens == ["a", "<0x62>"] and ours.encode("ab").offsets == [(0, 1), (1, 2)]
+    assert hf.encode("ab").tokens == ["a", "<0x62>", "<0x3C>", "<0x2F>", "<0x77>", "<0x3E>"]

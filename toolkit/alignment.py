@@ -147,6 +147,15 @@ class Piece:
             return (p, p)
         return (a[i][0], a[j - 1][1])
 
+    def moved(self, delta: int) -> Piece:
+        """The same piece ``delta`` characters further along the normalized string.
+
+        >>> Piece("ab", 3, 5).moved(-1)
+        Piece(text='ab', start=2, end=4, align=None)
+        """
+        align = None if self.align is None else [(s + delta, e + delta) for s, e in self.align]
+        return Piece(self.text, self.start + delta, self.end + delta, align)
+
     def slice(self, i: int, j: int) -> Piece:
         """The sub-piece ``text[i:j]`` with its own span."""
         s, e = self.span(i, j)

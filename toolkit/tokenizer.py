@@ -48,6 +48,14 @@ _NONE: tuple[()] = ()  # the default of allowed_special / disallowed_special, co
 _NO_SPECIALS: frozenset[str] = frozenset()
 
 
+
+def _later_pieces(pre_tokenizer: PreTokenizer, text: str) -> list[Piece]:
+    """The pieces of ``text``, normalized text that follows an added token, so not the start of the
+    text: pre-tokenized as if at position 1, then put back at 0. A position-sensitive pre-tokenizer
+    (``Metaspace(prepend_scheme="first")``) then gives it no prefix, as in HF, where a part after an
+    added token does not start at offset 0."""
+    return [p.moved(-1) for p in pre_tokenizer.pre_tokenize([Piece(text, 1, len(text) + 1)]) if p.text]
+
 class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
     """A complete tokenizer: the pipeline of components plus encode/decode/train/save; truncation and
     padding (:mod:`toolkit.padding`), Hugging Face's names (:mod:`toolkit.hf_names`), added tokens
@@ -224,9 +232,12 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
                     sliced = (sliced[0], [start + a for start in sliced[1]], sliced[2])
                 word = encode_slices(out, model, caches.tokens_for(sliced[2]), ns, sliced, seg.start, word)
                 continue
-            pieces = [Piece(normalized, a, b)]
-            if pre_tokenizer is not None:
-                pieces = pre_tokenizer.pre_tokenize(pieces)
+            if pre_tokenizer is None:
+                pieces = [Piece(normalized, a, b)]
+            elif a == 0 and seg.start > 0 and pre_tokenizer.position_sensitive:  # text after an added token
+                pieces = _later_pieces(pre_tokenizer, normalized)
+            else:
+                pieces = pre_tokenizer.pre_tokenize([Piece(normalized, a, b)])
             word = encode_pieces(out, model, caches.tokens_for(None), ns, pieces, seg.start, word)
         n = len(out.ids)
         special_mask = [0] * n
@@ -352,9 +363,15 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
                 return scan_ids(caches, text)
             return segment_ids(caches.model, caches.pre_tokenizer, caches.raw, text)
         out: list[int] = []
+        pre_tokenizer = caches.pre_tokenizer
+        later = pre_tokenizer is not None and pre_tokenizer.position_sensitive
         for part in cutter.cut_ids(text, None if normalizer is None else normalizer.normalize_str, allowed):
             if type(part) is int:
                 out.append(part)
+            elif later and out:  # text after an added token (nothing before the text's start: no ids)
+                get, encode_piece = caches.model.piece_cache.get, caches.model.encode_piece
+                for piece in _later_pieces(pre_tokenizer, part):  # type: ignore[arg-type]
+                    out += get(piece.text) or encode_piece(piece.text)
             elif caches.scanner is not None:
                 out += scan_ids(caches, part)  # type: ignore[arg-type]
             else:
