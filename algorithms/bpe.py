@@ -78,7 +78,7 @@ class BPE(VocabLookup, Model):
     """
 
     class Params(Params):
-        unk_token: str | None = None
+        unk_token: str | None = Field(None, min_length=1)  # "" is no token (a saved file would be refused)
         continuing_subword_prefix: str | None = None
         end_of_word_suffix: str | None = None
         special_tokens: list[str] = []

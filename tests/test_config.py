@@ -214,6 +214,47 @@ def test_output_must_not_be_a_directory(corpus_file: Path, tmp_path: Path) -> No
     assert "output:" in _error({**_base(corpus_file), "output": str(tmp_path)})
 
 
+def test_training_never_writes_over_its_inputs(corpus_file: Path, tmp_path: Path) -> None:
+    """The output may not be a corpus file or the config file (through another spelling of the path
+    either): checked before any text is read, and the input is left as it was."""
+    config_path = tmp_path / "train.json"
+    config_path.write_text(json.dumps(_base(corpus_file)), encoding="utf-8")
+    config = TrainingConfig.from_file(config_path)
+    before = corpus_file.read_bytes()
+    for target, kind in [(corpus_file, "a corpus file"), (tmp_path / "x" / ".." / "corpus.txt", "a corpus file"),
+                         (config_path, "the config file")]:
+        with pytest.raises(ConfigError, match=f"output: .* is {kind} of this training .* give another output path"):
+            train_from_config(config, output=target)
+    assert corpus_file.read_bytes() == before and json.loads(config_path.read_text())["algorithm"] == "byte_level_bpe"
+    assert "output: the path holds a NUL character" in _error({**_base(corpus_file), "output": "a\0b.json"})
+    with pytest.raises(ConfigError, match="NUL character"):
+        train_from_config(config, output=str(tmp_path / "a\0b.json"))
+
+
+def test_an_empty_unknown_token_is_refused_before_training(corpus_file: Path) -> None:
+    """A BPE whose unk_token is "" would be trained and saved with "" as a token, which loading refuses."""
+    data = {"algorithm": "bpe", "corpus": {"files": [str(corpus_file)]}, "model": {"unk_token": ""},
+            "trainer": {"vocab_size": 60}}
+    assert "model.unk_token: String should have at least 1 character" in _error(data)
+
+
+def test_metadata_that_json_cannot_hold_is_refused_before_training(corpus_file: Path) -> None:
+    import datetime
+
+    assert "metadata: Object of type date is not JSON serializable" in _error({**_base(corpus_file), "metadata": {"when": datetime.date(2020, 1, 1)}})
+    assert "metadata: Out of range float values" in _error({**_base(corpus_file), "metadata": {"x": float("nan")}})
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="needs a file system that takes any bytes as a name")
+def test_a_corpus_file_whose_name_is_not_utf8_is_recorded_with_escapes(tmp_path: Path) -> None:
+    folder = tmp_path / "latin"
+    folder.mkdir()
+    (folder / "caf\udce9.txt").write_text(SMALL_CORPUS, encoding="utf-8")  # the file name's byte is 0xE9
+    result = train_from_config(TrainingConfig.from_dict(_base(folder)), output=tmp_path / "out.json")
+    paths = [f["path"] for f in Tokenizer.load(tmp_path / "out.json").metadata["training"]["corpus"]["files"]]
+    assert paths == [str(folder / "caf\\xe9.txt")] and result.output == tmp_path / "out.json"
+
+
 def test_presets_are_found_in_toolkit_presets(corpus_file: Path) -> None:
     assert "preset: unknown preset 'nope'; known:" in _error({**_base(corpus_file), "preset": "nope"})
     config = TrainingConfig.from_dict({"preset": "gpt2_style", "corpus": {"files": [str(corpus_file)]}, "trainer": {"vocab_size": 300}})

@@ -36,6 +36,7 @@ See ``docs/cli.md`` for every field.
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
 import time
@@ -43,7 +44,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError, did_you_mean
 from toolkit.options import known_fields
@@ -145,6 +146,16 @@ class TrainingConfig(_Strict):
     post_processor: dict[str, Any] | None = Field(None, description="Post-processor component.")
     decoder: dict[str, Any] | None = Field(None, description="Decoder component.")
     metadata: dict[str, Any] = Field(default_factory=dict, description="Free-form entries copied into the tokenizer's metadata.")
+    #: The config file this was read from (``from_file``), which training must not overwrite; not part
+    #: of the config's value (``==`` compares the fields).
+    _source: str | None = PrivateAttr(None)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TrainingConfig):
+            return NotImplemented
+        return self.model_dump() == other.model_dump()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as pydantic's default
 
     @field_validator(*PIPELINE_SECTIONS, mode="before")
     @classmethod
@@ -183,6 +194,7 @@ class TrainingConfig(_Strict):
         problems.extend(config._check())
         if problems:
             raise ConfigError(_summary(source, problems))
+        config._source = source if source != "config" else None
         return config
 
     @classmethod
@@ -216,6 +228,12 @@ class TrainingConfig(_Strict):
                 problems.append(f"corpus.files[{i}]: {exc}")
         if self.output is not None and Path(self.output).is_dir():
             problems.append(f"output: {self.output} is a directory; give a file path such as {self.output}/tokenizer.json")
+        elif self.output is not None and "\0" in self.output:
+            problems.append("output: the path holds a NUL character, which no file name can")
+        try:  # the metadata goes into the tokenizer's JSON file: known before any text is read
+            json.dumps(self.metadata, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            problems.append(f"metadata: {exc}; write such values as strings (a date as \"2020-01-01\")")
         if self.backend == "dask" and not _dask_available():
             problems.append('backend: "dask" needs Dask distributed: pip install "tokenizer-toolkit[dask]"')
         if self.scheduler is not None and self.backend != "dask":
@@ -511,6 +529,9 @@ def train_from_config(
     if progress is not None and hasattr(trainer, "progress"):
         trainer.progress = progress  # trainers accept progress=callable(stage, done, total); not serialized
     corpus = config.corpus_spec()
+    target = output if output is not None else config.output
+    if write and target is not None:
+        _check_target(Path(target), corpus, config._source)
     fingerprint = corpus.fingerprint()
     with training_progress(trainer) as shown:  # the caller's progress, else the trainer's show_progress bar
         counted = _count(corpus, config, tokenizer, shown)
@@ -541,13 +562,43 @@ def train_from_config(
         warnings=[shortfall] if shortfall else [],
     )
     tokenizer.metadata = {**config.metadata, METADATA_KEY: _record(config, fingerprint, result)}
-    target = output if output is not None else config.output
     if write and target is not None:
         path = Path(target)
         path.parent.mkdir(parents=True, exist_ok=True)
         tokenizer.save(path)
         result.output = path
     return result
+
+
+def _printable(value: Any) -> Any:
+    """``value`` with every string made writable to a JSON file (:func:`_printable_path`)."""
+    from toolkit.training.reading import _printable_path
+
+    if isinstance(value, str):
+        return _printable_path(value)
+    if isinstance(value, dict):
+        return {_printable(k): _printable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_printable(v) for v in value]
+    return value
+
+
+def _check_target(target: Path, corpus: Corpus, config_file: str | None) -> None:
+    """Refuse an output path that no file can have, or that names an input: the corpus or the config
+    would be replaced by the tokenizer (checked before any text is read)."""
+    from toolkit.interop.files import same_file
+
+    if "\0" in os.fspath(target):
+        raise ConfigError("output: the path holds a NUL character, which no file name can; give another path")
+    inputs = [("a corpus file", Path(f.path)) for f in corpus.files] if corpus.sources else []
+    if config_file is not None:
+        inputs.append(("the config file", Path(config_file)))
+    for kind, path in inputs:
+        if path.exists() and same_file(target, path):
+            raise ConfigError(
+                f"output: {target} is {kind} of this training ({path}); writing the tokenizer there would replace it: "
+                "give another output path"
+            )
 
 
 def _count(corpus: Corpus, config: TrainingConfig, tokenizer: Tokenizer,
@@ -572,7 +623,7 @@ def _record(config: TrainingConfig, fingerprint: dict[str, Any] | None, result: 
 
     return {
         "toolkit_version": __version__,
-        "config": config.effective(),
+        "config": _printable(config.effective()),  # paths from the command line may not be UTF-8
         "corpus": fingerprint if fingerprint is not None else {"sha256": None, "files": []},
         "stats": {
             "documents": result.documents,

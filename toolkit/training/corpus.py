@@ -21,6 +21,7 @@ Counter({'a': 2, 'b': 2, '!': 1})
 from __future__ import annotations
 
 import itertools
+import signal
 import time
 from collections import Counter, deque
 from collections.abc import Iterable
@@ -108,6 +109,9 @@ _W: dict[str, Any] = {}
 
 
 def _init_worker(corpus_options: Corpus, normalizer: Any, pre_tokenizer: Any, shared: Any) -> None:
+    # Ctrl-C reaches the whole process group: the parent reports it and ends the pool, so a worker
+    # ignores it (else each one prints its own KeyboardInterrupt traceback)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _W.update(corpus=corpus_options, normalizer=normalizer, pre_tokenizer=pre_tokenizer, shared=shared)
 
 

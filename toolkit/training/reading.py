@@ -177,8 +177,26 @@ def fingerprint_files(files: Sequence[CorpusFile | str | os.PathLike[str]]) -> d
             raise CorpusError(f"cannot read corpus file {path}: {exc.strerror}") from None
         hexdigest = digest.hexdigest()
         combined.update(f"{hexdigest} {size}\n".encode())
-        entries.append({"path": str(path), "bytes": size, "sha256": hexdigest})
+        entries.append({"path": _printable_path(str(path)), "bytes": size, "sha256": hexdigest})
     return {"sha256": combined.hexdigest(), "files": entries}
+
+
+def _printable_path(path: str) -> str:
+    """``path`` as text a JSON file can hold: the bytes of a file name that is not UTF-8 (which Python
+    keeps as lone surrogates) are written as ``\\xe9`` escapes.
+
+    >>> _printable_path("caf\\udce9.txt")
+    'caf\\\\xe9.txt'
+    """
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        pass
+    try:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate that stands for no byte
+        return path.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 # ---------------------------------------------------------------------------------------- corpus
