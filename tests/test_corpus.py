@@ -250,6 +250,26 @@ def test_spawned_workers_count_the_same(tmp_path: Path, small_chunks: None, monk
     _assert_identical(serial, count_words([f], normalizer=Lowercase(), pre_tokenizer=WS, num_workers=2))
 
 
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+def test_a_document_longer_than_the_limit_is_a_corpus_error(tmp_path: Path, small_chunks: None,
+                                                           monkeypatch: pytest.MonkeyPatch, start: str) -> None:
+    """Counting holds a document at once: a file without line ends would take memory without bound.
+    The limit reaches the workers, spawned ones too."""
+    from toolkit import limits
+
+    monkeypatch.setattr(corpus_mod, "_MP_START_METHOD", start)
+    monkeypatch.setattr(limits, "MAX_DOCUMENT_BYTES", 400)
+    f = _write(tmp_path / "a.txt", "short line\n" * 20 + "word " * 100 + "\nend\n")
+    for options in ({"num_workers": 1}, {"num_workers": 2}, {"num_workers": 1, "document": "file"}):
+        with pytest.raises(CorpusError, match=r"a.txt: (a line|the file .*) from byte \d+ is longer than 400 bytes "
+                                              r"\(toolkit.limits.MAX_DOCUMENT_BYTES\).* split the text into lines"):
+            count_words([f], pre_tokenizer=WS, **options)
+    monkeypatch.setattr(limits, "MAX_DOCUMENT_BYTES", 600)  # the long line fits; the whole file does not
+    assert count_words([f], pre_tokenizer=WS, num_workers=2)["word"] == 100
+    with pytest.raises(CorpusError, match='the file \\(document="file" makes each file one document\\)'):
+        count_words([f], pre_tokenizer=WS, num_workers=1, document="file")
+
+
 def test_small_corpora_stay_in_process_by_default(tmp_path: Path) -> None:
     f = _write(tmp_path / "a.txt", "a b\n")
     assert count_corpus([f], pre_tokenizer=WS).workers == 1

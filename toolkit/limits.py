@@ -26,6 +26,9 @@ limit                       value             enforced
                                               (``Split``, ``Replace``) → :class:`ConfigError`
 ``MAX_NESTING_DEPTH``       64                JSON nesting of a tokenizer file (toolkit or HF), so
                                               ``Sequence`` in ``Sequence`` → :class:`SerializationError`
+``MAX_DOCUMENT_BYTES``      64 MiB            one document of a training corpus file (a line, a
+                            (2**26)           JSON line, a whole file with ``document="file"``)
+                                              → :class:`CorpusError`
 ==========================  ================  ======================================================
 
 ``MAX_INPUT_CHARS`` also bounds the text *after* normalization (NFKC turns ``"ﷺ"`` into 18
@@ -100,9 +103,12 @@ MAX_REGEX_TIMEOUT: float = 60.0
 MAX_REGEX_REPEAT: int = 100_000
 #: Levels of JSON objects/arrays in one tokenizer file (real files use fewer than 10).
 MAX_NESTING_DEPTH: int = 64
+#: Longest document (in bytes) training reads from a corpus file: counting holds a document's pieces at
+#: once (about 20x its size), so a file with no line ends would otherwise take memory without bound.
+MAX_DOCUMENT_BYTES: int = 1 << 26
 
 _NAMES = ("MAX_INPUT_CHARS", "MAX_VOCAB_SIZE", "MAX_TOKEN_ID", "MAX_TOKEN_LENGTH", "MAX_FILE_BYTES",
-          "REGEX_TIMEOUT", "MAX_REGEX_TIMEOUT", "MAX_REGEX_REPEAT", "MAX_NESTING_DEPTH")
+          "REGEX_TIMEOUT", "MAX_REGEX_TIMEOUT", "MAX_REGEX_REPEAT", "MAX_NESTING_DEPTH", "MAX_DOCUMENT_BYTES")
 
 
 def snapshot() -> dict[str, Any]:

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from toolkit import limits
 from toolkit.errors import ConfigError
 from toolkit.training.reading import (
     Corpus,
@@ -108,10 +109,12 @@ class CorpusCounts:
 _W: dict[str, Any] = {}
 
 
-def _init_worker(corpus_options: Corpus, normalizer: Any, pre_tokenizer: Any, shared: Any) -> None:
+def _init_worker(corpus_options: Corpus, normalizer: Any, pre_tokenizer: Any, shared: Any,
+                 limit_values: dict[str, Any]) -> None:
     # Ctrl-C reaches the whole process group: the parent reports it and ends the pool, so a worker
     # ignores it (else each one prints its own KeyboardInterrupt traceback)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    limits.restore(limit_values)  # this process's limits, also where workers are spawned
     _W.update(corpus=corpus_options, normalizer=normalizer, pre_tokenizer=pre_tokenizer, shared=shared)
 
 
@@ -233,7 +236,8 @@ def _run_pool(
     # registered plugins. Everything sent to workers is picklable, so spawn/forkserver work too.
     ctx = multiprocessing.get_context(_MP_START_METHOD)
     shared = ctx.Value("q", 0)
-    pool = ctx.Pool(workers, initializer=_init_worker, initargs=(_reading_options(c), normalizer, pre_tokenizer, shared))
+    pool = ctx.Pool(workers, initializer=_init_worker,
+                    initargs=(_reading_options(c), normalizer, pre_tokenizer, shared, limits.snapshot()))
     # A bounded window of tasks in flight: an in-memory corpus is never queued whole, and results
     # are consumed in task order (the merge order that makes counts identical to serial counting).
     window: deque[Any] = deque()

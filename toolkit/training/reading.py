@@ -28,6 +28,7 @@ from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any, Literal, Union
 
+from toolkit import limits
 from toolkit.errors import ConfigError, CorpusError
 
 __all__ = [
@@ -397,6 +398,7 @@ def _raw_blocks(task: _Task, report: Callable[[int], None] | None) -> Iterator[t
         end = f.size if task.end < 0 else task.end
         pos = task.start  # offset of the next byte to read (uncompressed stream for gzip)
         carry: list[bytes] = []  # the start of a line not ended yet, joined once its end arrives (linear)
+        carried = 0  # its bytes
         carry_at = pos
         last_disk = fh.tell()
         while True:
@@ -423,13 +425,40 @@ def _raw_blocks(task: _Task, report: Callable[[int], None] | None) -> Iterator[t
             cut = block.rfind(b"\n") + 1
             if cut == 0:  # no line end yet: keep reading (one very long line)
                 carry.append(block)
+                carried += len(block)
+                if carried > limits.MAX_DOCUMENT_BYTES:
+                    raise _too_long(f.path, carry_at, "a line")
                 continue
+            _check_lines(block, carried, f.path, carry_at)
             data = b"".join([*carry, block[:cut]]) if carry else block[:cut]
             yield carry_at, data
             carry_at += len(data)
             carry = [block[cut:]] if cut < len(block) else []
+            carried = len(block) - cut
         if carry:
             yield carry_at, b"".join(carry)
+
+
+def _check_lines(block: bytes, carried: int, path: str, at: int) -> None:
+    """Raise :func:`_too_long` for a line of ``block`` (the first one continuing ``carried`` bytes
+    read before) longer than ``MAX_DOCUMENT_BYTES``; the lines inside a block are only searched when
+    the limit is below the block's size."""
+    limit = limits.MAX_DOCUMENT_BYTES
+    first = block.find(b"\n")
+    if carried + first > limit:
+        raise _too_long(path, at, "a line")
+    if limit < len(block):
+        long = re.compile(b"[^\n]{%d}" % (limit + 1)).search(block, first + 1)
+        if long is not None:
+            raise _too_long(path, at + carried + long.start(), "a line")
+
+
+def _too_long(path: str, at: int, what: str) -> CorpusError:
+    return CorpusError(
+        f"corpus file {path}: {what} from byte {at} is longer than {limits.MAX_DOCUMENT_BYTES:,} bytes "
+        "(toolkit.limits.MAX_DOCUMENT_BYTES), and counting holds a whole document in memory; split the text "
+        "into lines (one document per line), or raise the limit"
+    )
 
 
 def _decode(data: bytes, offset: int, path: str, errors: str) -> str:
@@ -474,7 +503,13 @@ def _task_texts(task: _Task, corpus: Corpus, report: Callable[[int], None] | Non
     f = task.file
     assert f is not None
     if f.format == "text" and corpus.document == "file":
-        parts = [_decode(block, offset, f.path, corpus.errors) for offset, block in _raw_blocks(task, report)]
+        parts = []
+        size = 0
+        for offset, block in _raw_blocks(task, report):
+            size += len(block)
+            if size > limits.MAX_DOCUMENT_BYTES:
+                raise _too_long(f.path, 0, 'the file (document="file" makes each file one document)')
+            parts.append(_decode(block, offset, f.path, corpus.errors))
         text = "".join(parts)
         if text:
             yield text
