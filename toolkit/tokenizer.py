@@ -48,13 +48,13 @@ _NONE: tuple[()] = ()  # the default of allowed_special / disallowed_special, co
 _NO_SPECIALS: frozenset[str] = frozenset()
 
 
-
 def _later_pieces(pre_tokenizer: PreTokenizer, text: str) -> list[Piece]:
     """The pieces of ``text``, normalized text that follows an added token, so not the start of the
     text: pre-tokenized as if at position 1, then put back at 0. A position-sensitive pre-tokenizer
     (``Metaspace(prepend_scheme="first")``) then gives it no prefix, as in HF, where a part after an
     added token does not start at offset 0."""
     return [p.moved(-1) for p in pre_tokenizer.pre_tokenize([Piece(text, 1, len(text) + 1)]) if p.text]
+
 
 class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
     """A complete tokenizer: the pipeline of components plus encode/decode/train/save; truncation and

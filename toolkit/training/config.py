@@ -155,8 +155,6 @@ class TrainingConfig(_Strict):
             return NotImplemented
         return self.model_dump() == other.model_dump()
 
-    __hash__ = None  # type: ignore[assignment]  # mutable, as pydantic's default
-
     @field_validator(*PIPELINE_SECTIONS, mode="before")
     @classmethod
     def _bare_type(cls, value: Any) -> Any:
