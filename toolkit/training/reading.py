@@ -447,10 +447,14 @@ def _check_lines(block: bytes, carried: int, path: str, at: int) -> None:
     first = block.find(b"\n")
     if carried + first > limit:
         raise _too_long(path, at, "a line")
-    if limit < len(block):
-        long = re.compile(b"[^\n]{%d}" % (limit + 1)).search(block, first + 1)
-        if long is not None:
-            raise _too_long(path, at + carried + long.start(), "a line")
+    if limit < len(block):  # one C split, linear (a regex for a long run would retry at every byte)
+        lines = block[first + 1 :].split(b"\n")
+        if max(map(len, lines)) > limit:
+            offset = at + carried + first + 1
+            for line in lines:
+                if len(line) > limit:
+                    raise _too_long(path, offset, "a line")
+                offset += len(line) + 1
 
 
 def _too_long(path: str, at: int, what: str) -> CorpusError:
