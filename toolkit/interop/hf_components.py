@@ -16,6 +16,7 @@ from pretokenizers.pinned import from_hf_spelling, hf_spelling
 from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.decoders import SPACE
 from toolkit.errors import SerializationError
+from toolkit.interop.sentencepiece import extra_space_steps
 
 __all__ = [
     "Json",
@@ -451,9 +452,7 @@ def exp_normalizer(n: Any) -> Json:
         if not d["remove_extra_whitespaces"]:
             return hf
         # HF's steps for SentencePiece's space removal (which they apply inside user symbols too)
-        return {"type": "Sequence", "normalizers": [
-            hf, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "},
-            {"type": "Replace", "pattern": {"Regex": r"\A | \z"}, "content": ""}]}
+        return {"type": "Sequence", "normalizers": [hf, *extra_space_steps()]}
     if t == "Strip":
         return {"type": "Strip", "strip_left": d["left"], "strip_right": d["right"]}
     if t == "Replace":

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
 
 __all__ = [
+    "extra_space_steps",
     "from_model_proto",
     "from_sentencepiece",
     "is_sentencepiece_model",
@@ -67,6 +68,15 @@ __all__ = [
 
 _BYTE_PIECES = {f"<0x{b:02X}>" for b in range(256)}
 _TRAILING_SPACES = SPACE + r"+\z"
+_SPACE_RUN = {"Regex": " {2,}"}
+_END_SPACE = {"Regex": r"\A | \z"}
+
+
+def extra_space_steps() -> list[dict[str, Any]]:
+    """``remove_extra_whitespaces`` as ``Replace`` steps (HF's converter writes these, and so do we
+    where no user-defined piece holds a space): runs of spaces become one, none at either end."""
+    return [{"type": "Replace", "pattern": dict(_SPACE_RUN), "content": " "},
+            {"type": "Replace", "pattern": dict(_END_SPACE), "content": ""}]
 
 
 def read_sentencepiece(path: PathLike) -> ModelProto:
@@ -109,8 +119,7 @@ def _pipeline_parts(proto: ModelProto, source: str) -> dict[str, Any]:
                             Precompiled.EMPTY, "matching": "sentencepiece", "user_defined_symbols": users,
                             "remove_extra_whitespaces": spaced})
     if norm.get("remove_extra_whitespaces") and not spaced:
-        normalizers.append({"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "})
-        normalizers.append({"type": "Replace", "pattern": {"Regex": r"\A | \z"}, "content": ""})
+        normalizers += extra_space_steps()
     if escape:
         normalizers.append({"type": "Replace", "pattern": {"String": " "}, "content": SPACE})
         if norm.get("remove_extra_whitespaces"):  # sentencepiece strips every trailing ▁, typed ones too
@@ -219,9 +228,9 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
                 )
             flags["remove_extra_whitespaces"] |= d["remove_extra_whitespaces"]
             precompiled = True
-        elif t == "Replace" and pattern in ({"Regex": " {2,}"},):
+        elif t == "Replace" and pattern == _SPACE_RUN:
             flags["remove_extra_whitespaces"] = True
-        elif t == "Replace" and pattern in ({"Regex": r"\A | \z"}, {"Regex": _TRAILING_SPACES}) or t == "Strip":
+        elif t == "Replace" and pattern in (_END_SPACE, {"Regex": _TRAILING_SPACES}) or t == "Strip":
             strips.append(t)  # SentencePiece strips the ends only with remove_extra_whitespaces (below)
             continue
         elif t == "Replace" and pattern in (" ", {"String": " "}) and d["content"] == SPACE:
