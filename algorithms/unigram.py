@@ -182,20 +182,22 @@ class Unigram(Model):
         byte_ids = [self._ids.get(byte_piece(b)) for b in range(256)]
         if not self.match_byte_pieces:
             skip |= {i for i in byte_ids if i is not None}
-        self._table = build_table(self._scored(vocab, where), skip)
+        user = check_special_tokens(self.user_defined, self._ids, where=where, option="user_defined",
+                                    missing="user-defined pieces must be pieces")
+        self._table = build_table(self._scored(vocab, user), skip)
         self._regular = {p: i for p, i in self._ids.items() if i not in skip} if skip else self._ids
         # The unknown piece's score: sentencepiece takes the minimum over its NORMAL pieces, so a
         # user-defined piece's own score (replaced in the lattice) never lowers it.
-        user_ids = {self._ids[p] for p in self.user_defined if p in self._ids}
+        user_ids = set(user.values())
         self._min_score = min((s for i, (_, s) in enumerate(vocab) if i not in user_ids), default=0.0)
         self._unk_score = self._min_score - UNK_PENALTY
         self._fallback_ids = byte_ids if self.byte_fallback else []
         self._rng = random.Random(self.seed)
 
-    def _scored(self, vocab: list[tuple[str, float]], where: str) -> list[tuple[str, float]]:
-        """``vocab`` with the lattice score of each user-defined piece (``unigram_model.cc``'s bonus)."""
-        user = check_special_tokens(self.user_defined, self._ids, where=where, option="user_defined",
-                                    missing="user-defined pieces must be pieces")
+    @staticmethod
+    def _scored(vocab: list[tuple[str, float]], user: Mapping[str, int]) -> list[tuple[str, float]]:
+        """``vocab`` with the lattice score of each user-defined piece (``user``: piece -> id;
+        ``unigram_model.cc``'s bonus)."""
         if not user:
             return vocab
         out = list(vocab)
