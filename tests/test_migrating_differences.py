@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import require
 
 from algorithms import WordLevel
@@ -163,3 +165,19 @@ def test_bpe_byte_fallback_spells_only_the_characters() -> None:
     hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(ours)))
     assert ours.encode("ab").tokens == ["a", "<0x62>"] and ours.encode("ab").offsets == [(0, 1), (1, 2)]
     assert hf.encode("ab").tokens == ["a", "<0x62>", "<0x3C>", "<0x2F>", "<0x77>", "<0x3E>"]
+
+
+def test_a_list_option_changed_in_place_is_refused_where_hf_ignores_it() -> None:
+    tokenizers = require("tokenizers")
+    from algorithms import BPETrainer
+    from toolkit.errors import ConfigError
+    hf = tokenizers.trainers.BpeTrainer(special_tokens=["a"])
+    hf.special_tokens.append("b")  # HF's getter returns a copy: nothing changes, silently
+    assert [t.content for t in hf.special_tokens] == ["a"]
+    ours = BPETrainer(special_tokens=["a"])
+    with pytest.raises(ConfigError, match="cannot be changed in place.*assign a new list"):
+        ours.special_tokens.append("b")
+    assert ours.special_tokens == ["a"]
+    hf.special_tokens += ["c"]
+    ours.special_tokens += ["c"]  # a new list, assigned: takes effect in both
+    assert [t.content for t in hf.special_tokens] == ours.special_tokens == ["a", "c"]

@@ -368,3 +368,83 @@ def test_invalid_assignment_raises_and_changes_nothing(key: Key) -> None:
     assert behaviour(kind, component) == acted
     with pytest.raises(ConfigError):
         make(kind, name, **needed, **{option: invalid})
+
+
+def _containers(value: Any) -> list[Any]:
+    """The lists and dicts of an option's value, outermost first (nested ones too)."""
+    out = []
+    if isinstance(value, (list, dict)):
+        out.append(value)
+    for item in value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ():
+        out.extend(_containers(item))
+    return out
+
+
+_IN_PLACE: list[tuple[str, Callable[[Any], Any]]] = [
+    ("append", lambda c: c.append(c[0] if c else "x")),
+    ("extend", lambda c: c.extend(["x"])),
+    ("insert", lambda c: c.insert(0, "x")),
+    ("pop", lambda c: c.pop()),
+    ("clear", lambda c: c.clear()),
+    ("sort", lambda c: c.sort()),
+    ("reverse", lambda c: c.reverse()),
+    ("setitem", lambda c: c.__setitem__(0 if isinstance(c, list) else "x", "x")),
+    ("delitem", lambda c: c.__delitem__(0 if isinstance(c, list) else next(iter(c), "x"))),
+]
+_IN_PLACE_DICT: list[tuple[str, Callable[[Any], Any]]] = [
+    ("update", lambda c: c.update({"x": 1})),
+    ("setdefault", lambda c: c.setdefault("x", 1)),
+    ("popitem", lambda c: c.popitem()),
+    ("pop", lambda c: c.pop("x", None)),
+    ("clear", lambda c: c.clear()),
+    ("setitem", lambda c: c.__setitem__("x", 1)),
+]
+
+
+def _container_options() -> list[Any]:
+    """The options whose declared type may hold a list or dict (the others cannot be changed in place)."""
+    return [pytest.param(key, id="-".join(key)) for key in _all_options()
+            if any(word in str(lookup(key[0], key[1]).Params.model_fields[key[2]].annotation)
+                   for word in ("list", "dict", "tuple"))]
+
+
+@pytest.mark.parametrize("key", _container_options())
+def test_changing_a_container_option_in_place_is_refused_and_changes_nothing(key: Key) -> None:
+    """A list or dict option changed in place would bypass validation and leave derived tables stale
+    (the value would say one thing, the behaviour another): every mutating call is a ConfigError that
+    names the option and the fix, and the component is as it was."""
+    kind, name, option = key
+    valid, _ = CASES[key]
+    needed = PREREQUISITES.get(key, {})
+    component = make(kind, name, **needed, **{option: copy.deepcopy(valid)})
+    containers = _containers(getattr(component, option))
+    if not containers:
+        pytest.skip("the option holds no list or dict")
+    before, acted = component.to_dict(), behaviour(kind, component)
+    for held in containers:
+        for label, change in _IN_PLACE_DICT if isinstance(held, dict) else _IN_PLACE:
+            with pytest.raises(ConfigError, match=rf"\.{option} cannot be changed in place.*assign a new"):
+                change(held)
+            assert component.to_dict() == before, label
+    assert behaviour(kind, component) == acted
+
+
+def test_augmented_assignment_of_a_list_option_takes_effect() -> None:
+    """``opt += [...]`` builds a new list and assigns it, so it is validated and takes effect."""
+    from algorithms import BPETrainer
+    trainer = BPETrainer(vocab_size=20, special_tokens=["[UNK]"], show_progress=False)
+    trainer.special_tokens += ["[PAD]"]
+    assert trainer.special_tokens == ["[UNK]", "[PAD]"]
+    assert trainer.train({"ab": 3}).special_tokens == {"[UNK]": 0, "[PAD]": 1}
+    with pytest.raises(ConfigError):
+        trainer.special_tokens += [3]  # validated like the constructor
+    assert trainer.special_tokens == ["[UNK]", "[PAD]"]
+
+
+def test_to_dict_returns_plain_values_the_caller_may_change() -> None:
+    from algorithms import BPETrainer
+    trainer = BPETrainer(special_tokens=["[UNK]"])
+    data = trainer.to_dict()
+    data["special_tokens"].append("[PAD]")
+    assert type(data["special_tokens"]) is list
+    assert trainer.special_tokens == ["[UNK]"]

@@ -30,7 +30,7 @@ from toolkit.alignment import NormalizedString, Piece
 from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, RegistryError, ToolkitError, VocabSizeWarning
-from toolkit.options import Configurable, Params, bump_generation, validate_params, where_override
+from toolkit.options import Configurable, Params, bump_generation, thawed, validate_params, where_override
 from toolkit.registry import lookup
 
 __all__ = [
@@ -101,7 +101,7 @@ class Component(Configurable):
 
     def params(self) -> dict[str, Any]:
         """The options that rebuild this component, as JSON-compatible values."""
-        return {name: getattr(self, name) for name in type(self).Params.model_fields}
+        return {name: thawed(getattr(self, name)) for name in type(self).Params.model_fields}
 
     def to_dict(self) -> dict[str, Any]:
         """``{"type": name, **params}``; the inverse of :meth:`from_dict`."""

@@ -40,6 +40,10 @@ __all__ = [
     "generation",
     "bump_generation",
     "where_override",
+    "OptionList",
+    "OptionDict",
+    "frozen",
+    "thawed",
 ]
 
 
@@ -114,6 +118,96 @@ def bump_generation() -> None:
     """Record a change of options that may change ids (called by assignments and containers)."""
     global _generation
     _generation += 1
+
+
+def _refuse(label: str, kind: str) -> ConfigError:
+    owner = label.split(" ", 1)[0] if " " in label else "component"  # "trainer 'BPETrainer'.x" -> trainer
+    example = f"{owner}.{label.rsplit('.', 1)[-1]} = {'[...]' if kind == 'list' else '{...}'}"
+    return ConfigError(f"{label} cannot be changed in place (the change would not take effect); "
+                       f"assign a new {kind} instead: {example}")
+
+
+class OptionList(list):  # type: ignore[type-arg]
+    """A list-valued option as the component holds it: read it like a list; change it by assignment.
+
+    Changing it in place would bypass validation and leave what the component derived from it stale,
+    so the mutating methods raise :class:`ConfigError` naming the fix; ``+=`` builds a new list, which
+    the assignment then validates and applies.
+
+    >>> from algorithms import BPETrainer
+    >>> t = BPETrainer(special_tokens=["[UNK]"])
+    >>> t.special_tokens += ["[PAD]"]
+    >>> t.special_tokens
+    ['[UNK]', '[PAD]']
+    >>> t.special_tokens.append("[CLS]")
+    Traceback (most recent call last):
+    toolkit.errors.ConfigError: trainer 'BPETrainer'.special_tokens cannot be changed in place ...
+    """
+
+    __slots__ = ("_label",)
+
+    def __init__(self, items: Any = (), label: str = "option") -> None:
+        super().__init__(items)
+        self._label = label
+
+    def _refused(self, *args: Any, **kwargs: Any) -> Any:
+        raise _refuse(self._label, "list")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refused
+    __setitem__ = __delitem__ = _refused
+
+    def __iadd__(self, other: Any) -> list[Any]:  # type: ignore[override,misc]
+        return [*self, *other]
+
+    def __imul__(self, n: Any) -> list[Any]:  # type: ignore[override,misc]
+        return list(self) * n
+
+    def __reduce__(self) -> Any:
+        return (OptionList, (list(self), self._label))
+
+
+class OptionDict(dict):  # type: ignore[type-arg]
+    """A dict-valued option as the component holds it: read it like a dict; change it by assignment."""
+
+    __slots__ = ("_label",)
+
+    def __init__(self, items: Any = (), label: str = "option") -> None:
+        super().__init__(items)
+        self._label = label
+
+    def _refused(self, *args: Any, **kwargs: Any) -> Any:
+        raise _refuse(self._label, "dict")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refused
+
+    def __ior__(self, other: Any) -> dict[Any, Any]:  # type: ignore[override,misc]
+        return {**self, **other}
+
+    def __reduce__(self) -> Any:
+        return (OptionDict, (dict(self), self._label))
+
+
+def frozen(value: Any, label: str) -> Any:
+    """``value`` with its lists and dicts (nested ones too) made :class:`OptionList`/:class:`OptionDict`."""
+    if isinstance(value, list):
+        return value if isinstance(value, OptionList) else OptionList((frozen(v, label) for v in value), label)
+    if isinstance(value, dict):
+        return value if isinstance(value, OptionDict) else OptionDict(
+            ((k, frozen(v, label)) for k, v in value.items()), label)
+    if type(value) is tuple:
+        return tuple(frozen(v, label) for v in value)
+    return value
+
+
+def thawed(value: Any) -> Any:
+    """The plain lists and dicts of a :func:`frozen` value (a copy the caller may change)."""
+    if isinstance(value, list):
+        return [thawed(v) for v in value]
+    if isinstance(value, dict):
+        return {k: thawed(v) for k, v in value.items()}
+    if type(value) is tuple:
+        return tuple(thawed(v) for v in value)
+    return value
 
 
 _WHERE: ContextVar[str | None] = ContextVar("toolkit_options_where", default=None)
@@ -223,7 +317,17 @@ class Configurable(metaclass=_ConfigurableMeta):
         meanwhile either fills an old cache (dropped) or starts after the tables are rebuilt, and never
         stores results of the old tables in the new cache."""
         self._configure()
+        self._freeze_options()
         self._new_caches()
+
+    def _freeze_options(self) -> None:
+        """Hold list and dict options as :class:`OptionList`/:class:`OptionDict`: a change in place
+        would not take effect, so it is refused with the fix (assign a new value)."""
+        values = self.__dict__
+        for name in self._option_names:
+            value = values.get(name)
+            if isinstance(value, (list, dict, tuple)):
+                object.__setattr__(self, name, frozen(value, f"{self._where()}.{name}"))
 
     def _where(self) -> str:
         override = _WHERE.get()
