@@ -206,7 +206,14 @@ class _Splits:
         counts = self.counts
         pair_counts = self.pair_counts
         formed: defaultdict[str, list[int]] = defaultdict(list)  # a missing key costs no Python call
+        last = -1
         for wi in self.where.pop(ab):
+            if wi == last:
+                # The word is listed once per occurrence, in a row, and was rewritten whole just
+                # now: searching it again would cost its length per occurrence (quadratic on a
+                # long run such as 100,000 zero bytes).
+                continue
+            last = wi
             s = words[wi]
             i = s.find(ab)
             if i < 0:
