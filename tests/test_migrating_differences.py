@@ -181,3 +181,79 @@ def test_a_list_option_changed_in_place_is_refused_where_hf_ignores_it() -> None
     hf.special_tokens += ["c"]
     ours.special_tokens += ["c"]  # a new list, assigned: takes effect in both
     assert [t.content for t in hf.special_tokens] == ours.special_tokens == ["a", "c"]
+
+
+def _llama2() -> tuple[Tokenizer, object]:
+    from conftest import shared_path
+    tokenizers = require("tokenizers")
+    path = shared_path("vocab/llm/llama2/tokenizer.json")
+    return Tokenizer.from_file(path), tokenizers.Tokenizer.from_file(str(path))
+
+
+def test_a_stream_whose_byte_run_turns_invalid_goes_on_without_printing_text_again() -> None:
+    """<0xE2> <0x82> <0xAC> print "€"; <0xFF> makes the run invalid, so decode turns all four bytes
+    into U+FFFD. HF's DecodeStream raises there; ours prints what follows the printed length."""
+    from toolkit.decoders import DecodeStream
+    tokenizers = require("tokenizers")
+    ours, hf = _llama2()
+    ids = [229, 133, 175, 258, 272]  # <0xE2> <0x82> <0xAC> <0xFF> ▁the
+    theirs = tokenizers.decoders.DecodeStream()
+    assert [theirs.step(hf, i) for i in ids[:4]] == [None, None, "€", None]
+    with pytest.raises(Exception, match="Invalid prefix"):
+        theirs.step(hf, ids[4])
+    stream = DecodeStream()
+    out = [stream.step(ours, i) for i in ids]
+    assert out == [None, None, "€", None, "\ufffd" * 3 + " the"]
+    assert ours.decode(ids) == hf.decode(ids) == "\ufffd" * 4 + " the"  # same length: "€" stands for one
+
+
+def test_a_stream_started_from_ids_does_not_print_their_text_again() -> None:
+    """HF prints the text of a prefix character that was cut in two again; ours only the rest."""
+    from toolkit.decoders import DecodeStream
+    tokenizers = require("tokenizers")
+    ours, hf = _llama2()
+    ids = hf.encode("é😀x 👨", add_special_tokens=False).ids  # 👨 is four byte tokens
+    cut = next(k for k in range(1, len(ids)) if hf.decode(ids[:k]).endswith("\ufffd"))
+    theirs, mine = tokenizers.decoders.DecodeStream(ids=ids[:cut]), DecodeStream(ids=ids[:cut])
+    hf_out = "".join(filter(None, (theirs.step(hf, i) for i in ids[cut:])))
+    our_out = "".join(filter(None, (mine.step(ours, i) for i in ids[cut:])))
+    shown = hf.decode(ids[:cut]).rstrip("\ufffd")
+    assert shown + our_out == hf.decode(ids)
+    assert hf_out.startswith(shown) and hf_out != our_out
+
+
+def test_stream_decoder_skips_special_tokens_where_decode_stream_keeps_them() -> None:
+    from toolkit.decoders import DecodeStream
+    tokenizers = require("tokenizers")
+    ours, hf = _llama2()
+    ids = [1, 22557]  # <s> ▁Hello
+    theirs = tokenizers.decoders.DecodeStream()
+    assert [DecodeStream().step(ours, i) for i in ids[:1]] == [theirs.step(hf, ids[0])] == ["<s>"]
+    sd = ours.stream_decoder()  # our own name: the default of decode
+    assert [sd.feed(i) for i in ids] == ["", "Hello"]
+
+
+def test_a_single_template_with_b_is_refused_where_hf_panics_on_encode() -> None:
+    from toolkit.errors import ConfigError
+    tokenizers = require("tokenizers")
+    hf_template = tokenizers.processors.TemplateProcessing(single="$B", pair="$A $B", special_tokens=[])
+    _, hf = _pair(None, hf_template)
+    with pytest.raises(BaseException, match="index out of bounds"):  # a Rust panic
+        hf.encode("a b")
+    with pytest.raises(ConfigError, match=r"\$B"):
+        TemplateProcessing(single="$B", pair="$A $B", special_tokens=[])
+
+
+def test_byte_level_after_bert_processing_keeps_its_sequence_ranges() -> None:
+    from toolkit.processors import ByteLevel, Sequence
+    tokenizers = require("tokenizers")
+    p = tokenizers.processors
+    ours, hf = _pair(Sequence([BertProcessing(("[SEP]", 2), ("[CLS]", 1)), ByteLevel(trim_offsets=False)]),
+                     p.Sequence([p.BertProcessing(("[SEP]", 2), ("[CLS]", 1)), p.ByteLevel(trim_offsets=False)]))
+    mine, theirs = ours.encode("a b", "c"), hf.encode("a b", "c")
+    assert (mine.ids, mine.type_ids, mine.offsets) == (theirs.ids, theirs.type_ids, theirs.offsets)
+    assert mine.sequence_ids == [None, 0, 0, None, 1, None]
+    assert theirs.sequence_ids == [0, 0, 0, 0, 1, 1]
+    ours.post_processor = Sequence([ByteLevel(trim_offsets=False), BertProcessing(("[SEP]", 2), ("[CLS]", 1))])
+    hf.post_processor = p.Sequence([p.ByteLevel(trim_offsets=False), p.BertProcessing(("[SEP]", 2), ("[CLS]", 1))])
+    assert ours.encode("a b", "c").sequence_ids == hf.encode("a b", "c").sequence_ids == [None, 0, 0, None, 1, None]

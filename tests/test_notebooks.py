@@ -47,8 +47,11 @@ def _kernel(folder: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 # Every notebook runs on its fallback data in the default set, and on the shared corpora in -m slow
-# (the same cells on larger files: the costliest tests of the default set before).
-CASES = [pytest.param(name, data, marks=[pytest.mark.slow] * (data == "shared"))
+# (the same cells on larger files: the costliest tests of the default set before). The comparison
+# notebook trains four algorithms eleven times even on its fallback data (about 22 s): it runs in
+# -m slow both ways.
+_SLOW_EVEN_ON_FALLBACK = ("compare_algorithms.ipynb",)
+CASES = [pytest.param(name, data, marks=[pytest.mark.slow] * (data == "shared" or name in _SLOW_EVEN_ON_FALLBACK))
          for name in NAMES for data in ("shared", "fallback")]
 
 

@@ -75,6 +75,8 @@ def _view(e: Any) -> dict[str, Any]:
         "ids": list(e.ids), "tokens": list(e.tokens), "offsets": [tuple(o) for o in e.offsets],
         "type_ids": list(e.type_ids), "special": list(e.special_tokens_mask), "attention": list(e.attention_mask),
         "word_ids": list(e.word_ids), "sequence_ids": list(e.sequence_ids), "n_sequences": e.n_sequences,
+        # the ranges themselves, which sequence_ids can hide (an overflowing part holding only the pair's)
+        "token_to_sequence": [e.token_to_sequence(i) for i in range(len(e.ids))],
         "overflowing": [_view(o) for o in e.overflowing],
     }
 
@@ -257,7 +259,6 @@ def test_allowed_special_typed_in_text_gets_a_word_id() -> None:
     (lambda t: t.enable_truncation(8, strategy="shortest"), ConfigError),
     (lambda t: t.enable_truncation(8, direction="up"), ConfigError),
     (lambda t: t.enable_padding(direction="middle"), ConfigError),
-    (lambda t: t.enable_padding(pad_to_multiple_of=0), ConfigError),
     (lambda t: t.enable_padding(length=-1), ConfigError),
     (lambda t: t.enable_padding(pad_token=5), ConfigError),
     (lambda t: t.encode("a b", is_pretokenized=True), InputError),
@@ -358,3 +359,96 @@ def test_hf_names_on_tokenizer(tmp_path: Any) -> None:
         Tokenizer.from_file(42)  # type: ignore[arg-type]
     with pytest.raises(ConfigError):
         tok.train_from_iterator(["a"], length=-1)
+
+
+# --------------------------------------------------------------------------- small pipelines, both libraries
+_VOCAB = {"[UNK]": 0, "[CLS]": 1, "[SEP]": 2, "[PAD]": 3, "a": 4, "b": 5, "c": 6, "d": 7, "e": 8}
+
+
+def _word_level(processor: str | None) -> tuple[Tokenizer, Any]:
+    from algorithms import WordLevel
+    from pretokenizers import WhitespaceSplit
+    from toolkit.processors import BertProcessing
+    ours = Tokenizer(WordLevel(_VOCAB, unk_token="[UNK]"), pre_tokenizer=WhitespaceSplit())
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel(_VOCAB, "[UNK]"))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    if processor == "bert":
+        ours.post_processor = BertProcessing(("[SEP]", 2), ("[CLS]", 1))
+        hf.post_processor = tokenizers.processors.BertProcessing(("[SEP]", 2), ("[CLS]", 1))
+    return ours, hf
+
+
+@pytest.mark.parametrize("processor", [None, "bert"])
+def test_overflowing_parts_of_a_pair_keep_the_pair_range(processor: str | None) -> None:
+    """Without a post-processor, each part is marked with its sequence before they are joined, so a
+    window of the first text + the pair knows where the pair is (word_to_tokens, token_to_sequence)."""
+    ours, hf = _word_level(processor)
+    for tok in (ours, hf):
+        tok.enable_truncation(8, stride=1)
+    for a, b in [("a b c d e a b", "c d"), ("a b c d e", "e"), ("a", "b c d e a b c"), ("a b c", ""),
+                 ("a b c d e a b c d e", "a b")]:
+        mine, theirs = ours.encode(a, b), hf.encode(a, b)
+        assert _view(mine) == _view(theirs), (a, b)
+        for m, t in zip([mine, *mine.overflowing], [theirs, *theirs.overflowing]):
+            for seq in (0, 1):
+                assert [m.word_to_tokens(w, seq) for w in range(3)] == [t.word_to_tokens(w, seq) for w in range(3)]
+                assert [m.char_to_word(c, seq) for c in range(4)] == [t.char_to_word(c, seq) for c in range(4)]
+
+
+def test_post_process_without_a_processor_keeps_the_type_ids_given() -> None:
+    ours, hf = _word_level(None)
+    mine = ours.post_process(ours.encode("a b"), ours.encode("c d"))
+    theirs = hf.post_process(hf.encode("a b"), hf.encode("c d"))
+    assert _view(mine) == _view(theirs)
+    assert mine.type_ids == [0, 0, 0, 0]
+    assert ours.encode("a b", "c d").type_ids == hf.encode("a b", "c d").type_ids == [0, 0, 1, 1]
+
+
+def test_set_sequence_id_adds_a_range_and_keeps_the_others() -> None:
+    ours, hf = _word_level("bert")
+    mine, theirs = ours.encode("a b", "c"), hf.encode("a b", "c")
+    for e in (mine, theirs):
+        e.set_sequence_id(1)
+    # Ranges now overlap: HF's token_to_sequence then depends on its hash map's order (it changes
+    # from run to run), so only the deterministic fields are compared.
+    assert (mine.sequence_ids, mine.n_sequences) == (theirs.sequence_ids, theirs.n_sequences) == ([1] * 6, 2)
+
+
+@pytest.mark.parametrize("processor", [None, "bert"])
+def test_enable_truncation_refuses_a_stride_the_specials_leave_no_room_for(processor: str | None) -> None:
+    """HF checks the stride against max_length minus the specials when the option is set; so do we.
+    (A stride >= max_length itself is refused by us even without specials: docs/migrating.md.)"""
+    ours, hf = _word_level(processor)
+    for max_length, stride in product(range(6), range(6)):
+        try:
+            hf.enable_truncation(max_length, stride=stride)
+            hf_accepts = True
+        except ValueError:
+            hf_accepts = False
+        if hf_accepts and not (max_length and stride >= max_length):
+            ours.enable_truncation(max_length, stride=stride)
+            assert ours.truncation == hf.truncation
+        else:
+            with pytest.raises(ConfigError, match=r"stride \(\d+\) (is larger than the room|must be smaller)"):
+                ours.enable_truncation(max_length, stride=stride)
+
+
+def test_pad_to_multiple_of_zero_pads_to_no_multiple() -> None:
+    ours, hf = _word_level(None)
+    for tok in (ours, hf):
+        tok.enable_padding(pad_to_multiple_of=0, pad_id=3)
+    assert ours.padding == hf.padding
+    assert ours.padding["pad_to_multiple_of"] == 0
+    batch = ["a b c", "d"]
+    assert [_view(e) for e in ours.encode_batch(batch)] == [_view(e) for e in hf.encode_batch(batch)]
+    restored = Tokenizer.from_str(ours.to_str())
+    assert restored.padding == ours.padding
+
+
+def test_encode_batch_fast_gives_the_ids_of_encode_batch() -> None:
+    ours, hf = _word_level("bert")
+    batch = ["a b c", ("d", "e a"), "x"]
+    mine, theirs = ours.encode_batch_fast(batch), hf.encode_batch_fast(batch)
+    assert [(e.ids, e.type_ids, e.attention_mask) for e in mine] == [(e.ids, e.type_ids, e.attention_mask) for e in theirs]
+    full = ours.encode_batch(batch)  # ours keeps the tokens and offsets HF's fast variant leaves out
+    assert [(e.tokens, e.offsets) for e in mine] == [(e.tokens, e.offsets) for e in full]

@@ -67,6 +67,29 @@ def test_stream_decoder_refuses_a_non_bool_skip_flag(gpt2: Tokenizer) -> None:
         gpt2.stream_decoder(skip_special_tokens="yes")  # type: ignore[arg-type]
 
 
+def test_decode_stream_takes_lists_refuses_bad_arguments_and_copies(gpt2: Tokenizer) -> None:
+    import copy
+
+    from toolkit.decoders import DecodeStream
+    text = "héllo 🙂 wörld"
+    ids = gpt2.encode_ids(text)
+    for bad in ({"skip_special_tokens": 1}, {"ids": "12"}, {"ids": 5}):
+        with pytest.raises(InputError):
+            DecodeStream(**bad)  # type: ignore[arg-type]
+    stream = DecodeStream()
+    first = stream.step(gpt2, ids[:2])
+    for bad in ("3", b"3", {3}, [3, "x"], -1):
+        with pytest.raises(InputError):
+            stream.step(gpt2, bad)  # type: ignore[arg-type]
+    twin = copy.copy(stream)
+    rest = [stream.step(gpt2, i) for i in ids[2:]]
+    assert [twin.step(gpt2, i) for i in ids[2:]] == rest  # independent: the twin starts where it was copied
+    assert (first or "") + "".join(r for r in rest if r) == text
+    assert stream.step(gpt2, []) is None
+    with pytest.raises(InputError):
+        DecodeStream(ids=[10**9]).step(gpt2, 0)  # the prefix is checked by the first step
+
+
 # ---------------------------------------------------------------------------------------- item 20
 def _tiktoken_with_gap(tmp_path: Path) -> Path:
     lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]

@@ -4,7 +4,8 @@ This module owns the built-in decoders: ``ByteLevel`` (byte-level alphabet → U
 ``WordPiece`` (``##`` continuations and punctuation cleanup), ``Metaspace`` (``▁`` → space),
 ``BPEDecoder`` (end-of-word suffix → space), ``ByteFallback`` (``<0x41>`` byte tokens), ``Fuse``,
 ``Strip``, ``Replace``, ``CTC`` (speech models' output) and ``Sequence``; and ``SentencePiece``
-(sentencepiece's own decoding, which no HF decoder chain reproduces).
+(sentencepiece's own decoding, which no HF decoder chain reproduces). ``DecodeStream`` (HF's name
+for streaming decode) is :class:`toolkit.streaming.DecodeStream`, re-exported here.
 
 Every decoder implements :meth:`~toolkit.interfaces.Decoder.decode_chain` with Hugging Face's
 semantics: it receives the list of token strings and returns a list of strings, so decoders chain in a
@@ -25,6 +26,7 @@ from toolkit.bytelevel import CHAR_TO_BYTE, from_byte_level
 from toolkit.interfaces import Container, Decoder, Params, children_validator
 from toolkit.normalizers import PatternReplacement, replace_all
 from toolkit.registry import register
+from toolkit.streaming import DecodeStream
 
 __all__ = [
     "ByteLevel",
@@ -38,6 +40,7 @@ __all__ = [
     "Replace",
     "CTC",
     "Sequence",
+    "DecodeStream",
 ]
 
 NonNegativeInt = Annotated[int, Field(strict=True, ge=0)]

@@ -118,16 +118,24 @@ class Encoding:
         >>> RobertaProcessing(("</s>", 2), ("<s>", 0)).process(a, b).sequence_ids
         [None, 0, None, None, 1, None]
         """
-        if not self.sequence_ranges:
+        if not self.ranges:
             return [0] * len(self.ids)
         out: list[int | None] = [None] * len(self.ids)
-        for seq, (start, end) in sorted(self.sequence_ranges.items()):
+        # As HF: sequences 0 .. n_sequences - 1 in turn, a missing one covering every token (so a
+        # part holding only the pair's range, {1: ...}, reads as sequence 0 throughout).
+        for seq in range(self.n_sequences):
+            start, end = self._range(seq)
             out[start:end] = [seq] * (end - start)
         return out
 
     def set_sequence_id(self, sequence_id: int) -> None:
-        """Mark every token as coming from input sequence ``sequence_id``."""
-        self.ranges = (_index(sequence_id, "sequence_id"), 0, len(self.ids))
+        """Mark every token as coming from input sequence ``sequence_id``; the ranges of other
+        sequences stay (as HF's, which inserts this one range)."""
+        sequence_id = _index(sequence_id, "sequence_id")
+        r = self.ranges or ()
+        triples = {r[i]: r[i : i + 3] for i in range(0, len(r), 3)}
+        triples[sequence_id] = (sequence_id, 0, len(self.ids))
+        self.ranges = tuple(x for key in sorted(triples) for x in triples[key])
 
     def _range(self, sequence_index: int) -> tuple[int, int]:
         sequence_index = _index(sequence_index, "sequence_index")

@@ -86,7 +86,8 @@ def padding_params(
         raise ConfigError(f"pad_token must be a str, got {type(pad_token).__name__} {pad_token!r:.60}")
     return {
         "length": None if length is None else _count(length, "length"),
-        "pad_to_multiple_of": None if pad_to_multiple_of is None else _count(pad_to_multiple_of, "pad_to_multiple_of", minimum=1),
+        # 0 pads to no multiple, as HF (which keeps the 0)
+        "pad_to_multiple_of": None if pad_to_multiple_of is None else _count(pad_to_multiple_of, "pad_to_multiple_of"),
         "pad_id": _count(pad_id, "pad_id"),
         "pad_token": pad_token,
         "pad_type_id": _count(pad_type_id, "pad_type_id"),
@@ -179,22 +180,21 @@ def post_process(
 
 
 def default_process(enc: Encoding, pair: Encoding | None) -> Encoding:
-    """What a pipeline without post-processor does: a single sequence as it is, a pair concatenated
-    with type ids 0 and 1 and each marked with its sequence."""
+    """What a pipeline without post-processor does (HF's ``default_process``): a single sequence as
+    it is; a pair concatenated with the type ids it was encoded with, each part marked with its
+    sequence first, so the overflowing combinations (a part of the first text + the pair) carry the
+    pair's range."""
     if pair is None:
         return enc
     n, m = len(enc.ids), len(pair.ids)
     if not enc.overflow and not pair.overflow:  # the common case, built in one go
-        return Encoding(enc.ids + pair.ids, enc.tokens + pair.tokens, enc.offsets + pair.offsets, [0] * n + [1] * m,
-                        enc.special_tokens_mask + pair.special_tokens_mask, enc.attention_mask + pair.attention_mask,
-                        enc.word_ids + pair.word_ids, (0, 0, n, 1, n, n + m))
-    a, b = enc.with_type_id(0), pair.with_type_id(1)
+        return Encoding(enc.ids + pair.ids, enc.tokens + pair.tokens, enc.offsets + pair.offsets,
+                        enc.type_ids + pair.type_ids, enc.special_tokens_mask + pair.special_tokens_mask,
+                        enc.attention_mask + pair.attention_mask, enc.word_ids + pair.word_ids, (0, 0, n, 1, n, n + m))
+    a, b = enc.copy(), pair.copy()
     a.set_sequence_id(0)
-    out = Encoding.concat([a, b])
-    # As HF: the pair's range is set on the result only, so the overflowing combinations built while
-    # concatenating (a part of the first text + the pair) carry no range of the pair.
-    out.sequence_ranges = {0: (0, len(a)), 1: (len(a), len(out))}
-    return out
+    b.set_sequence_id(1)
+    return Encoding.concat([a, b])
 
 
 def _direction_from_hf(value: Any, where: str) -> str:
@@ -299,7 +299,17 @@ class TruncationPadding:
     ) -> None:
         """Truncate every encoding to ``max_length`` tokens, the specials the post-processor adds included;
         the cut-off parts go to ``Encoding.overflowing`` (``stride`` tokens of overlap)."""
-        self._truncation = truncation_params(max_length, stride=stride, strategy=strategy, direction=direction)
+        params = truncation_params(max_length, stride=stride, strategy=strategy, direction=direction)
+        added = self.num_special_tokens_to_add(False)
+        room = params["max_length"] - added
+        # HF's check, when the option is set (its unsigned subtraction wraps below the specials: no check)
+        if room >= 0 and params["stride"] > room:
+            raise ConfigError(
+                f"stride ({params['stride']}) is larger than the room the post-processor's special tokens leave "
+                f"(max_length {params['max_length']} - {added} special tokens = {room}); give a smaller stride "
+                "or a larger max_length"
+            )
+        self._truncation = params
 
     def no_truncation(self) -> None:
         """Stop truncating."""

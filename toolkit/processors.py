@@ -45,9 +45,11 @@ class _EncodingsProcessor(PostProcessor):
         # implementations may share these lists freely.
         encodings = [encoding.with_type_id(0)] if pair is None else [encoding.with_type_id(0), pair.with_type_id(1)]
         for i, e in enumerate(encodings):
-            e.set_sequence_id(i)
-            for o in e.overflow or ():
-                o.set_sequence_id(i)
+            for part in (e, *(e.overflow or ())):
+                # A fresh mark: the sequence-0 range an earlier encode gave the pair is dropped,
+                # where HF keeps it and loses the first text's range (docs/migrating.md).
+                part.ranges = None
+                part.set_sequence_id(i)
         out = self.process_encodings(encodings, add_special_tokens=add_special_tokens)
         return out[0] if len(out) == 1 else Encoding.concat(out)
 
