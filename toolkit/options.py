@@ -127,7 +127,26 @@ def _refuse(label: str, kind: str) -> ConfigError:
                        f"assign a new {kind} instead: {example}")
 
 
-class OptionList(list):  # type: ignore[type-arg]
+class _HeldOption:
+    """What :class:`OptionList` and :class:`OptionDict` share: the label that errors name, and refusal."""
+
+    __slots__ = ()
+    _kind: ClassVar[str]
+    _plain: ClassVar[type]
+    _label: str
+
+    def __init__(self, items: Any = (), label: str = "option") -> None:
+        super().__init__(items)  # type: ignore[call-arg]  # list or dict, next in the MRO
+        self._label = label
+
+    def _refused(self, *args: Any, **kwargs: Any) -> Any:
+        raise _refuse(self._label, self._kind)
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self._plain(self), self._label))  # type: ignore[call-arg]
+
+
+class OptionList(_HeldOption, list):  # type: ignore[type-arg]
     """A list-valued option as the component holds it: read it like a list; change it by assignment.
 
     Changing it in place would bypass validation and leave what the component derived from it stale,
@@ -145,16 +164,9 @@ class OptionList(list):  # type: ignore[type-arg]
     """
 
     __slots__ = ("_label",)
-
-    def __init__(self, items: Any = (), label: str = "option") -> None:
-        super().__init__(items)
-        self._label = label
-
-    def _refused(self, *args: Any, **kwargs: Any) -> Any:
-        raise _refuse(self._label, "list")
-
-    append = extend = insert = remove = pop = clear = sort = reverse = _refused
-    __setitem__ = __delitem__ = _refused
+    _kind, _plain = "list", list
+    append = extend = insert = remove = pop = clear = sort = reverse = _HeldOption._refused
+    __setitem__ = __delitem__ = _HeldOption._refused
 
     def __iadd__(self, other: Any) -> list[Any]:  # type: ignore[override,misc]
         return [*self, *other]
@@ -162,29 +174,16 @@ class OptionList(list):  # type: ignore[type-arg]
     def __imul__(self, n: Any) -> list[Any]:  # type: ignore[override,misc]
         return list(self) * n
 
-    def __reduce__(self) -> Any:
-        return (OptionList, (list(self), self._label))
 
-
-class OptionDict(dict):  # type: ignore[type-arg]
+class OptionDict(_HeldOption, dict):  # type: ignore[type-arg]
     """A dict-valued option as the component holds it: read it like a dict; change it by assignment."""
 
     __slots__ = ("_label",)
-
-    def __init__(self, items: Any = (), label: str = "option") -> None:
-        super().__init__(items)
-        self._label = label
-
-    def _refused(self, *args: Any, **kwargs: Any) -> Any:
-        raise _refuse(self._label, "dict")
-
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refused
+    _kind, _plain = "dict", dict
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _HeldOption._refused
 
     def __ior__(self, other: Any) -> dict[Any, Any]:  # type: ignore[override,misc]
         return {**self, **other}
-
-    def __reduce__(self) -> Any:
-        return (OptionDict, (dict(self), self._label))
 
 
 def frozen(value: Any, label: str) -> Any:
