@@ -452,3 +452,29 @@ def test_encode_batch_fast_gives_the_ids_of_encode_batch() -> None:
     assert [(e.ids, e.type_ids, e.attention_mask) for e in mine] == [(e.ids, e.type_ids, e.attention_mask) for e in theirs]
     full = ours.encode_batch(batch)  # ours keeps the tokens and offsets HF's fast variant leaves out
     assert [(e.tokens, e.offsets) for e in mine] == [(e.tokens, e.offsets) for e in full]
+
+
+@pytest.mark.parametrize("kind", ["bert", "roberta", "template"])
+def test_post_process_of_padded_encodings_makes_the_masks_anew(kind: str) -> None:
+    """HF's BertProcessing and RobertaProcessing rebuild both masks: padding given to post_process is
+    content (attention 1, special 0); the template processor agrees."""
+    from toolkit import processors as ours_processors
+    ours, hf = _word_level(None)
+    for tok, m in ((ours, ours_processors), (hf, tokenizers.processors)):
+        tok.post_processor = {
+            "bert": lambda: m.BertProcessing(("[SEP]", 2), ("[CLS]", 1)),
+            "roberta": lambda: m.RobertaProcessing(("[SEP]", 2), ("[CLS]", 1)),
+            "template": lambda: m.TemplateProcessing(single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+                                                     special_tokens=[("[CLS]", 1), ("[SEP]", 2)]),
+        }[kind]()
+        tok.enable_padding(length=4, pad_id=3)
+    padded = [(tok.encode("a", add_special_tokens=False), tok.encode("b c", add_special_tokens=False)) for tok in (ours, hf)]
+    for tok in (ours, hf):
+        tok.no_padding()
+    (a, b), (ha, hb) = padded
+    def masks(e: Any) -> dict[str, Any]:  # a pair's sequence ids differ as documented (post_process, sequence 0)
+        return {k: v for k, v in _view(e).items() if k not in ("sequence_ids", "token_to_sequence")}
+
+    for add in (True, False):
+        assert _view(ours.post_process(a, add_special_tokens=add)) == _view(hf.post_process(ha, add_special_tokens=add))
+        assert masks(ours.post_process(a, b, add_special_tokens=add)) == masks(hf.post_process(ha, hb, add_special_tokens=add))

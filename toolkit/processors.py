@@ -350,8 +350,8 @@ class BertProcessing(_EncodingsProcessor):
             [cls_token, *e.tokens, sep_token],
             [(0, 0), *e.offsets, (0, 0)],
             [0] * (len(e.ids) + 2),
-            [1, *e.special_tokens_mask, 1],
-            [1, *e.attention_mask, 1],
+            [1, *[0] * len(e.ids), 1],  # the masks are made anew, as HF's (padding given in is content)
+            [1] * (len(e.ids) + 2),
             [None, *e.word_ids, None],
             (0, 1, len(e.ids) + 1),
         )
@@ -361,6 +361,7 @@ class BertProcessing(_EncodingsProcessor):
             return encodings
         if len(encodings) not in (1, 2):
             raise InputError(f"BertProcessing handles one or two sequences, got {len(encodings)}")
+        encodings = [_content(e) for e in encodings]
         out = [self._special(self.cls, 0), encodings[0], self._special(self.sep, 0)]
         if len(encodings) == 2:
             out += [encodings[1], self._special(self.sep, 1)]
@@ -371,6 +372,15 @@ class BertProcessing(_EncodingsProcessor):
 
     def added_tokens(self, *, is_pair: bool) -> int:
         return 3 if is_pair else 2
+
+
+def _content(enc: Encoding) -> Encoding:
+    """``enc`` as the text between special tokens: special-tokens mask 0 and attention 1 throughout,
+    overflowing parts too (HF's ``BertProcessing`` and ``RobertaProcessing`` make the masks anew, so
+    an encoding padded before ``post_process`` gets its padding counted as content)."""
+    n = len(enc.ids)
+    overflow = [_content(o) for o in enc.overflow] if enc.overflow else None
+    return Encoding(enc.ids, enc.tokens, enc.offsets, enc.type_ids, [0] * n, [1] * n, enc.word_ids, enc.ranges, overflow)
 
 
 # --------------------------------------------------------------------------- byte level
@@ -484,6 +494,7 @@ class RobertaProcessing(_EncodingsProcessor):
         encodings = [e.with_type_id(0) for e in encodings]  # RoBERTa: every type id is 0
         if not add_special_tokens:
             return encodings
+        encodings = [_content(e) for e in encodings]
         cls, sep = Encoding.special(*self.cls), Encoding.special(*self.sep)
         out = [cls, encodings[0], sep]
         if len(encodings) == 2:
