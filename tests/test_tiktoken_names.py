@@ -114,3 +114,54 @@ def test_stream_bad_prefix_is_a_typed_error() -> None:
         tok.stream_decoder(ids="abc")  # type: ignore[arg-type]
     with pytest.raises(InputError):
         tok.stream_decoder(ids=[10**9])
+
+
+def test_tiktoken_encoding_names_like_tiktoken(ours: Tokenizer, reference) -> None:  # noqa: F811
+    """The rest of tiktoken's ``Encoding`` names, against tiktoken on cl100k."""
+    assert ours.max_token_value == reference.max_token_value
+    assert ours.eot_token == reference.eot_token
+    assert ours.special_tokens_set == reference.special_tokens_set
+    for token_id in (0, 1000, reference.eot_token, reference.max_token_value):
+        assert ours.is_special_token(token_id) == reference.is_special_token(token_id)
+        assert ours.decode_single_token_bytes(token_id) == reference.decode_single_token_bytes(token_id)
+    for piece in ("hello", " world", "<|endoftext|>", b"\xf0\x9f", b" the", "🙂"[0]):
+        try:
+            expected = reference.encode_single_token(piece)
+        except KeyError:
+            with pytest.raises(InputError, match="no single token"):
+                ours.encode_single_token(piece)
+            continue
+        assert ours.encode_single_token(piece) == expected
+    ids = ours.encode_ordinary(TEXTS[0])
+    assert ours.decode_tokens_bytes(ids) == reference.decode_tokens_bytes(ids)
+    assert ours.encode_ordinary_batch(TEXTS) == reference.encode_ordinary_batch(TEXTS)
+    assert ours.encode_ordinary_batch(TEXTS, num_threads=2) == reference.encode_ordinary_batch(TEXTS, num_threads=2)
+    batch = [reference.encode(t, allowed_special="all") for t in TEXTS]
+    assert ours.decode_bytes_batch(batch) == reference.decode_bytes_batch(batch)
+    assert ours.token_byte_values() == reference.token_byte_values()
+    with pytest.raises(InputError):
+        ours.decode_single_token_bytes(100256)  # no token has this id (tiktoken: KeyError)
+    with pytest.raises(InputError):
+        ours.encode_ordinary_batch("one string")
+    with pytest.raises(InputError):
+        ours.is_special_token("1")  # type: ignore[arg-type]
+
+
+def test_documented_differences_from_tiktoken(ours: Tokenizer, reference) -> None:  # noqa: F811
+    """docs/migrating.md, "From tiktoken": pinned on both sides."""
+    text = "hi<|endoftext|>"
+    unknown = {"<|endoftext|>", "<|im_start|>"}  # not a special token of cl100k
+    assert reference.encode(text, allowed_special=unknown) == [6151, 100257]
+    with pytest.raises(ConfigError, match="<\\|im_start\\|>"):
+        ours.encode_ids(text, allowed_special=unknown)
+    assert ours.encode_ids(text, allowed_special=unknown & ours.special_tokens_set) == [6151, 100257]
+    assert reference.encode_ordinary("a\udfffb") == reference.encode_ordinary("a\ufffdb")
+    with pytest.raises(InputError, match="surrogate"):
+        ours.encode_ordinary("a\udfffb")
+    with pytest.raises(KeyError):
+        reference.decode_single_token_bytes(100256)
+    with pytest.raises(InputError):
+        ours.decode_bytes([100256])
+    ids = [6151, 100257]
+    assert reference.decode(ids) == ours.decode(ids, skip_special_tokens=False) == "hi<|endoftext|>"
+    assert ours.decode(ids) == "hi"  # HF's default

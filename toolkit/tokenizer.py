@@ -27,9 +27,9 @@ from toolkit.hf_names import HFNames, PreTokenized, batch_item
 from toolkit.interfaces import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, Trainer
 from toolkit.padding import TruncationPadding, pad_batch, post_process, settings_from_dict
 from toolkit.registry import tool
-from toolkit.bytelevel import from_byte_level, is_byte_level
 from toolkit.runtime import gc_paused
 from toolkit.streaming import StreamDecoder
+from toolkit.tiktoken_names import TiktokenNames
 from toolkit.vocabulary import AllowedSpecial, VocabularyMixin
 from toolkit.added_tokens import AddedVocabulary, Segment, read_added_tokens
 from toolkit.serialization import FORMAT, VERSION, atomic_write_text, build_components, check_document, parse_json
@@ -56,7 +56,7 @@ def _later_pieces(pre_tokenizer: PreTokenizer, text: str) -> list[Piece]:
     return [p.moved(-1) for p in pre_tokenizer.pre_tokenize([Piece(text, 1, len(text) + 1)]) if p.text]
 
 
-class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
+class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, FileFormats):
     """A complete tokenizer: the pipeline of components plus encode/decode/train/save; truncation and
     padding (:mod:`toolkit.padding`), Hugging Face's names (:mod:`toolkit.hf_names`), added tokens
     (:mod:`toolkit.vocabulary`) and other libraries' files (:mod:`toolkit.file_formats`) come from mixins.
@@ -466,10 +466,8 @@ class Tokenizer(TruncationPadding, HFNames, VocabularyMixin, FileFormats):
         """tiktoken's ``decode_bytes``: the bytes of ``ids``, special tokens included; byte-level
         tokens give their exact bytes even when they end inside a UTF-8 character."""
         tokens = self._tokens_of(ids, False)
-        if getattr(self.decoder, "type_name", None) == "ByteLevel":
-            return b"".join(
-                from_byte_level(t) if is_byte_level(t) else t.encode("utf-8", "surrogatepass") for t in tokens
-            )
+        if self._byte_level():
+            return b"".join(map(self.token_bytes, tokens))
         text = self.decoder.decode(tokens) if self.decoder is not None else " ".join(tokens)
         return text.encode("utf-8", "surrogatepass")
 
