@@ -47,7 +47,7 @@ from algorithms._vocab import (
     select_alphabet,
 )
 from toolkit import limits
-from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
+from toolkit.errors import ConfigError, InputError, VocabularyError
 from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
 from toolkit.progress import training_progress
 from toolkit.registry import register
@@ -431,14 +431,8 @@ class BPETrainer(Trainer):
         words = _words_as_symbols(items, alphabet, prefix, suffix, vocab, id_to_token, char_len)
         counts = [count for _, count in items]
 
-        base = len(id_to_token)
-        if base > self.vocab_size:
-            raise TrainingError(
-                f"vocab_size={self.vocab_size} is smaller than the base vocabulary ({len(specials)} special tokens "
-                f"+ {base - len(specials)} alphabet symbols = {base}); raise vocab_size to at least {base} or "
-                "set limit_alphabet"
-            )
-
+        # A vocab_size below the base vocabulary (specials + alphabet) learns no merge, as in HF; the
+        # caller's check_reached warns that the model is larger than asked.
         learned = self._learn(words, counts, specials, prefix, suffix, vocab, id_to_token, char_len)
         # A pair can be merged twice when a later merge re-creates one of its tokens ("##" + "###"
         # spells the existing "###"). The model ranks each pair once, by its first merge, which is the

@@ -153,13 +153,7 @@ class WordPieceTrainer(Trainer):
             continuing_subword_prefix=self.continuing_subword_prefix, end_of_word_suffix=self.end_of_word_suffix,
             tie_break=self.tie_break,
         )
-        try:
-            bpe = trainer.train(dict(items))
-        except TrainingError as e:  # vocab_size below the base vocabulary: WordPiece keeps the alphabet
-            if "base vocabulary" not in str(e):
-                raise
-            trainer.vocab_size, trainer.min_frequency = limits.MAX_VOCAB_SIZE, 2**62
-            bpe = trainer.train(dict(items))
+        bpe = trainer.train(dict(items))  # below the base vocabulary: the alphabet, no merge (as HF)
         vocab = bpe.get_vocab()
         tokens = sorted(vocab, key=vocab.__getitem__)
         plen = len(self.continuing_subword_prefix)

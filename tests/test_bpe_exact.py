@@ -78,13 +78,32 @@ def test_vocab_size_equal_to_the_base_is_enough() -> None:
     assert model.vocab == {"<s>": 0, "a": 1, "b": 2} and model.merges == []
 
 
+def test_a_vocab_size_below_the_base_learns_nothing_and_warns() -> None:
+    """As HF: the special tokens and the alphabet, no merge; Tokenizer.train warns that it is larger."""
+    import warnings
+
+    from algorithms import BPE
+    from pretokenizers import Whitespace
+    from toolkit import Tokenizer, VocabSizeWarning
+    trainer = BPETrainer(vocab_size=2, special_tokens=["<s>"], show_progress=False)
+    model = trainer.train({"ab": 1})
+    assert model.vocab == {"<s>": 0, "a": 1, "b": 2} and model.merges == []
+    tok = Tokenizer(BPE(), pre_tokenizer=Whitespace())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tok.train(["ab"], trainer)
+    assert [str(w.message) for w in caught if w.category is VocabSizeWarning] == [
+        "BPETrainer: vocab_size=2 is below the base vocabulary: the special tokens and the alphabet alone make "
+        "3 tokens, so nothing was learned; ask for more than 3, or set limit_alphabet"
+    ]
+    tokenizers = require("tokenizers")
+    hf = tokenizers.Tokenizer(tokenizers.models.BPE())
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    hf.train_from_iterator(["ab"], tokenizers.trainers.BpeTrainer(vocab_size=2, special_tokens=["<s>"], show_progress=False))
+    assert hf.get_vocab() == tok.get_vocab()
+
+
 def test_error_texts() -> None:
-    with pytest.raises(TrainingError) as err:
-        BPETrainer(vocab_size=2, special_tokens=["<s>"]).train({"ab": 1})
-    assert str(err.value) == (
-        "vocab_size=2 is smaller than the base vocabulary (1 special tokens + 2 alphabet symbols = 3); "
-        "raise vocab_size to at least 3 or set limit_alphabet"
-    )
     with pytest.raises(ConfigError, match=r"^BPETrainer trains BPE models; the tokenizer's model is a object$"):
         BPETrainer().train({"a": 1}, model=object())  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match=r"^BPETrainer\.initial_alphabet: "):

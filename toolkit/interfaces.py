@@ -369,15 +369,24 @@ class Trainer(Component):
         show_progress: bool = True
 
     def check_reached(self, model: Model) -> str | None:
-        """Warn (:class:`~toolkit.errors.VocabSizeWarning`) when ``model`` is smaller than ``vocab_size``.
+        """Warn (:class:`~toolkit.errors.VocabSizeWarning`) when ``model`` is smaller than ``vocab_size``,
+        or larger (the special tokens and the alphabet alone exceed it: no merge was learned, as in HF).
 
         Returns the warning's message, or ``None`` when the size was reached (or the trainer has none).
         ``Tokenizer.train`` and config training call it; the trainers themselves stay silent.
         """
         requested = getattr(self, "vocab_size", None)
         reached = len(model.get_vocab())
-        if not isinstance(requested, int) or reached >= requested:
+        if not isinstance(requested, int) or reached == requested:
             return None
+        if reached > requested:
+            message = (
+                f"{type(self).__name__}: vocab_size={requested:,} is below the base vocabulary: the special tokens "
+                f"and the alphabet alone make {reached:,} tokens, so nothing was learned; ask for more than "
+                f"{reached:,}" + (", or set limit_alphabet" if hasattr(self, "limit_alphabet") else "")
+            )
+            warnings.warn(message, VocabSizeWarning, stacklevel=3)
+            return message
         floor = getattr(self, "min_frequency", 0) or 0
         why = self.unreached_reason(floor)
         fix = "train on more text" + (", lower min_frequency" if floor > 1 else "")
