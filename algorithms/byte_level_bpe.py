@@ -31,7 +31,7 @@ from itertools import accumulate
 from random import Random
 from typing import Any, Literal
 
-from pydantic import Field, StrictInt
+from pydantic import Field, StrictInt, StrictStr
 
 from algorithms._bpe_encode import (
     LONG_PIECE_THRESHOLD,
@@ -63,6 +63,8 @@ from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyErr
 from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
 from toolkit.progress import training_progress
 from toolkit.registry import register
+
+_BYTE_SYMBOLS = frozenset(BYTE_TO_CHAR)
 
 __all__ = ["ByteLevelBPE", "ByteLevelBPETrainer"]
 
@@ -387,6 +389,9 @@ class ByteLevelBPETrainer(Trainer):
         special_tokens: list[str] = []
         max_token_length: StrictInt | None = Field(None, ge=1)
         tie_break: Literal["ids", "first_occurrence"] = "ids"
+        #: HF's recipe passes ``pre_tokenizers.ByteLevel.alphabet()``: the 256 byte symbols are
+        #: always there, so this may only list some of them and changes nothing.
+        initial_alphabet: list[StrictStr] = []
 
     def __init__(self, *, progress: ProgressCallback | None = None, **options: Any) -> None:
         super().__init__(**options)
@@ -398,6 +403,12 @@ class ByteLevelBPETrainer(Trainer):
         limits.check_trainer_options(self.vocab_size, specials, where=where)
         if len(set(specials)) != len(specials):
             raise ConfigError(f"{where}.special_tokens: contains duplicates: {specials}")
+        outside = [c for c in self.initial_alphabet if c not in _BYTE_SYMBOLS]
+        if outside:
+            raise ConfigError(
+                f"{where}.initial_alphabet: {outside[0]!r:.60} is not one of the 256 byte symbols; this trainer always "
+                "starts from all of them (pretokenizers.ByteLevel.alphabet()), so leave initial_alphabet out"
+            )
         if any(not t for t in specials):
             raise ConfigError(f"{where}.special_tokens: the empty string cannot be a special token")
         byte_chars = [t for t in specials if len(t) == 1 and t in CHAR_TO_BYTE]

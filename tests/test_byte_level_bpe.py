@@ -474,3 +474,17 @@ def test_training_errors() -> None:
     tok, trainer = presets.gpt2_style()
     with pytest.raises(TrainingError, match="empty corpus"):
         tok.train(["", ""], trainer)
+
+
+def test_hf_recipe_initial_alphabet_is_accepted_and_changes_nothing() -> None:
+    """HF's byte-level recipe passes ``initial_alphabet=ByteLevel.alphabet()``; ours always has the
+    256 byte symbols, so the option may list them and changes nothing; anything else is refused."""
+    from algorithms import ByteLevelBPETrainer
+    from pretokenizers import ByteLevel
+    from toolkit.errors import ConfigError
+    counts = {"Ġhello": 5, "Ġworld": 3, "hello": 2}
+    plain = ByteLevelBPETrainer(vocab_size=270, show_progress=False).train(counts)
+    recipe = ByteLevelBPETrainer(vocab_size=270, initial_alphabet=ByteLevel.alphabet(), show_progress=False).train(counts)
+    assert recipe.get_vocab() == plain.get_vocab() and recipe.merges == plain.merges
+    with pytest.raises(ConfigError, match="initial_alphabet: '中' is not one of the 256 byte symbols"):
+        ByteLevelBPETrainer(initial_alphabet=["中"])

@@ -125,6 +125,7 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("trainer", "ByteLevelBPETrainer", "special_tokens"): (["<s>"], 5),
     ("trainer", "ByteLevelBPETrainer", "max_token_length"): (2, 0),
     ("trainer", "ByteLevelBPETrainer", "tie_break"): ("first_occurrence", "x"),
+    ("trainer", "ByteLevelBPETrainer", "initial_alphabet"): (["a", "Ġ"], ["中"]),
     ("trainer", "WordPieceTrainer", "vocab_size"): (12, 0),
     ("trainer", "WordPieceTrainer", "min_frequency"): (3, -1),
     ("trainer", "WordPieceTrainer", "special_tokens"): (["[UNK]"], 5),
