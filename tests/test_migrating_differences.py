@@ -257,3 +257,45 @@ def test_byte_level_after_bert_processing_keeps_its_sequence_ranges() -> None:
     ours.post_processor = Sequence([ByteLevel(trim_offsets=False), BertProcessing(("[SEP]", 2), ("[CLS]", 1))])
     hf.post_processor = p.Sequence([p.ByteLevel(trim_offsets=False), p.BertProcessing(("[SEP]", 2), ("[CLS]", 1))])
     assert ours.encode("a b", "c").sequence_ids == hf.encode("a b", "c").sequence_ids == [None, 0, 0, None, 1, None]
+
+
+def _trained(hf_trainer: object, trainer: object, texts: list[str]) -> tuple[Tokenizer, object]:
+    from algorithms import BPE
+    from pretokenizers import Whitespace
+    tokenizers = require("tokenizers")
+    bpe = type(trainer).__name__ == "BPETrainer"
+    ours = Tokenizer(BPE() if bpe else WordLevel(unk_token="[UNK]"), pre_tokenizer=Whitespace())
+    ours.train(texts, trainer)
+    hf = tokenizers.Tokenizer(tokenizers.models.BPE() if bpe else tokenizers.models.WordLevel(unk_token="[UNK]"))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    hf.train_from_iterator(texts, hf_trainer)
+    return ours, hf
+
+
+def test_a_merge_that_would_spell_a_special_token_is_not_learned() -> None:
+    from algorithms import BPETrainer
+    tokenizers = require("tokenizers")
+    ours, hf = _trained(tokenizers.trainers.BpeTrainer(vocab_size=10, special_tokens=["ab"], show_progress=False),
+                        BPETrainer(vocab_size=10, special_tokens=["ab"], show_progress=False), ["ab ab ab cd"])
+    assert [list(m) for m in json.loads(hf.to_str())["model"]["merges"]] == [["a", "b"], ["c", "d"]]
+    assert [list(m) for m in ours.model.merges] == [["c", "d"]]
+    assert ours.encode("ab").tokens == ["a", "b"]  # typed text never reaches the special token
+
+
+def test_word_level_numbers_a_special_token_that_is_also_a_word_once() -> None:
+    from algorithms import WordLevelTrainer
+    tokenizers = require("tokenizers")
+    ours, hf = _trained(tokenizers.trainers.WordLevelTrainer(special_tokens=["[UNK]", "the"], show_progress=False),
+                        WordLevelTrainer(special_tokens=["[UNK]", "the"], show_progress=False), ["the cat the"])
+    assert ours.get_vocab() == {"[UNK]": 0, "the": 1, "cat": 2}
+    assert hf.get_vocab()["the"] == 2 and hf.get_vocab()["cat"] == 3 and 1 not in hf.get_vocab().values()
+
+
+def test_trainers_take_special_tokens_as_strings() -> None:
+    from algorithms import BPETrainer
+    from toolkit import AddedToken
+    from toolkit.errors import ConfigError
+    tokenizers = require("tokenizers")
+    tokenizers.trainers.BpeTrainer(special_tokens=[tokenizers.AddedToken("<mask>", lstrip=True)])
+    with pytest.raises(ConfigError, match="special_tokens"):
+        BPETrainer(special_tokens=[AddedToken("<mask>", lstrip=True, special=True)])
