@@ -12,7 +12,7 @@ from conftest import require
 
 from algorithms.bpe import BPE, BPETrainer
 from toolkit import limits
-from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
+from toolkit.errors import ConfigError, InputError, VocabularyError
 
 AFFIX_VOCAB = {"a</w>": 0, "a": 1, "##b</w>": 2, "##b": 3, "b": 4, "b</w>": 5, "##a</w>": 6, "##a": 7}
 
