@@ -14,6 +14,7 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
+from toolkit.arguments import check_flag
 from toolkit.errors import InputError
 
 __all__ = ["StreamDecoder", "DecodeStream"]
@@ -28,6 +29,13 @@ def _as_ids(token_id: Any) -> list[int]:
     return [token_id]
 
 
+def _prefix_ids(ids: Any) -> list[int]:
+    """The ``ids=`` prefix as a list (``decode`` checks each id)."""
+    if ids is None or isinstance(ids, (str, bytes, bytearray)) or not hasattr(ids, "__iter__"):
+        raise InputError(f"ids must be a sequence of integer ids, got {type(ids).__name__} {ids!r:.60}")
+    return list(ids)
+
+
 class StreamDecoder:
     """Incremental decoding: :meth:`feed` one id at a time, get the text that became complete.
 
@@ -40,10 +48,8 @@ class StreamDecoder:
     """
 
     def __init__(self, tokenizer: Any, *, skip_special_tokens: bool = True, ids: Iterable[int] | None = None) -> None:
-        if skip_special_tokens is not True and skip_special_tokens is not False:
-            raise InputError(f"skip_special_tokens must be True or False, got {skip_special_tokens!r:.60}")
         self._tokenizer = tokenizer
-        self._skip = skip_special_tokens
+        self._skip = check_flag(skip_special_tokens, "skip_special_tokens")
         self._ids: list[int] = []
         self._context = 0  # how many of _ids were already printed
         self._printed = ""  # decode(_ids[:_context])
@@ -53,9 +59,7 @@ class StreamDecoder:
     def _start_from(self, ids: Iterable[int]) -> None:
         """Take ``ids`` as already shown (HF's ``DecodeStream(ids=...)``): they are context only. An
         incomplete UTF-8 character at their end is not shown yet: the ids that hold it stay pending."""
-        if ids is None or isinstance(ids, (str, bytes, bytearray)) or not hasattr(ids, "__iter__"):
-            raise InputError(f"ids must be a sequence of integer ids, got {type(ids).__name__} {ids!r:.60}")
-        prefix = list(ids)
+        prefix = _prefix_ids(ids)
         self._decode(prefix)  # every id checked before anything changes
         context = len(prefix)
         while context > max(0, len(prefix) - 3) and self._decode(prefix[:context]).endswith("\ufffd"):
@@ -144,12 +148,8 @@ class DecodeStream:
     """
 
     def __init__(self, ids: Iterable[int] | None = None, skip_special_tokens: bool = False) -> None:
-        if skip_special_tokens is not True and skip_special_tokens is not False:
-            raise InputError(f"skip_special_tokens must be True or False, got {skip_special_tokens!r:.60}")
-        if ids is not None and (isinstance(ids, (str, bytes, bytearray)) or not hasattr(ids, "__iter__")):
-            raise InputError(f"ids must be a sequence of integer ids, got {type(ids).__name__} {ids!r:.60}")
-        self._prefix = None if ids is None else list(ids)  # checked by the first step, which has the tokenizer
-        self._skip = skip_special_tokens
+        self._skip = check_flag(skip_special_tokens, "skip_special_tokens")
+        self._prefix = None if ids is None else _prefix_ids(ids)  # each id checked by the first step
         self._stream: StreamDecoder | None = None
 
     def step(self, tokenizer: Any, id: int | list[int]) -> str | None:  # noqa: A002 (HF's argument name)
