@@ -380,10 +380,12 @@ class Trainer(Component):
         if not isinstance(requested, int) or reached == requested:
             return None
         if reached > requested:
+            if not hasattr(self, "limit_alphabet"):
+                return None  # only the merge trainers keep a base vocabulary above vocab_size (HF's rule)
             message = (
                 f"{type(self).__name__}: vocab_size={requested:,} is below the base vocabulary: the special tokens "
                 f"and the alphabet alone make {reached:,} tokens, so nothing was learned; ask for more than "
-                f"{reached:,}" + (", or set limit_alphabet" if hasattr(self, "limit_alphabet") else "")
+                f"{reached:,}, or set limit_alphabet"
             )
             warnings.warn(message, VocabSizeWarning, stacklevel=3)
             return message
