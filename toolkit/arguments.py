@@ -53,6 +53,14 @@ def check_flag(value: Any, what: str) -> bool:
     return value
 
 
+def check_batch(batch: Any, what: str, items: str) -> list[Any]:
+    """``batch`` as a list when it is a collection (not one string); else :class:`InputError`:
+    ``"{what} expects a list of {items}, got ..."``."""
+    if batch is None or isinstance(batch, (str, bytes)) or not hasattr(batch, "__iter__"):
+        raise InputError(f"{what} expects a list of {items}, got {type(batch).__name__} {batch!r:.60}")
+    return list(batch)
+
+
 def _bad_id(token_id: Any, position: int) -> InputError:
     return InputError(f"cannot decode ids[{position}] = {token_id!r:.60}: a {type(token_id).__name__}, not an integer id")
 

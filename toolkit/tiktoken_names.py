@@ -20,12 +20,12 @@ of the pipeline live beside their siblings: ``encode_ordinary`` and ``decode_byt
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
+from toolkit.arguments import check_batch
 from toolkit.bytelevel import bytes_to_byte_level, from_byte_level, is_byte_level
 from toolkit.errors import InputError
 
-__all__ = ["TiktokenNames"]
+__all__ = ["TiktokenNames", "token_bytes"]
 
 
 class TiktokenNames:
@@ -58,12 +58,6 @@ class TiktokenNames:
     def _byte_level(self) -> bool:
         """Whether token strings spell bytes in the byte-level alphabet (the ``ByteLevel`` decoder)."""
         return getattr(self.decoder, "type_name", None) == "ByteLevel"  # type: ignore[attr-defined]
-
-    def token_bytes(self, token: str) -> bytes:
-        """The bytes a token string stands for (byte-level tokens their bytes, others their UTF-8)."""
-        if self._byte_level() and is_byte_level(token):
-            return from_byte_level(token)
-        return token.encode("utf-8", "surrogatepass")
 
     def encode_single_token(self, text_or_bytes: str | bytes) -> int:
         """The id of the one token spelled ``text_or_bytes`` (special tokens included); an
@@ -98,20 +92,24 @@ class TiktokenNames:
     def token_byte_values(self) -> list[bytes]:
         """The bytes of every token that is not special, sorted (tiktoken's order)."""
         specials = self._specials(self.model)  # type: ignore[attr-defined]
-        return sorted(self.token_bytes(t) for t in self.get_vocab() if t not in specials)  # type: ignore[attr-defined]
+        byte_level = self._byte_level()
+        vocab = self.get_vocab()  # type: ignore[attr-defined]
+        return sorted(token_bytes(t, byte_level=byte_level) for t in vocab if t not in specials)
 
     def encode_ordinary_batch(self, text: Sequence[str], *, num_threads: int = 8) -> list[list[int]]:
         """:meth:`encode_ordinary` of each text (``num_threads`` is accepted; this process encodes)."""
-        return [self.encode_ordinary(t) for t in _texts(text)]  # type: ignore[attr-defined]
+        texts = check_batch(text, "encode_ordinary_batch", "texts")
+        return [self.encode_ordinary(t) for t in texts]  # type: ignore[attr-defined]
 
     def decode_bytes_batch(self, batch: Iterable[Sequence[int]], *, num_threads: int = 8) -> list[bytes]:
         """:meth:`decode_bytes` of each sequence of ids (``num_threads`` is accepted, as above)."""
-        if batch is None or isinstance(batch, (str, bytes)) or not hasattr(batch, "__iter__"):
-            raise InputError(f"decode_bytes_batch expects a list of id sequences, got {type(batch).__name__}")
+        batch = check_batch(batch, "decode_bytes_batch", "id sequences")
         return [self.decode_bytes(ids) for ids in batch]  # type: ignore[attr-defined]
 
 
-def _texts(text: Any) -> list[str]:
-    if isinstance(text, (str, bytes)) or not hasattr(text, "__iter__"):
-        raise InputError(f"expected a list of texts, got {type(text).__name__} {text!r:.60}")
-    return list(text)
+def token_bytes(token: str, *, byte_level: bool) -> bytes:
+    """The bytes a token string stands for: in a byte-level pipeline a byte-level token's bytes,
+    otherwise (and for other tokens, such as added ones) its UTF-8."""
+    if byte_level and is_byte_level(token):
+        return from_byte_level(token)
+    return token.encode("utf-8", "surrogatepass")

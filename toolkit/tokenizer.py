@@ -21,7 +21,7 @@ from toolkit.cache import BoundedCache
 from toolkit.encoding import Encoding
 from toolkit.file_formats import FileFormats
 from toolkit.errors import ConfigError, CorpusError, InputError, SerializationError
-from toolkit.arguments import ComponentSlot, check_flag, check_indent, check_path, ids_to_tokens, writing
+from toolkit.arguments import ComponentSlot, check_batch, check_flag, check_indent, check_path, ids_to_tokens, writing
 from toolkit.fast_paths import Columns, PipelineCaches, check_text, encode_pieces, encode_slices, scan_ids, segment_ids
 from toolkit.hf_names import HFNames, PreTokenized, batch_item
 from toolkit.interfaces import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, Trainer
@@ -29,7 +29,7 @@ from toolkit.padding import TruncationPadding, pad_batch, post_process, settings
 from toolkit.registry import tool
 from toolkit.runtime import gc_paused
 from toolkit.streaming import StreamDecoder
-from toolkit.tiktoken_names import TiktokenNames
+from toolkit.tiktoken_names import TiktokenNames, token_bytes
 from toolkit.vocabulary import AllowedSpecial, VocabularyMixin
 from toolkit.added_tokens import AddedVocabulary, Segment, read_added_tokens
 from toolkit.serialization import FORMAT, VERSION, atomic_write_text, build_components, check_document, parse_json
@@ -467,14 +467,13 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
         tokens give their exact bytes even when they end inside a UTF-8 character."""
         tokens = self._tokens_of(ids, False)
         if self._byte_level():
-            return b"".join(map(self.token_bytes, tokens))
+            return b"".join(token_bytes(t, byte_level=True) for t in tokens)
         text = self.decoder.decode(tokens) if self.decoder is not None else " ".join(tokens)
         return text.encode("utf-8", "surrogatepass")
 
     def decode_batch(self, batch: Iterable[Iterable[int]], skip_special_tokens: bool = True) -> list[str]:
         """:meth:`decode` for each sequence of ids."""
-        if batch is None or isinstance(batch, (str, bytes)) or not hasattr(batch, "__iter__"):
-            raise InputError(f"decode_batch expects a list of id sequences, got {type(batch).__name__} {batch!r:.60}")
+        batch = check_batch(batch, "decode_batch", "id sequences")
         return [self.decode(ids, skip_special_tokens=skip_special_tokens) for ids in batch]
 
     def stream_decoder(self, *, skip_special_tokens: bool = True, ids: Iterable[int] | None = None) -> StreamDecoder:
