@@ -495,8 +495,8 @@ class _CountingWords(list):  # type: ignore[type-arg]
 @pytest.mark.parametrize("trainer_name", ["BPETrainer", "WordPieceTrainer"])
 def test_a_long_run_of_one_symbol_is_searched_once_per_merge(trainer_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A word is listed once per occurrence of a pair; after a merge rewrote it whole, the engine must
-    not search it again for every other occurrence (that cost its length per occurrence: 160,000
-    zero bytes took 42 s to train). Counted, not timed: the splits read per training stay near the
+    not search it again for every other occurrence (that cost its length per occurrence: quadratic
+    on one long run; docs/robustness.md). Counted, not timed: the splits read per training stay near the
     number of merges, where the quadratic engine read one per occurrence (16,000 here)."""
     import warnings
 
