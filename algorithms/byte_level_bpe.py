@@ -204,6 +204,8 @@ class ByteLevelBPE(VocabLookup, Model):
         self.vocab: dict[str, int] = ordered_vocab(vocab)
         self._id_to_token = id_to_token
         object.__setattr__(self, "special_tokens", specials)
+        if not vocab:
+            raise VocabularyError(f"{where}.vocab is empty: a byte-level vocabulary needs at least the 256 single-byte tokens")
         missing = [b for b, c in enumerate(BYTE_TO_CHAR) if c not in vocab or c in specials]
         if missing:
             shown = ", ".join(f"{BYTE_TO_CHAR[b]!r} (byte 0x{b:02X})" for b in missing[:5])

@@ -390,6 +390,7 @@ def _bytes_vocab() -> dict[str, int]:
     ("vocab", "merges", "specials", "error", "message"),
     [
         ({"a": 0}, [], (), VocabularyError, "needs all 256 single-byte tokens; 255 missing"),
+        ({}, [], (), VocabularyError, "vocab is empty: .* needs at least the 256 single-byte tokens"),
         (_bytes_vocab() | {"ab": 3}, [], (), VocabularyError, "'\\\\x03'|both have id 3"),
         (_bytes_vocab() | {"ab": -1}, [], (), VocabularyError, "id must be >= 0"),
         (_bytes_vocab() | {"ab": 1.5}, [], (), ConfigError, "id must be an integer"),

@@ -16,6 +16,7 @@ from algorithms import WordLevel
 from pretokenizers import WhitespaceSplit
 from toolkit import Tokenizer
 from toolkit.decoders import CTC
+from toolkit.errors import InputError
 from toolkit.normalizers import Precompiled
 from toolkit.interop.hf_json import to_hf_dict
 from toolkit.normalizers.precompiled import build_charsmap
@@ -299,3 +300,15 @@ def test_trainers_take_special_tokens_as_strings() -> None:
     tokenizers.trainers.BpeTrainer(special_tokens=[tokenizers.AddedToken("<mask>", lstrip=True)])
     with pytest.raises(ConfigError, match="special_tokens"):
         BPETrainer(special_tokens=[AddedToken("<mask>", lstrip=True, special=True)])
+
+
+def test_a_bool_is_not_an_id_and_an_id_out_of_range_has_no_token() -> None:
+    tokenizers = require("tokenizers")
+    ours, hf = _pair(None, None)
+    with pytest.raises(InputError, match="a bool, not an integer id"):
+        ours.decode([True, 5])
+    assert hf.decode([True, 5]) == "[CLS] b"
+    assert ours.id_to_token(-1) is None and ours.id_to_token(10**12) is None
+    for out_of_range in (-1, 10**12):
+        with pytest.raises(OverflowError):
+            hf.id_to_token(out_of_range)
