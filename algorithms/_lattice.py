@@ -68,13 +68,16 @@ def edges(table: Table, text: str, unk_score: float) -> list[list[tuple[int, int
     return out
 
 
-def viterbi(table: Table, text: str, unk_score: float, *, float32: bool = False) -> list[Edge]:
+def viterbi(table: Table, text: str, unk_score: float, *, float32: bool = False,
+            exact: frozenset[int] = frozenset()) -> list[Edge]:
     """The best segmentation of ``text`` as ``(start, end, id)``; unknown characters have id ``None``.
 
     ``float32``: path scores are summed in float32, as ``sentencepiece`` does, so that its ties (which
     depend on the rounding of the sums over the whole sentence) come out the same. A float64 sum of
     two float32 values rounded once (through a one-element ``array("f")``) is the float32 sum: double
-    rounding is harmless at 53 >= 2 * 24 + 2 bits.
+    rounding is harmless at 53 >= 2 * 24 + 2 bits. The pieces of ``exact`` (sentencepiece's
+    user-defined pieces, whose score is a double) are compared in float64 before the stored path
+    score is rounded, as sentencepiece compares them.
     """
     n = len(text)
     f32 = array("f", [unk_score])
@@ -94,10 +97,13 @@ def viterbi(table: Table, text: str, unk_score: float, *, float32: bool = False)
                 break
             if hit is not False:
                 cand = hit[1] + base  # type: ignore[index]
-                if float32:
+                if float32 and hit[0] not in exact:  # type: ignore[index]
                     f32[0] = cand
                     cand = f32[0]
                 if start_of[e] < 0 or cand > best[e]:
+                    if float32:
+                        f32[0] = cand
+                        cand = f32[0]
                     best[e], start_of[e], id_of[e] = cand, s, hit[0]  # type: ignore[index]
                 if e == s + 1:
                     single = True

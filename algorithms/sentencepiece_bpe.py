@@ -127,6 +127,9 @@ class SentencePieceBPE(Model):
         # The pieces merging may build, with their scores (control, unknown and byte pieces are not).
         self._scores: dict[str, float] = {p: s for p, s in self._pieces if p not in closed}
         self._unused: frozenset[str] = frozenset(self.unused)
+        # The pieces a symbol left after merging may be: an UNUSED one that cannot be split back (a
+        # character) is unknown, as in sentencepiece.
+        self._final: dict[str, float] = {p: s for p, s in self._scores.items() if p not in self._unused}
 
     def _new_caches(self) -> None:
         super()._new_caches()
@@ -245,7 +248,7 @@ class SentencePieceBPE(Model):
         if cached is not None:
             return list(cached)
         out: list[tuple[int, int, int]] = []
-        vocab, scores = self._vocab, self._scores
+        vocab, scores = self._vocab, self._final
         unknown_from = -1  # start of the current run of unknown symbols (one token, as sentencepiece)
         spans = self._merge(piece)
         for k, (s, e) in enumerate(spans):

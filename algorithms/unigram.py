@@ -40,7 +40,7 @@ __all__ = ["UNK_PENALTY", "Unigram", "check_unigram_vocab"]
 #: How much lower than the lowest piece an unknown character scores (SentencePiece's kUnkPenalty).
 UNK_PENALTY = 10.0
 
-#: 0.1 in float32: a user-defined piece of ``n`` UTF-8 bytes scores ``n * 0.1 - 0.1`` (``user_defined``).
+#: 0.1 in float32: a user-defined piece of ``n`` UTF-8 bytes scores ``n * 0.1f - 0.1``, a double (``user_defined``).
 _TENTH = 0.10000000149011612
 
 
@@ -124,6 +124,8 @@ class Unigram(Model):
     - ``match_byte_pieces`` (``True``): a ``<0xNN>`` piece typed in the text matches as that piece, as
       in Hugging Face; ``False``: byte pieces only stand for the bytes of uncovered characters, as in
       ``sentencepiece`` (``.model`` files load with it), so typed ``<0x41>`` stays text.
+    - ``unused``: pieces of SentencePiece type UNUSED: they keep their ids but are never matched in
+      text, as in ``sentencepiece`` (``.model`` files load with it; not written to ``tokenizer.json``).
     - ``user_defined``: pieces of SentencePiece type USER_DEFINED, scored as ``sentencepiece`` 0.2
       scores them so that they are (nearly) always chosen: ``0.1 * n - 0.1`` for a piece of ``n`` UTF-8
       bytes, whatever its own score and the others' (measured against the library, docs/interop.md).
@@ -143,6 +145,7 @@ class Unigram(Model):
         float32: StrictBool = False
         match_byte_pieces: StrictBool = True
         user_defined: list[str] = []
+        unused: list[str] = []
 
     positional = ("unk_id", "byte_fallback", "alpha", "nbest_size")
 
@@ -182,13 +185,17 @@ class Unigram(Model):
         byte_ids = [self._ids.get(byte_piece(b)) for b in range(256)]
         if not self.match_byte_pieces:
             skip |= {i for i in byte_ids if i is not None}
+        unused = check_special_tokens(self.unused, self._ids, where=where, option="unused",
+                                      missing="unused pieces must be pieces")
+        skip |= set(unused.values())
         user = check_special_tokens(self.user_defined, self._ids, where=where, option="user_defined",
                                     missing="user-defined pieces must be pieces")
         self._table = build_table(self._scored(vocab, user), skip)
         self._regular = {p: i for p, i in self._ids.items() if i not in skip} if skip else self._ids
         # The unknown piece's score: sentencepiece takes the minimum over its NORMAL pieces, so a
         # user-defined piece's own score (replaced in the lattice) never lowers it.
-        user_ids = set(user.values())
+        user_ids = frozenset(user.values())
+        self._user_ids = user_ids
         self._min_score = min((s for i, (_, s) in enumerate(vocab) if i not in user_ids), default=0.0)
         self._unk_score = self._min_score - UNK_PENALTY
         self._fallback_ids = byte_ids if self.byte_fallback else []
@@ -202,7 +209,7 @@ class Unigram(Model):
             return vocab
         out = list(vocab)
         for piece, i in user.items():
-            out[i] = (piece, _f32(_f32(len(piece.encode("utf-8", "surrogatepass")) * _TENTH) - 0.1))
+            out[i] = (piece, _f32(len(piece.encode("utf-8", "surrogatepass")) * _TENTH) - 0.1)
         return out
 
     def _new_caches(self) -> None:
@@ -222,6 +229,7 @@ class Unigram(Model):
             "float32": self.float32,
             "match_byte_pieces": self.match_byte_pieces,
             "user_defined": list(self.user_defined),
+            "unused": list(self.unused),
         }
 
     @classmethod
@@ -306,7 +314,7 @@ class Unigram(Model):
                 top = max(weights)
                 return self._rng.choices([p for p, _ in found], [math.exp(w - top) for w in weights])[0]
             return sample(self._table, piece, self._unk_score, self.alpha, self._rng)
-        return viterbi(self._table, piece, self._unk_score, float32=self.float32)
+        return viterbi(self._table, piece, self._unk_score, float32=self.float32, exact=self._user_ids)
 
     def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
         """``[(id, start, end), ...]`` of ``piece`` (the best segmentation, or a sampled one)."""

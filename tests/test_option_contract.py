@@ -174,6 +174,7 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("model", "SentencePieceBPE", "unused"): (["ab"], 5),
     ("model", "SentencePieceBPE", "user_defined"): (["b"], [3]),
     ("model", "Unigram", "user_defined"): (["ab"], "ab"),
+    ("model", "Unigram", "unused"): (["ab"], "ab"),
     ("normalizer", "Precompiled", "user_defined_symbols"): (["①x"], [None]),
     ("normalizer", "Precompiled", "remove_extra_whitespaces"): (True, "x"),
     ("decoder", "CTC", "pad_token"): ("[PAD]", 5),

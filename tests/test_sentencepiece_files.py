@@ -417,6 +417,7 @@ USER_SYMBOLS = {
 USER_TEXTS = [
     "hello<sep>world", "the thing<cls> is  ＡＢ", "ＡＢC ＡＢＣ ﬁＡＢ", "singing@@ ing", " <sep> ", "x\u2581they the",
     "a  <sep>  b", "<sep><sep>", "theme the the", "<se<sep>p>", "ＡＢＡＢ", "nothing in the thing", "e the", "",
+    "ＡＢ<sep>ingＡin@@@",  # Unigram: <unk> @@, the user-defined piece's path compared in float64
 ]
 
 
@@ -579,3 +580,56 @@ def test_user_symbols_of_the_longest_length_and_deep_prefix_chains() -> None:
     for symbols in (["b" * limits.MAX_TOKEN_LENGTH, "b"], ["a" * k for k in range(1, 1001)]):
         fast, slow = user_symbols_pattern(symbols), user_symbols_reference(symbols)
         assert [m.span() for m in fast.finditer(text)] == [m.span() for m in slow.finditer(text)]
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("model_type", ["unigram", "bpe"])
+def test_unused_pieces_are_never_matched_and_stay_unused(models: ModelFactory, tmp_path: Path, model_type: str) -> None:
+    """UNUSED pieces keep their ids, are never produced (as in sentencepiece) and are written back as UNUSED."""
+    spm = require("sentencepiece")
+    proto = parse_model(models("en", model_type, False).read_bytes(), source="x")
+    marked = [p for p in proto.pieces if p.piece in ("▁the", "▁and", "▁I", "▁to", "e")]
+    assert len(marked) == 5
+    for p in marked:
+        p.type = 5  # UNUSED
+    path = tmp_path / "unused.model"
+    path.write_bytes(serialize_model(proto))
+    sp = spm.SentencePieceProcessor(model_file=str(path))
+    tok = from_sentencepiece(path)
+    lines = corpus_lines("en")[:600:3]
+    unused_ids = {tok.token_to_id(p.piece) for p in marked}
+    changed = 0
+    for line in lines:
+        ids = tok.encode_ids(line)
+        assert ids == sp.encode(line), line
+        assert not unused_ids & set(ids)
+        changed += "the " in line
+    assert changed > 10
+    save_sentencepiece(tok, tmp_path / "again.model")
+    again = read_sentencepiece(tmp_path / "again.model")
+    assert [(p.piece, p.type) for p in again.pieces] == [(p.piece, p.type) for p in proto.pieces]
+
+
+@pytest.mark.parity
+def test_renamed_bos_eos_pad_survive_saving(tmp_path: Path) -> None:
+    """The roles of ``trainer_spec`` are inferred from the usual names (ALBERT's ``[CLS]``/``[SEP]``) or given."""
+    spm = require("sentencepiece")
+    lines = [line for line in corpus_lines("en")[:2000] if line.strip()]
+    prefix = tmp_path / "albert"
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(lines), model_prefix=str(prefix), model_type="unigram", vocab_size=800,
+        hard_vocab_limit=False, minloglevel=2, num_threads=1, pad_id=0, unk_id=1, bos_id=2, eos_id=3,
+        pad_piece="<pad>", unk_piece="<unk>", bos_piece="[CLS]", eos_piece="[SEP]",
+    )
+    tok = from_sentencepiece(prefix.with_suffix(".model"))
+    save_sentencepiece(tok, tmp_path / "again.model")
+    sp = spm.SentencePieceProcessor(model_file=str(prefix.with_suffix(".model")))
+    sp2 = spm.SentencePieceProcessor(model_file=str(tmp_path / "again.model"))
+    assert (sp2.pad_id(), sp2.unk_id(), sp2.bos_id(), sp2.eos_id()) == (sp.pad_id(), sp.unk_id(), sp.bos_id(), sp.eos_id()) == (0, 1, 2, 3)
+    assert sp2.encode("hello", add_bos=True, add_eos=True) == sp.encode("hello", add_bos=True, add_eos=True)
+    tok.save_sentencepiece(tmp_path / "given.model", bos_token=None, eos_token="[CLS]")
+    sp3 = spm.SentencePieceProcessor(model_file=str(tmp_path / "given.model"))
+    assert (sp3.bos_id(), sp3.eos_id(), sp3.pad_id()) == (-1, 2, 0)
+    with pytest.raises(SerializationError, match=r"bos_token='hello' is not a special token of the model; pass one of"):
+        tok.save_sentencepiece(tmp_path / "bad.model", bos_token="hello")
+    assert not (tmp_path / "bad.model").exists()

@@ -85,10 +85,17 @@ class FileFormats:
         """
         return tool("from_sentencepiece")(check_path(path, "path"))  # type: ignore[no-any-return]
 
-    def save_sentencepiece(self, path: str | os.PathLike[str]) -> None:
-        """Write a SentencePiece-shaped pipeline (Unigram or SentencePieceBPE) as a ``.model`` file."""
+    def save_sentencepiece(self, path: str | os.PathLike[str], **roles: str | None) -> None:
+        """Write a SentencePiece-shaped pipeline (Unigram or SentencePieceBPE) as a ``.model`` file.
+
+        ``bos_token=``, ``eos_token=``, ``pad_token=``: the special tokens sentencepiece's ``add_bos``,
+        ``add_eos`` and ``pad_id`` use (``None``: none); by default inferred from their names
+        (``<s>``, ``</s>``, ``<pad>``, ``<bos>``, ``[CLS]``, ...).
+
+        >>> tok.save_sentencepiece("spm.model", bos_token="<s>")   # doctest: +SKIP
+        """
         with writing(path):
-            tool("save_sentencepiece")(self, path)
+            tool("save_sentencepiece")(self, path, **roles)
 
     def save_vocab_merges(self, folder: str | os.PathLike[str], *, prefix: str | None = None) -> tuple[Any, Any]:
         """Write ``vocab.json`` + ``merges.txt`` (BPE models); returns the two paths."""

@@ -14,8 +14,9 @@ and a :class:`~toolkit.Tokenizer` that gives the same ids and pieces as ``senten
   each word is cached); for Unigram none: sentencepiece sums float32 scores over the whole sentence
   and its ties depend on that rounding, so the sentence is one lattice;
 - model: ``Unigram(float32=True, match_byte_pieces=False)`` (UNIGRAM files) or ``SentencePieceBPE`` (BPE files), with
-  ``unk_id``, ``byte_fallback``, the CONTROL pieces as special tokens, the USER_DEFINED pieces as
-  ``user_defined`` (and ``Precompiled``'s ``user_defined_symbols``: copied unchanged);
+  ``unk_id``, ``byte_fallback``, the CONTROL pieces as special tokens, the UNUSED pieces as ``unused``,
+  the USER_DEFINED pieces as ``user_defined`` (and ``Precompiled``'s ``user_defined_symbols``: copied
+  unchanged);
 - decoder: ``decoders.SentencePiece``: ``▁`` → space, byte pieces → bytes, leading ``▁`` dropped as
   sentencepiece drops them.
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import base64
 import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolkit.decoders import SPACE
@@ -158,15 +160,15 @@ def _model_dict(proto: ModelProto, source: str) -> dict[str, Any]:
         raise SerializationError(f"{source}: byte_fallback is true but the 256 byte pieces <0x00>..<0xFF> are missing")
     specials = [p.piece for p in proto.pieces if p.type == CONTROL]
     out: dict[str, Any] = {"vocab": vocab, "unk_id": unk[0], "byte_fallback": byte_fallback,
-                           "user_defined": _user_defined(proto)}
+                           "user_defined": _user_defined(proto),
+                           "unused": [p.piece for p in proto.pieces if p.type == UNUSED]}
     if model_type == UNIGRAM:
         # The unknown piece is never matched inside text either (SentencePiece keeps it apart).
         # BYTE pieces stand for bytes only: typed "<0x41>" is text to sentencepiece.
         out.update(type="Unigram", special_tokens=[proto.pieces[unk[0]].piece, *specials], float32=True,
                    match_byte_pieces=False)
     else:
-        out.update(type="SentencePieceBPE", special_tokens=specials,
-                   unused=[p.piece for p in proto.pieces if p.type == UNUSED])
+        out.update(type="SentencePieceBPE", special_tokens=specials)
     return out
 
 
@@ -267,8 +269,50 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
     return spec
 
 
-def to_model_proto(tok: Tokenizer) -> ModelProto:
-    """The ``ModelProto`` of a SentencePiece-shaped pipeline (Unigram or SentencePieceBPE model)."""
+#: The CONTROL pieces each role of ``trainer_spec`` is inferred from, first match wins: SentencePiece's
+#: default names, then those of files in use (Gemma's ``<bos>``, ALBERT's ``[CLS]``/``[SEP]``).
+SPM_ROLE_NAMES: dict[str, tuple[str, ...]] = {
+    "bos": ("<s>", "<bos>", "[CLS]", "<|begin_of_text|>"),
+    "eos": ("</s>", "<eos>", "[SEP]", "<|end_of_text|>", "<|endoftext|>"),
+    "pad": ("<pad>", "[PAD]", "<|pad|>"),
+}
+_INFER = "infer"
+
+
+def spm_roles(specials: Mapping[str, int], **given: str | None) -> dict[str, int]:
+    """Role (``bos``, ``eos``, ``pad``) -> id: ``given`` (a CONTROL piece, or ``None`` for none), else
+    the first of :data:`SPM_ROLE_NAMES` among ``specials`` that no other role took; -1 for none.
+
+    >>> spm_roles({"[CLS]": 2, "[SEP]": 3, "<pad>": 0})
+    {'bos': 2, 'eos': 3, 'pad': 0}
+    >>> spm_roles({"<s>": 1, "</s>": 2}, eos=None)
+    {'bos': 1, 'eos': -1, 'pad': -1}
+    """
+    out: dict[str, int] = {}
+    for role, names in SPM_ROLE_NAMES.items():
+        token = given.get(role, _INFER)
+        if token is None:
+            out[role] = -1
+        elif token != _INFER:
+            if not isinstance(token, str) or token not in specials:
+                raise SerializationError(f"save_sentencepiece: {role}_token={token!r} is not a special token of the "
+                                         f"model; pass one of {sorted(specials)} or None")
+            out[role] = specials[token]
+    taken = set(out.values())
+    for role, names in SPM_ROLE_NAMES.items():
+        if role not in out:
+            out[role] = next((specials[n] for n in names if n in specials and specials[n] not in taken), -1)
+            taken.add(out[role])
+    return {role: out[role] for role in SPM_ROLE_NAMES}
+
+
+def to_model_proto(tok: Tokenizer, *, bos_token: str | None = _INFER, eos_token: str | None = _INFER,
+                   pad_token: str | None = _INFER) -> ModelProto:
+    """The ``ModelProto`` of a SentencePiece-shaped pipeline (Unigram or SentencePieceBPE model).
+
+    ``bos_token``, ``eos_token``, ``pad_token``: the CONTROL pieces ``trainer_spec`` names for
+    ``add_bos``, ``add_eos`` and ``pad_id`` (``None``: none); by default inferred (:func:`spm_roles`).
+    """
     model = tok.model
     kind = type(model).__name__
     if kind not in ("Unigram", "SentencePieceBPE"):
@@ -279,7 +323,7 @@ def to_model_proto(tok: Tokenizer) -> ModelProto:
     if unk_id is None:
         raise SerializationError("save_sentencepiece: SentencePiece needs an unknown piece; set the model's unk_id")
     specials = set(model.special_tokens)
-    unused = set(getattr(model, "unused", ()))
+    unused = set(model.unused)
     user_defined = set(model.user_defined)
     if model.byte_fallback and not _BYTE_PIECES <= {p for p, _ in pieces}:
         raise SerializationError(
@@ -306,15 +350,20 @@ def to_model_proto(tok: Tokenizer) -> ModelProto:
     trainer.set("vocab_size", len(pieces))
     if model.byte_fallback:
         trainer.set("byte_fallback", True)
-    names = {p[0]: i for i, p in enumerate(pieces)}
     trainer.set("unk_id", unk_id)
     trainer.set("unk_piece", pieces[unk_id][0])
-    for role, default in (("bos", "<s>"), ("eos", "</s>"), ("pad", "<pad>")):
-        trainer.set(f"{role}_id", names[default] if default in specials else -1)
+    controls = {p: i for i, (p, _) in enumerate(pieces) if out.pieces[i].type == CONTROL}
+    for role, role_id in spm_roles(controls, bos=bos_token, eos=eos_token, pad=pad_token).items():
+        trainer.set(f"{role}_id", role_id)
+        if role_id >= 0:
+            trainer.set(f"{role}_piece", pieces[role_id][0])
     out.normalizer_spec = _normalizer_spec(tok)
     return out
 
 
-def save_sentencepiece(tok: Tokenizer, path: PathLike) -> None:
-    """Write ``tok`` as a ``.model`` file (atomic write) that ``sentencepiece`` loads."""
-    atomic_write_bytes(path, serialize_model(to_model_proto(tok)))
+def save_sentencepiece(tok: Tokenizer, path: PathLike, *, bos_token: str | None = _INFER,
+                       eos_token: str | None = _INFER, pad_token: str | None = _INFER) -> None:
+    """Write ``tok`` as a ``.model`` file (atomic write) that ``sentencepiece`` loads; the role
+    keywords as in :func:`to_model_proto`."""
+    proto = to_model_proto(tok, bos_token=bos_token, eos_token=eos_token, pad_token=pad_token)
+    atomic_write_bytes(path, serialize_model(proto))
