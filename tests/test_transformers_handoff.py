@@ -89,3 +89,114 @@ def test_cli_convert_to_transformers_is_all_or_nothing(lines: list[str], tmp_pat
     failed = subprocess.run([*run, str(tmp_path / "blocker"), "--to", "transformers"], capture_output=True, text=True, check=False)
     assert failed.returncode != 0 and failed.stderr.count("\n") == 1 and "not a directory" in failed.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["blocker", "out", "tok.json"]  # no half-written directory
+
+
+def test_pairs_return_token_type_ids_only_where_the_model_takes_them(lines: list[str], tmp_path: Path) -> None:
+    """transformers 5 returns only ``model_input_names``: BERT's pairs need ``token_type_ids``, GPT-style
+    models refuse them."""
+    for name, expected in (("bert", True), ("gpt2_style", False)):
+        tok = _trained(name, lines)
+        tok.save_pretrained(tmp_path / name)
+        hf = transformers.AutoTokenizer.from_pretrained(str(tmp_path / name))
+        out = hf("a b", "c d")
+        assert ("token_type_ids" in out) is expected, name
+        if expected:
+            assert out["token_type_ids"] == tok.encode("a b", "c d").type_ids
+
+
+LLM_NAMES = ["llama2", "llama3", "qwen3", "deepseek_v3", "gemma3", "gpt4o"]
+LLM_TEXTS = ["Hello world, how are you?", "café 東京 1234567", "  leading spaces\nnew line", ""]
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("name", LLM_NAMES)
+def test_a_model_saved_again_with_its_template_behaves_as_the_original(name: str, tmp_path: Path) -> None:
+    """``template=`` carries the model's tokenizer_config.json over: roles (a null one stays null), chat
+    template, padding side, model_max_length, class; transformers then gives what the original gives."""
+    from toolkit import Tokenizer
+
+    folder = shared_path(f"vocab/llm/{name}")
+    tok = Tokenizer.from_file(folder / "tokenizer.json")
+    tok.save_pretrained(tmp_path / "out", template=folder)
+    original = transformers.AutoTokenizer.from_pretrained(str(folder))
+    ours = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "out"))
+    for attribute in ("bos_token", "eos_token", "pad_token", "unk_token", "padding_side", "model_max_length",
+                      "all_special_tokens", "model_input_names", "chat_template"):
+        assert getattr(ours, attribute) == getattr(original, attribute), attribute
+    assert [ours(t)["input_ids"] for t in LLM_TEXTS] == [original(t)["input_ids"] for t in LLM_TEXTS]
+    assert [ours(t, t)["input_ids"] for t in LLM_TEXTS] == [original(t, t)["input_ids"] for t in LLM_TEXTS]
+
+
+def test_without_a_template_roles_come_from_names_and_the_leading_special(lines: list[str], tmp_path: Path) -> None:
+    from toolkit import Tokenizer
+    from toolkit.processors import TemplateProcessing
+
+    tok = Tokenizer.from_file(shared_path("vocab/llm/deepseek_v3/tokenizer.json"))
+    tok.save_pretrained(tmp_path / "deepseek")
+    hf = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "deepseek"))
+    bos, eos = "<\uff5cbegin\u2581of\u2581sentence\uff5c>", "<\uff5cend\u2581of\u2581sentence\uff5c>"
+    assert (hf.bos_token, hf.eos_token, hf.pad_token) == (bos, eos, eos)
+    assert hf(["a", "b c"], padding=True)["input_ids"][0][-1] == tok.token_to_id(eos)
+    chat = _trained("chat", lines)
+    start = ("<|im_start|>", chat.token_to_id("<|im_start|>"))
+    chat.post_processor = TemplateProcessing(single="<|im_start|> $A", pair="<|im_start|> $A $B", special_tokens=[start])
+    chat.save_pretrained(tmp_path / "chat")
+    assert transformers.AutoTokenizer.from_pretrained(str(tmp_path / "chat")).bos_token == "<|im_start|>"
+
+
+def test_template_errors_and_stale_files(lines: list[str], tmp_path: Path) -> None:
+    tok = _trained("chat", lines)
+    (tmp_path / "t.json").write_text('{"eos_token": "</s>"}')
+    with pytest.raises(ConfigError, match=r"template's eos_token '</s>' is not in this tokenizer's vocabulary; pass eos_token="):
+        tok.save_pretrained(tmp_path / "out", template=tmp_path / "t.json")
+    tok.save_pretrained(tmp_path / "out", template=tmp_path / "t.json", eos_token="<|im_end|>")
+    (tmp_path / "bad.json").write_text("[1]")
+    with pytest.raises(SerializationError, match="holds a JSON object"):
+        tok.save_pretrained(tmp_path / "out", template=tmp_path / "bad.json")
+    with pytest.raises(SerializationError, match="no such tokenizer_config.json"):
+        tok.save_pretrained(tmp_path / "out", template=tmp_path / "missing")
+    # a chat template left by an earlier save would override ours: it goes in the same step
+    (tmp_path / "out" / "chat_template.jinja").write_text("STALE {{ messages[0]['content'] }}")
+    (tmp_path / "out" / "notes.txt").write_text("mine")
+    tok.save_pretrained(tmp_path / "out")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "notes.txt", "special_tokens_map.json", "tokenizer.json", "tokenizer_config.json"]
+
+
+def test_a_failure_after_the_stale_files_went_restores_everything(lines: list[str], tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    tok = _trained("gpt2_style", lines)
+    out = tmp_path / "out"
+    tok.save_pretrained(out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    (out / "chat_template.jinja").write_text("old template")
+    (out / "added_tokens.json").write_text("{}")
+    before |= {"chat_template.jinja": b"old template", "added_tokens.json": b"{}"}
+    real = os.replace
+
+    def flaky(src: object, dst: object) -> None:
+        if Path(src).name == "added_tokens.json":  # the second removal fails
+            raise OSError(5, "Input/output error")
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", flaky)
+    tok.enable_padding(direction="left")
+    with pytest.raises(SerializationError, match="cannot write"):
+        tok.save_pretrained(out)
+    monkeypatch.setattr(os, "replace", real)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_cli_convert_carries_the_config_beside_the_input(tmp_path: Path) -> None:
+    folder = shared_path("vocab/llm/qwen3")
+    run = [sys.executable, "-m", "toolkit", "convert", str(folder / "tokenizer.json")]
+    done = subprocess.run([*run, str(tmp_path / "out"), "--to", "transformers"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    hf = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "out"))
+    assert (hf.eos_token, hf.pad_token, hf.unk_token) == ("<|im_end|>", "<|endoftext|>", None)
+    wrong = subprocess.run([*run, str(tmp_path / "x.json"), "--template", str(folder)], capture_output=True, text=True,
+                           check=False)
+    assert wrong.returncode != 0 and "--template applies to --to transformers only" in wrong.stderr
+    assert not (tmp_path / "x.json").exists()

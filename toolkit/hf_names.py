@@ -93,11 +93,16 @@ class HFNames:
             trainer = lookup("trainer", f"{model.type_name}Trainer")()
         self.train(_flatten(iterator), trainer)  # type: ignore[attr-defined]
 
-    def save_pretrained(self, directory: str | os.PathLike[str], **roles: Any) -> list[str]:
+    def save_pretrained(self, directory: str | os.PathLike[str], *, template: str | os.PathLike[str] | None = None,
+                        **roles: Any) -> list[str]:
         """Write ``tokenizer.json``, ``tokenizer_config.json`` and ``special_tokens_map.json`` so that
-        ``transformers.AutoTokenizer.from_pretrained(directory)`` works (see
-        :func:`toolkit.interop.transformers.save_pretrained` for the roles: ``pad_token="[PAD]"``...)."""
-        return tool("save_pretrained")(self, directory, **roles)  # type: ignore[no-any-return]
+        ``transformers.AutoTokenizer.from_pretrained(directory)`` works; ``template``: the directory of
+        the model this tokenizer came from, whose settings to carry over (see
+        :func:`toolkit.interop.transformers.save_pretrained`; roles: ``pad_token="[PAD]"``...).
+
+        >>> tok.save_pretrained("out", template="path/to/model")   # doctest: +SKIP
+        """
+        return tool("save_pretrained")(self, directory, template=template, **roles)  # type: ignore[no-any-return]
 
 
 def _flatten(iterator: Iterable[Any]) -> Iterable[str]:

@@ -352,7 +352,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
     try:
         if made:
             output.parent.mkdir(parents=True, exist_ok=True)
-        written = save_tokenizer(tok, output, format=dst_fmt, indent=args.indent)
+        written = save_tokenizer(tok, output, format=dst_fmt, indent=args.indent,
+                                 template=_template(args, source, dst_fmt))
     except BaseException:
         remove_empty_folders(made)  # a failed convert leaves no folders behind either
         raise
@@ -364,6 +365,19 @@ def cmd_convert(args: argparse.Namespace) -> int:
         print(f"{PROG}: note: {output} does not record its split pattern; load it with --pattern "
               f"{shlex.quote(pattern_name(tok))} (Python: pattern=...)", file=sys.stderr)
     return 0
+
+
+def _template(args: argparse.Namespace, source: Path, dst_fmt: str) -> Path | None:
+    """``--template``, or the ``tokenizer_config.json`` beside (or in) the input when converting a model's
+    tokenizer to a transformers directory: its roles and settings then carry over."""
+    if args.template is not None:
+        if dst_fmt != "transformers":
+            raise UsageError(f"{PROG} convert: --template applies to --to transformers only")
+        return Path(args.template)
+    if dst_fmt != "transformers":
+        return None
+    beside = (source if source.is_dir() else source.parent) / "tokenizer_config.json"
+    return beside if beside.is_file() else None
 
 
 def _refuse_overwriting_the_input(source: Path, src_fmt: str, output: Path, dst_fmt: str, merges: Any) -> None:

@@ -148,6 +148,8 @@ def _add_convert(p: argparse.ArgumentParser) -> None:
     case.add_argument("--lowercase", dest="lowercase", action="store_true", default=None, help="vocab.txt input: uncased BERT")
     case.add_argument("--cased", dest="lowercase", action="store_false", help="vocab.txt input: cased BERT")
     p.add_argument("--indent", type=integer(0, MAX_INDENT), default=None, help="indent JSON output")
+    p.add_argument("--template", metavar="DIR", help="--to transformers: the model directory (or tokenizer_config.json) "
+                   "whose roles and settings to carry over (default: the input's, when it has one)")
     p.set_defaults(run=commands.cmd_convert)
 
 

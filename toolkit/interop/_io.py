@@ -11,7 +11,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from toolkit.errors import SerializationError
@@ -95,12 +95,12 @@ def write_text(path: PathLike, text: str) -> None:
     atomic_write_text(path, text)
 
 
-def write_as_unit(folder: Path, write: Callable[[Path], list[Path]]) -> list[Path]:
+def write_as_unit(folder: Path, write: Callable[[Path], list[Path]], *, remove: Sequence[str] = ()) -> list[Path]:
     """Write several files into ``folder`` all or nothing: ``write(staging)`` writes them into a fresh
-    folder inside ``folder``, then each replaces its namesake (keeping its permissions); a failure at
-    any point restores the files that were there and removes the folders created for the purpose. A
-    namesake that is not a file (a folder called ``vocab.json``) is an error before anything moves.
-    Returns the final paths.
+    folder inside ``folder``, then each replaces its namesake (keeping its permissions) and the files
+    named in ``remove`` go; a failure at any point restores the files that were there and removes the
+    folders created for the purpose. A namesake that is not a file (a folder called ``vocab.json``)
+    is an error before anything moves. Returns the final paths.
     """
     made = missing_folders(folder)
     try:
@@ -125,7 +125,14 @@ def write_as_unit(folder: Path, write: Callable[[Path], list[Path]]) -> list[Pat
                 os.replace(target, backup)
             moved.append((target, backup))
             os.replace(path, target)
-        return [target for target, _ in moved]
+        written = [target for target, _ in moved]
+        for index, name in enumerate(remove):
+            old = folder / name
+            if old.is_file() or old.is_symlink():
+                backup = staging / f".removed-{index}"
+                os.replace(old, backup)
+                moved.append((old, backup))
+        return written
     except BaseException:
         for target, backup in reversed(moved):
             if backup is not None:

@@ -265,11 +265,13 @@ def load_tokenizer(path: str | os.PathLike[str], *, format: str = "auto", **opti
 
 
 # ---------------------------------------------------------------------------------------- saving
-def save_tokenizer(tok: Tokenizer, path: str | os.PathLike[str], *, format: str, indent: int | None = None) -> list[Path]:
+def save_tokenizer(tok: Tokenizer, path: str | os.PathLike[str], *, format: str, indent: int | None = None,
+                   template: str | os.PathLike[str] | None = None) -> list[Path]:
     """Write ``tok`` in ``format`` (not ``auto``: see :func:`output_format`); the files written.
 
     ``vocab-merges`` writes ``vocab.json`` + ``merges.txt`` into the folder ``path`` (created if needed);
-    ``indent`` applies to the JSON formats.
+    ``indent`` applies to the JSON formats; ``template`` to ``transformers`` (see
+    :func:`toolkit.interop.transformers.save_pretrained`).
     """
     output = Path(path)
     if format == "toolkit":
@@ -285,7 +287,7 @@ def save_tokenizer(tok: Tokenizer, path: str | os.PathLike[str], *, format: str,
     elif format == "vocab-merges":
         return list(gpt2.save_vocab_merges(tok, output, create=True))
     elif format == "transformers":  # a directory for transformers.AutoTokenizer, written all or nothing
-        return [Path(p) for p in transformers.save_pretrained(tok, output)]
+        return [Path(p) for p in transformers.save_pretrained(tok, output, template=template)]
     else:
         raise ConfigError(f"format: unknown format {format!r} (--to on the command line); choose one of {', '.join(TOKENIZER_FORMATS)}")
     return [output]

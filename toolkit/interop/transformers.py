@@ -7,9 +7,16 @@
 ``[CLS]``, ``<s>``/``</s>``, ``<|endoftext|>``, ``<|im_end|>``...; see :data:`ROLE_NAMES`), and a
 keyword overrides any of them (``pad_token="<|pad|>"``, or ``None`` to leave a role unset). A
 tokenizer with an end-of-sequence token but no padding token pads with the end-of-sequence token, as
-is usual for GPT-2 style models. The directory is written all or nothing: the files go to a
-temporary directory first, which then replaces the target (a new directory) or whose files replace
-the target's one by one (an existing directory).
+is usual for GPT-2 style models; a template whose single sequence starts with a special token makes
+it the beginning-of-sequence token. ``template=`` (a model's directory or its ``tokenizer_config.json``)
+carries that model's settings over instead (roles, chat template, ``model_max_length``, padding side,
+``add_bos_token``...: :data:`CARRIED`), so a tokenizer loaded from a model and saved again behaves in
+``transformers`` as the original. ``model_input_names`` lists ``token_type_ids`` only when the
+post-processor gives a second sequence other type ids (BERT), as the models that take them expect.
+The directory is written all or nothing: the files go to a temporary directory first, which then
+replaces the target (a new directory) or whose files replace the target's one by one (an existing
+directory), and the files ``transformers`` would read instead of ours (:data:`STALE_FILES`) are
+removed in the same step.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import ConfigError, SerializationError
-from toolkit.interop._io import write_as_unit
+from toolkit.interop._io import read_bytes, write_as_unit
 from toolkit.interop.hf_json import to_hf_dict
 
 if TYPE_CHECKING:
@@ -38,15 +45,37 @@ ROLE_NAMES: dict[str, tuple[str, ...]] = {
     "cls_token": ("[CLS]", "<cls>", "<s>"),
     "sep_token": ("[SEP]", "<sep>", "</s>"),
     "mask_token": ("[MASK]", "<mask>", "<|mask|>"),
-    "bos_token": ("<s>", "<bos>", "<|begin_of_text|>", "<|startoftext|>", "[BOS]", "<|endoftext|>"),
-    "eos_token": ("</s>", "<eos>", "<|end_of_text|>", "<|endoftext|>", "<|im_end|>", "<|eot_id|>", "[EOS]"),
+    "bos_token": ("<s>", "<bos>", "<|begin_of_text|>", "<|startoftext|>", "[BOS]", "<｜begin▁of▁sentence｜>",
+                  "<|endoftext|>"),
+    "eos_token": ("</s>", "<eos>", "<|end_of_text|>", "<|endoftext|>", "<|im_end|>", "<|eot_id|>", "[EOS]",
+                  "<｜end▁of▁sentence｜>"),
 }
+
+#: The settings of a model's ``tokenizer_config.json`` that ``template=`` carries over (with the roles).
+CARRIED = ("tokenizer_class", "chat_template", "model_max_length", "padding_side", "truncation_side",
+           "add_bos_token", "add_eos_token", "add_prefix_space", "clean_up_tokenization_spaces",
+           "model_input_names", "additional_special_tokens", "extra_special_tokens")
+
+#: Files beside ``tokenizer_config.json`` that ``transformers`` reads and that would override what
+#: ``save_pretrained`` writes; they are removed from the target directory in the same step.
+STALE_FILES = ("chat_template.jinja", "chat_template.json", "added_tokens.json")
 
 _MAX_LENGTH = 1_000_000_000_000_000_019_884_624_838_656  # transformers' "no limit" (int(1e30))
 
 
-def special_token_roles(tok: Tokenizer, **overrides: str | None) -> dict[str, str]:
-    """Role → special token: inferred from :data:`ROLE_NAMES`, then ``overrides`` (``None`` unsets).
+def _leading_special(tok: Tokenizer) -> str | None:
+    """The special token a ``TemplateProcessing`` puts before a single sequence (Llama 3's
+    ``<|begin_of_text|>``), if any."""
+    single = getattr(tok.post_processor, "single", None)
+    if type(tok.post_processor).__name__ != "TemplateProcessing" or not single or "SpecialToken" not in single[0]:
+        return None
+    return str(single[0]["SpecialToken"]["id"])
+
+
+def special_token_roles(tok: Tokenizer, *, template: Mapping[str, Any] | None = None,
+                        **overrides: str | None) -> dict[str, str]:
+    """Role → special token: inferred from :data:`ROLE_NAMES` (or taken from ``template``, a
+    ``tokenizer_config.json`` document), then ``overrides`` (``None`` unsets).
 
     BERT-style tokenizers (``[CLS]``/``[SEP]``) get no ``bos``/``eos``; byte-level ones without a
     padding token pad with their end-of-sequence token.
@@ -54,18 +83,43 @@ def special_token_roles(tok: Tokenizer, **overrides: str | None) -> dict[str, st
     unknown = set(overrides) - set(ROLES)
     if unknown:
         raise ConfigError(f"save_pretrained: unknown role(s) {', '.join(sorted(unknown))}; roles: {', '.join(ROLES)}")
+    if template is not None:
+        return _template_roles(tok, template, overrides)
     specials = tok.special_tokens
     roles: dict[str, str] = {}
     for role in ROLES:
         found = next((name for name in ROLE_NAMES[role] if name in specials), None)
         if found is not None:
             roles[role] = found
+    leading = _leading_special(tok)
+    if leading is not None and leading not in ("[CLS]", "<s>", roles.get("cls_token")):
+        roles["bos_token"] = leading
     if "cls_token" in roles and roles["cls_token"] == "[CLS]":
         for role in ("bos_token", "eos_token"):  # BERT: [CLS]/[SEP] are not bos/eos
             if roles.get(role) == "<|endoftext|>":
                 del roles[role]
     if "pad_token" not in roles and "eos_token" in roles:
         roles["pad_token"] = roles["eos_token"]
+    return _override(tok, roles, overrides)
+
+
+def _template_roles(tok: Tokenizer, template: Mapping[str, Any], overrides: Mapping[str, str | None]) -> dict[str, str]:
+    """The roles a model's ``tokenizer_config.json`` names (strings or ``AddedToken`` dicts), checked."""
+    roles: dict[str, str] = {}
+    for role in ROLES:
+        value = template.get(role)
+        token = value.get("content") if isinstance(value, Mapping) else value
+        if token is None or role in overrides:
+            continue
+        if not isinstance(token, str) or tok.token_to_id(token) is None:
+            raise ConfigError(f"save_pretrained: the template's {role} {token!r:.60} is not in this tokenizer's "
+                              f"vocabulary; pass {role}=... (or None) to replace it")
+        roles[role] = token
+    return _override(tok, roles, overrides)
+
+
+def _override(tok: Tokenizer, roles: dict[str, str], overrides: Mapping[str, str | None]) -> dict[str, str]:
+    """``roles`` with ``overrides`` applied (``None`` unsets a role), each token checked, in :data:`ROLES` order."""
     for role, token in overrides.items():
         if token is None:
             roles.pop(role, None)
@@ -78,9 +132,41 @@ def special_token_roles(tok: Tokenizer, **overrides: str | None) -> dict[str, st
     return {role: roles[role] for role in ROLES if role in roles}
 
 
-def transformers_files(tok: Tokenizer, **overrides: str | None) -> dict[str, Any]:
+def read_template(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The ``tokenizer_config.json`` document of a model directory (or the file itself)."""
+    source = Path(path)
+    if source.is_dir():
+        source = source / "tokenizer_config.json"
+    try:
+        document = json.loads(read_bytes(source, what="tokenizer_config.json").decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise SerializationError(f"{source}: not a JSON document ({exc})") from None
+    if not isinstance(document, dict):
+        raise SerializationError(f"{source}: a tokenizer_config.json holds a JSON object, this one a "
+                                 f"{type(document).__name__}")
+    return document
+
+
+def _type_ids_used(tok: Tokenizer) -> bool:
+    """Whether the post-processor gives a second sequence type ids other than 0 (BERT-style models
+    take ``token_type_ids``; GPT-style and RoBERTa-style ones do not)."""
+    processor = tok.post_processor
+    steps = getattr(processor, "processors", None) or [processor]
+    for step in steps:
+        kind = type(step).__name__
+        if kind == "BertProcessing":
+            return True
+        if kind == "TemplateProcessing" and any(part.get(k, {}).get("type_id", 0)
+                                                for part in step.pair for k in ("Sequence", "SpecialToken")):
+            return True
+    return False
+
+
+def transformers_files(tok: Tokenizer, *, template: str | os.PathLike[str] | None = None,
+                       **overrides: str | None) -> dict[str, Any]:
     """File name → JSON document of the three files (nothing written)."""
-    roles = special_token_roles(tok, **overrides)
+    carried = read_template(template) if template is not None else None
+    roles = special_token_roles(tok, template=carried, **overrides)
     document = to_hf_dict(tok)
     # transformers sets truncation and padding per call (padding=True, truncation=True, max_length=...):
     # our settings become its defaults (model_max_length, padding_side) instead of the backend's.
@@ -91,26 +177,42 @@ def transformers_files(tok: Tokenizer, **overrides: str | None) -> dict[str, Any
         str(a["id"]): {k: a[k] for k in ("content", "lstrip", "normalized", "rstrip", "single_word", "special")}
         for a in document["added_tokens"]
     }
-    config: dict[str, Any] = {
-        "tokenizer_class": "PreTrainedTokenizerFast",
-        "model_max_length": truncation["max_length"] if truncation else _MAX_LENGTH,
-        "padding_side": padding["direction"] if padding else "right",
-        "truncation_side": truncation["direction"] if truncation else "right",
-        "clean_up_tokenization_spaces": False,
-        "added_tokens_decoder": decoder,
-        **roles,
-    }
+    config: dict[str, Any] = {"tokenizer_class": "PreTrainedTokenizerFast", "clean_up_tokenization_spaces": False}
+    if carried is None:
+        config["model_max_length"] = _MAX_LENGTH
+        config["padding_side"] = config["truncation_side"] = "right"
+        config["model_input_names"] = (["input_ids", "token_type_ids", "attention_mask"] if _type_ids_used(tok)
+                                       else ["input_ids", "attention_mask"])
+    else:  # the model's class decides what its file does not say (Llama pads on the left)
+        config.update({key: carried[key] for key in CARRIED if key in carried})
+        # a role the file sets to null stays unset (Qwen's class would otherwise default unk_token)
+        config.update({role: None for role in ROLES
+                       if role not in roles and (role in carried or role in overrides)})
+    if truncation:  # set on this tokenizer: it wins over the template
+        config["model_max_length"] = truncation["max_length"]
+        config["truncation_side"] = truncation["direction"]
+    if padding:
+        config["padding_side"] = padding["direction"]
+    config["added_tokens_decoder"] = decoder
+    config.update(roles)
     return {"tokenizer.json": document, "tokenizer_config.json": config, "special_tokens_map.json": dict(roles)}
 
 
-def save_pretrained(tok: Tokenizer, directory: str | os.PathLike[str], **overrides: str | None) -> list[str]:
-    """Write the directory for ``transformers.AutoTokenizer.from_pretrained``; the paths written."""
+def save_pretrained(tok: Tokenizer, directory: str | os.PathLike[str], *, template: str | os.PathLike[str] | None = None,
+                    **overrides: str | None) -> list[str]:
+    """Write the directory for ``transformers.AutoTokenizer.from_pretrained``; the paths written.
+
+    ``template``: a model's directory (or its ``tokenizer_config.json``) whose settings and roles to
+    carry over; ``pad_token="<pad>"`` and the other roles override (``None``: unset).
+
+    >>> save_pretrained(tok, "out", template="llama3")   # doctest: +SKIP
+    """
     if not isinstance(directory, (str, os.PathLike)):
         raise SerializationError(f"directory must be a path, got {type(directory).__name__}")
     target = Path(directory)
     if target.exists() and not target.is_dir():
         raise SerializationError(f"{target}: exists and is not a directory; give a directory path")
-    files = transformers_files(tok, **overrides)
+    files = transformers_files(tok, template=template, **overrides)
 
     def write(staging: Path) -> list[Path]:
         for name, doc in files.items():
@@ -118,7 +220,7 @@ def save_pretrained(tok: Tokenizer, directory: str | os.PathLike[str], **overrid
         return [staging / name for name in files]
 
     try:
-        write_as_unit(target, write)
+        write_as_unit(target, write, remove=STALE_FILES)
     except OSError as exc:
         raise SerializationError(f"{target}: cannot write: {exc.strerror}") from None
     return [str(target / name) for name in files]
