@@ -171,6 +171,30 @@ def test_split_reads_a_regex_as_hfs_oniguruma_does(pattern: str) -> None:
             assert Split(Regex(pattern), behavior).split_text(text) == [p for p, _ in hf.pre_tokenize_str(text)]
 
 
+# Oniguruma's (Ruby syntax) inline "m" is dot-all; \Z also matches before a final newline; \b, \B and
+# \p{Word} use its word characters (no joiners, ² ³ ¹ outside a class); \x{...}, \e and \cX escapes.
+_ONIGURUMA_DIALECT = [
+    r"(?m).", r"(?m:a.)", r"(?im)A.", r"(?i-m)A.", r"\Z", r"\s\Z", r"\b", r"\B", r"\bfoo\b", r"\p{Word}+",
+    r"[\p{Word}]+", r"\x{263a}", r"[\x{263a}b]+", r"\x{1F600}", r"\e", r"\cA", r"[\cA-\cZ]+", r"\x41", r"(?x) a b ",
+]
+
+
+@pytest.mark.parametrize("pattern", _ONIGURUMA_DIALECT)
+def test_oniguruma_flags_anchors_and_escapes_read_as_hf_reads_them(pattern: str) -> None:
+    from pretokenizers import Split
+    from toolkit import Regex
+    from toolkit.normalizers import Replace
+
+    tokenizers = require("tokenizers")
+    texts = ("a\nb", "ab\n", "ab \n", "x\u200dy ² foo foobar afoo", "a☺b😀\x1b\x01\x02A", " ab  c ",
+             "".join(map(chr, range(0x250))))
+    hf_replace = tokenizers.normalizers.Replace(tokenizers.Regex(pattern), "|")
+    hf_split = tokenizers.pre_tokenizers.Split(tokenizers.Regex(pattern), "removed")
+    for text in texts:
+        assert Replace(Regex(pattern), "|").normalize_str(text) == hf_replace.normalize_str(text), text
+        assert Split(Regex(pattern), "removed").split_text(text) == [p for p, _ in hf_split.pre_tokenize_str(text)]
+
+
 def test_a_range_up_to_a_class_is_refused() -> None:
     from toolkit import Regex
     from toolkit.errors import ConfigError

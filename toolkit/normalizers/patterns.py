@@ -201,18 +201,45 @@ _WORD_LATIN1 = _WORD + r"\u00b2\u00b3\u00b9\u00bc-\u00be"
 #: class of its own; inside a class Oniguruma reads ``\\N`` as the letter).
 _ONIGURUMA_ESCAPES = {
     "h": ("[0-9a-fA-F]", "0-9a-fA-F"), "H": ("[^0-9a-fA-F]", None), "N": ("[^\\n]", "N"),
-    "w": (f"[{_WORD_LATIN1}]", _WORD), "W": (f"[^{_WORD_LATIN1}]", None),
+    "w": (f"[{_WORD_LATIN1}]", _WORD), "W": (f"[^{_WORD_LATIN1}]", None), "p{Word}": (f"[{_WORD_LATIN1}]", _WORD),
+    "e": ("\\x1b", "\\x1b"),
 }
+# Outside a class only: Oniguruma's word boundaries (its word characters, not regex's, which hold the
+# joiners) and its \Z (the end, or before a final newline; regex's \Z is the very end).
+_WORD_CHAR = f"[{_WORD_LATIN1}]"
+_ANCHORS = {
+    "b": f"(?:(?<={_WORD_CHAR})(?!{_WORD_CHAR})|(?<!{_WORD_CHAR})(?={_WORD_CHAR}))",
+    "B": f"(?:(?<={_WORD_CHAR})(?={_WORD_CHAR})|(?<!{_WORD_CHAR})(?!{_WORD_CHAR}))",
+    "Z": "(?=\\n?\\Z)",
+}
+# An inline flag group: Oniguruma's (Ruby syntax) "m" is regex's "s" (dot matches a newline).
+_FLAGS = regex.compile(r"\(\?[imx]*(?:-[imx]*)?[:)]")
+#: What makes a pattern need :func:`oniguruma_syntax` at all.
+_REWRITTEN = regex.compile(r"[\^\[]|\\[hHNwWebBZc]|\\x\{|\\p\{Word\}|\(\?[imx]*-?[imx]*[:)]")
+
+
+def _spelled_escape(escape: str) -> str | None:
+    """``regex``'s spelling of an escape it lacks or reads otherwise: ``\\x{263a}``, ``\\cA``."""
+    if escape.startswith("\\x{") and escape.endswith("}"):
+        digits = escape[3:-1]
+        if digits and len(digits) <= 8 and all(c in "0123456789abcdefABCDEF" for c in digits):
+            return f"\\U{int(digits, 16):08x}" if int(digits, 16) <= 0x10FFFF else None
+    if len(escape) == 3 and escape.startswith("\\c") and escape[2].isascii():
+        return f"\\x{ord(escape[2]) & 0x1F:02x}"
+    return None
 #: Inside a class, the escapes above spelled ``None`` there: a nested class of their own.
 _NESTED_IN_CLASS = {"H": "[^0-9a-fA-F]", "W": f"[^{_WORD}]"}
 
 
 def _escape_end(pattern: str, i: int) -> int:
-    """The index after the escape at ``pattern[i] == "\\"`` (``\\p{L}``, ``\\x{41}``, ``\\k<n>``: whole)."""
+    """The index after the escape at ``pattern[i] == "\\"`` (``\\p{L}``, ``\\x{41}``, ``\\k<n>``,
+    ``\\cA``: whole)."""
     j = i + 2
     if j < len(pattern) and pattern[i + 1] in "pPxNgk" and pattern[j] in "{<":
         close = pattern.find("}" if pattern[j] == "{" else ">", j)
         return len(pattern) if close == -1 else close + 1
+    if j < len(pattern) and pattern[i + 1] == "c":
+        return j + 1
     return j
 
 
@@ -246,7 +273,7 @@ def _oniguruma_class(pattern: str, i: int) -> tuple[str, int]:
             spelled = _ONIGURUMA_ESCAPES.get(pattern[j + 1 : k], ())
             last = "set" if pattern[j + 1 : j + 2] in "dDwWsShHpP" else "range" if last == "-" else "char"
             if spelled == ():
-                own.append(pattern[j:k])
+                own.append(_spelled_escape(pattern[j:k]) or pattern[j:k])
             elif spelled[1] is None:
                 nested.append(_NESTED_IN_CLASS[pattern[j + 1]])
             else:
@@ -301,10 +328,16 @@ def _oniguruma_class(pattern: str, i: int) -> tuple[str, int]:
 
 def oniguruma_syntax(pattern: str) -> str:
     """Rewrite each ``^`` anchor (outside character classes) into Oniguruma's begin-of-line, and
-    Oniguruma's ``\\h``, ``\\H``, ``\\N``, ``\\w`` and ``\\W`` into what they mean there (hex digit, not
-    one, not a newline, its word characters, the others); character classes as :func:`_oniguruma_class`
-    reads them."""
-    if "^" not in pattern and "[" not in pattern and not any(f"\\{e}" in pattern for e in _ONIGURUMA_ESCAPES):
+    Oniguruma's ``\\h``, ``\\H``, ``\\N``, ``\\w``, ``\\W``, ``\\p{Word}``, ``\\b``, ``\\B``, ``\\Z``,
+    ``\\e``, ``\\cX``, ``\\x{...}`` and the inline flag ``m`` into what they mean there (hex digit, not
+    one, not a newline, its word characters, the others, its word boundaries, the end or before a final
+    newline, escape, control characters, a code point, dot matches a newline); character classes as
+    :func:`_oniguruma_class` reads them.
+
+    >>> oniguruma_syntax(r"(?m).\\Z")
+    '(?s).(?=\\\\n?\\\\Z)'
+    """
+    if not _REWRITTEN.search(pattern):
         return pattern
     out: list[str] = []
     i, n = 0, len(pattern)
@@ -312,9 +345,14 @@ def oniguruma_syntax(pattern: str) -> str:
         c = pattern[i]
         if c == "\\":
             j = _escape_end(pattern, i)
-            spelled = _ONIGURUMA_ESCAPES.get(pattern[i + 1 : j])
-            out.append(pattern[i:j] if spelled is None else spelled[0])
+            name = pattern[i + 1 : j]
+            spelled = _ONIGURUMA_ESCAPES.get(name)
+            out.append(spelled[0] if spelled is not None else _ANCHORS.get(name) or _spelled_escape(pattern[i:j])
+                       or pattern[i:j])
             i = j
+        elif c == "(" and (flags := _FLAGS.match(pattern, i)) is not None:
+            out.append(flags.group().replace("m", "s"))
+            i = flags.end()
         elif c == "[":
             expr, i = _oniguruma_class(pattern, i)
             out.append(expr)
