@@ -162,11 +162,12 @@ def _model_dict(proto: ModelProto, source: str) -> dict[str, Any]:
     out: dict[str, Any] = {"vocab": vocab, "unk_id": unk[0], "byte_fallback": byte_fallback,
                            "user_defined": _user_defined(proto),
                            "unused": [p.piece for p in proto.pieces if p.type == UNUSED]}
+    # The unknown piece is special: never matched inside text (SentencePiece keeps it apart) and, like
+    # the CONTROL pieces, left out by decode(skip_special_tokens=True), as in HF's converted files.
+    specials = [proto.pieces[unk[0]].piece, *specials]
     if model_type == UNIGRAM:
-        # The unknown piece is never matched inside text either (SentencePiece keeps it apart).
         # BYTE pieces stand for bytes only: typed "<0x41>" is text to sentencepiece.
-        out.update(type="Unigram", special_tokens=[proto.pieces[unk[0]].piece, *specials], float32=True,
-                   match_byte_pieces=False)
+        out.update(type="Unigram", special_tokens=specials, float32=True, match_byte_pieces=False)
     else:
         out.update(type="SentencePieceBPE", special_tokens=specials)
     return out
