@@ -200,3 +200,15 @@ def test_cli_convert_carries_the_config_beside_the_input(tmp_path: Path) -> None
                            check=False)
     assert wrong.returncode != 0 and "--template applies to --to transformers only" in wrong.stderr
     assert not (tmp_path / "x.json").exists()
+
+
+def test_the_chat_preset_gets_chatml_and_lists_every_special_token(lines: list[str], tmp_path: Path) -> None:
+    tok = _trained("chat", lines)
+    tok.save_pretrained(tmp_path)
+    hf = transformers.AutoTokenizer.from_pretrained(str(tmp_path))
+    assert sorted(hf.all_special_tokens) == ["<|im_end|>", "<|im_start|>"]
+    messages = [{"role": "user", "content": "hi there"}, {"role": "assistant", "content": "ok"}]
+    text = hf.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+    assert text == "<|im_start|>user\nhi there<|im_end|>\n<|im_start|>assistant\nok<|im_end|>\n<|im_start|>assistant\n"
+    # transformers cuts special-token strings out of text; ours does when allowed
+    assert hf(text, add_special_tokens=False)["input_ids"] == tok.encode(text, allowed_special="all").ids

@@ -56,6 +56,13 @@ CARRIED = ("tokenizer_class", "chat_template", "model_max_length", "padding_side
            "add_bos_token", "add_eos_token", "add_prefix_space", "clean_up_tokenization_spaces",
            "model_input_names", "additional_special_tokens", "extra_special_tokens")
 
+#: The ChatML conversation format, written as ``chat_template`` for a tokenizer whose special tokens
+#: include ``<|im_start|>`` and ``<|im_end|>`` (the chat preset), so ``apply_chat_template`` works.
+CHATML_TEMPLATE = (
+    "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + "
+    "'<|im_end|>' + '\\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}"
+)
+
 #: Files beside ``tokenizer_config.json`` that ``transformers`` reads and that would override what
 #: ``save_pretrained`` writes; they are removed from the target directory in the same step.
 STALE_FILES = ("chat_template.jinja", "chat_template.json", "added_tokens.json")
@@ -183,6 +190,12 @@ def transformers_files(tok: Tokenizer, *, template: str | os.PathLike[str] | Non
         config["padding_side"] = config["truncation_side"] = "right"
         config["model_input_names"] = (["input_ids", "token_type_ids", "attention_mask"] if _type_ids_used(tok)
                                        else ["input_ids", "attention_mask"])
+        # the special tokens no role names, so that transformers counts them special too
+        others = [t for t in sorted(tok.special_tokens, key=tok.special_tokens.__getitem__) if t not in roles.values()]
+        if others:
+            config["additional_special_tokens"] = others
+        if {"<|im_start|>", "<|im_end|>"} <= set(tok.special_tokens):
+            config["chat_template"] = CHATML_TEMPLATE
     else:  # the model's class decides what its file does not say (Llama pads on the left)
         config.update({key: carried[key] for key in CARRIED if key in carried})
         # a role the file sets to null stays unset (Qwen's class would otherwise default unk_token)
