@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, Literal
 
-from pydantic import Field, StrictInt
+from pydantic import Field, StrictBool, StrictInt
 
 from algorithms._bpe_encode import LONG_PIECE_THRESHOLD, merge_ids, merge_with_positions
 from algorithms._merges import learn_merges
@@ -82,9 +82,9 @@ class BPE(VocabLookup, Model):
         continuing_subword_prefix: str | None = None
         end_of_word_suffix: str | None = None
         special_tokens: list[str] = []
-        fuse_unk: bool = False
-        byte_fallback: bool = False
-        ignore_merges: bool = False
+        fuse_unk: StrictBool = False
+        byte_fallback: StrictBool = False
+        ignore_merges: StrictBool = False
         dropout: float | None = Field(None, ge=0.0, le=1.0, allow_inf_nan=False)
         seed: StrictInt | None = None
 

@@ -31,7 +31,7 @@ from itertools import accumulate
 from random import Random
 from typing import Any, Literal
 
-from pydantic import Field, StrictInt, StrictStr
+from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from algorithms._bpe_encode import (
     LONG_PIECE_THRESHOLD,
@@ -93,7 +93,7 @@ class ByteLevelBPE(VocabLookup, Model):
 
     class Params(Params):
         special_tokens: dict[str, int] | list[str] = {}
-        ignore_merges: bool = False
+        ignore_merges: StrictBool = False
         mode: Literal["merges", "ranks"] = "merges"
         dropout: float | None = Field(None, ge=0.0, le=1.0, allow_inf_nan=False)
         seed: StrictInt | None = None

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from itertools import accumulate
 from typing import Any
 
+from pydantic import StrictBool
+
 from pretokenizers._pieces import one_to_one, split_pieces, with_prefix
 from pretokenizers.patterns import GPT2_PATTERN
 from pretokenizers.pinned import compile_pinned
@@ -84,9 +86,9 @@ class ByteLevel(PreTokenizer):
     positional = ("add_prefix_space", "trim_offsets", "use_regex")  # Hugging Face's argument order
 
     class Params(Params):
-        add_prefix_space: bool = True
-        use_regex: bool = True
-        trim_offsets: bool = True
+        add_prefix_space: StrictBool = True
+        use_regex: StrictBool = True
+        trim_offsets: StrictBool = True
 
     add_prefix_space: bool
     use_regex: bool

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from pydantic import StrictBool
+
 from toolkit.alignment import Piece
 from toolkit.interfaces import Params, PreTokenizer
 from toolkit.registry import register
@@ -36,7 +38,7 @@ class Digits(PreTokenizer):
     positional = ("individual_digits",)  # Hugging Face's argument order
 
     class Params(Params):
-        individual_digits: bool = False
+        individual_digits: StrictBool = False
 
     individual_digits: bool
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Literal
 
 import regex
-from pydantic import StrictStr, field_validator
+from pydantic import StrictBool, StrictStr, field_validator
 
 from toolkit.alignment import Piece
 from toolkit.interfaces import Params, PreTokenizer
@@ -48,7 +48,7 @@ class Metaspace(PreTokenizer):
     class Params(Params):
         replacement: StrictStr = "▁"
         prepend_scheme: PrependScheme = "always"
-        split: bool = True
+        split: StrictBool = True
 
         @field_validator("replacement")
         @classmethod

@@ -38,6 +38,7 @@ import regex
 from pydantic import (
     BeforeValidator,
     Field,
+    StrictBool,
     StrictFloat,
     StrictStr,
     ValidationInfo,
@@ -258,7 +259,7 @@ class Split(PreTokenizer):
     class Params(Params):
         pattern: StrictStr | Regex | dict[str, Any]
         behavior: BehaviorOption = "isolated"
-        invert: bool = False
+        invert: StrictBool = False
         timeout: StrictFloat | None = Field(default_factory=lambda: limits.REGEX_TIMEOUT)
 
         @field_validator("pattern")

@@ -102,3 +102,32 @@ def test_from_str_reads_hf_documents_whatever_their_tokens() -> None:
     ours = Tokenizer.from_str(hf.to_str())
     assert ours.encode_ids("a format version") == hf.encode("a format version").ids == [2, 1, 3]
     assert Tokenizer.from_str(ours.to_str()).encode_ids("a format version") == [2, 1, 3]
+
+
+def test_bpe_takes_hfs_cache_capacity_keyword() -> None:
+    from algorithms import BPE
+
+    tokenizers = require("tokenizers")
+    vocab, merges = {"a": 0, "b": 1, "ab": 2}, [("a", "b")]
+    tokenizers.models.BPE(vocab, merges, cache_capacity=10)  # HF's keyword
+    model = BPE(vocab, merges, cache_capacity=10)
+    assert model.cache_capacity == 10 and model.encode_piece("ab") == (2,)
+    assert "cache_capacity" not in json.dumps(model.to_dict())  # a size of this process, not of the file
+    for bad in (-1, True, 2.5, "10"):
+        with pytest.raises(ConfigError, match=r"BPE\.cache_capacity: must be an integer >= 0"):
+            BPE(vocab, merges, cache_capacity=bad)
+
+
+@pytest.mark.parametrize(("name", "options"), [
+    ("ByteLevel", {"add_prefix_space": 1}), ("ByteLevel", {"trim_offsets": 0}), ("ByteLevel", {"use_regex": 1}),
+    ("Digits", {"individual_digits": 1}), ("Metaspace", {"split": 0}),
+])
+def test_a_flag_is_a_bool_not_an_int(name: str, options: dict[str, int]) -> None:
+    """HF's bindings refuse 0 and 1 for a flag; so do ours (one rule for every component)."""
+    import pretokenizers
+
+    tokenizers = require("tokenizers")
+    with pytest.raises(ConfigError, match="bool"):
+        getattr(pretokenizers, name)(**options)
+    with pytest.raises(Exception):  # noqa: B017 - HF raises TypeError or its own exception type
+        getattr(tokenizers.pre_tokenizers, name)(**options)

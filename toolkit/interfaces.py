@@ -22,7 +22,7 @@ from contextlib import nullcontext
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from pydantic import field_validator
+from pydantic import StrictBool, field_validator
 from pydantic_core import PydanticCustomError
 
 from toolkit import limits
@@ -264,6 +264,9 @@ class _CacheCapacity:
         return obj.__dict__.get("_cache_capacity", self.default)  # type: ignore[no-any-return]
 
     def __set__(self, obj: Any, value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ConfigError(f"{type(obj).__name__}.cache_capacity: must be an integer >= 0 (0 caches nothing), "
+                              f"got {value!r:.40}")
         obj.__dict__["_cache_capacity"] = value
         for cache in list(obj.__dict__.values()):
             if isinstance(cache, BoundedCache):
@@ -291,6 +294,13 @@ class Model(Component):
     #: True while encoding is random (BPE-dropout, Unigram sampling): then the model's caches and the
     #: pipeline's store nothing (their capacity reads 0), so every call draws anew.
     stochastic: bool = False
+
+    def __init__(self, *args: Any, cache_capacity: int | None = None, **options: Any) -> None:
+        """Options as :class:`Configurable`; ``cache_capacity`` (HF ``models.BPE``'s keyword) sets
+        :attr:`cache_capacity` as assigning it does (not saved: a file holds no cache size)."""
+        super().__init__(*args, **options)
+        if cache_capacity is not None:
+            self.cache_capacity = cache_capacity
 
     def _new_caches(self) -> None:
         #: Ids of each piece seen; read directly by the pipeline's fast path (a hit is one ``dict.get``).
@@ -366,7 +376,7 @@ class Trainer(Component):
     kind = "trainer"
 
     class Params(Params):
-        show_progress: bool = True
+        show_progress: StrictBool = True
 
     def check_reached(self, model: Model) -> str | None:
         """Warn (:class:`~toolkit.errors.VocabSizeWarning`) when ``model`` is smaller than ``vocab_size``,
