@@ -190,9 +190,11 @@ def edge_models(models: ModelFactory) -> dict[str, Path]:
 @pytest.mark.parity
 def test_typed_byte_pieces_and_trailing_meta_spaces_encode_as_sentencepiece(edge_models: dict[str, Path]) -> None:
     """Typed "<0x41>" is text, not a byte piece (sentencepiece matches BYTE pieces only as fallback);
-    every trailing ▁ goes with remove_extra_whitespaces, typed ones too."""
+    every trailing ▁ goes with remove_extra_whitespaces, typed ones too; text the map deletes entirely
+    keeps the dummy prefix without it."""
     spm = require("sentencepiece")
-    texts = ["<0x41>", "x<0xE2><0x82><0xAC>", "a\u2581", "\u2581", "a \u2581 ", "x\u2581\u2581 ", " \u2581a\u2581", "a\u2581b"]
+    texts = ["<0x41>", "x<0xE2><0x82><0xAC>", "a\u2581", "\u2581", "a \u2581 ", "x\u2581\u2581 ", " \u2581a\u2581", "a\u2581b",
+             "\x0b", "\x1b\x0f", " \x18", "\x0b a", ""]
     for name, path in edge_models.items():
         sp = spm.SentencePieceProcessor(model_file=str(path))
         tok = from_sentencepiece(path)

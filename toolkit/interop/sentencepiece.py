@@ -126,8 +126,12 @@ def _pipeline_parts(proto: ModelProto, source: str) -> dict[str, Any]:
         normalizers.append({"type": "Replace", "pattern": {"String": " "}, "content": SPACE})
         if norm.get("remove_extra_whitespaces"):  # sentencepiece strips every trailing ▁, typed ones too
             normalizers.append({"type": "Replace", "pattern": {"Regex": _TRAILING_SPACES}, "content": ""})
-    if norm.get("add_dummy_prefix"):
+    if norm.get("add_dummy_prefix") and norm.get("remove_extra_whitespaces"):
         normalizers.append({"type": "Prepend", "prepend": SPACE if escape else " "})
+    elif norm.get("add_dummy_prefix"):
+        # sentencepiece adds the prefix to any non-empty input before normalizing it: text the map
+        # deletes entirely ("\x0b") still gives the prefix, which no extra-space removal takes away here
+        normalizers.insert(0, {"type": "Prepend", "prepend": " "})
     return {"normalizers": normalizers, "escape": escape, "dummy": norm.get("add_dummy_prefix"),
             "remove_extra": norm.get("remove_extra_whitespaces")}
 
