@@ -21,12 +21,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 from operator import itemgetter
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, StrictStr
 
 from toolkit import limits
 from toolkit.errors import ConfigError, TrainingError, VocabularyError
+from toolkit.options import OptionDict
 
 __all__ = [
+    "SpecialTokenIds",
+    "SpecialTokens",
     "VocabLookup",
     "build_pair_table",
     "check_initial_alphabet",
@@ -36,9 +41,44 @@ __all__ = [
     "merges_to_json",
     "ordered_vocab",
     "parse_merges",
+    "held_special_tokens",
     "select_alphabet",
     "without_special_results",
 ]
+
+def _token_names(value: Any) -> Any:
+    """A model's ``special_tokens`` as read back (``{token: id}``) names the same tokens: its keys."""
+    return list(value) if isinstance(value, Mapping) else value
+
+
+#: A model's ``special_tokens`` option: a list of vocabulary entries (or the ``{token: id}`` the model
+#: shows, read as its tokens, so ``m.special_tokens = m.special_tokens`` changes nothing).
+SpecialTokens = Annotated[list[StrictStr], BeforeValidator(_token_names)]
+
+
+class SpecialTokenIds(OptionDict):
+    """A model's special tokens as it holds them, ``{token: id}``; ``+`` a list gives the list of
+    tokens to assign, so ``model.special_tokens += ["[PAD]"]`` adds one as for any list option.
+
+    >>> from algorithms import WordLevel
+    >>> m = WordLevel({"[UNK]": 0, "[PAD]": 1, "a": 2}, unk_token="[UNK]", special_tokens=["[UNK]"])
+    >>> m.special_tokens += ["[PAD]"]
+    >>> dict(m.special_tokens)
+    {'[UNK]': 0, '[PAD]': 1}
+    """
+
+    __slots__ = ()
+
+    def __add__(self, other: Any) -> list[str]:
+        return [*self, *other]
+
+    __iadd__ = __add__  # type: ignore[assignment]
+
+
+def held_special_tokens(model: Any, specials: Mapping[str, int]) -> SpecialTokenIds:
+    """The checked ``{token: id}`` a model keeps in its ``special_tokens`` attribute."""
+    return SpecialTokenIds(specials, f"{model._where()}.special_tokens")
+
 
 class VocabLookup:
     """The vocabulary accessors of a model that keeps ``vocab`` (token → id, ordered by id, special

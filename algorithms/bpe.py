@@ -35,12 +35,14 @@ from pydantic import Field, StrictBool, StrictInt
 from algorithms._bpe_encode import LONG_PIECE_THRESHOLD, merge_ids, merge_with_positions
 from algorithms._merges import learn_merges
 from algorithms._vocab import (
+    SpecialTokens,
     VocabLookup,
     build_pair_table,
     check_initial_alphabet,
     check_special_tokens,
     check_vocab,
     checked_word_counts,
+    held_special_tokens,
     merges_to_json,
     ordered_vocab,
     parse_merges,
@@ -81,7 +83,7 @@ class BPE(VocabLookup, Model):
         unk_token: str | None = Field(None, min_length=1)  # "" is no token (a saved file would be refused)
         continuing_subword_prefix: str | None = None
         end_of_word_suffix: str | None = None
-        special_tokens: list[str] = []
+        special_tokens: SpecialTokens = []
         fuse_unk: StrictBool = False
         byte_fallback: StrictBool = False
         ignore_merges: StrictBool = False
@@ -119,7 +121,7 @@ class BPE(VocabLookup, Model):
         for name in ("continuing_subword_prefix", "end_of_word_suffix"):  # "" means none
             object.__setattr__(self, name, getattr(self, name) or None)
         specials = check_special_tokens(self.special_tokens, self.vocab, where=where)
-        object.__setattr__(self, "special_tokens", specials)
+        object.__setattr__(self, "special_tokens", held_special_tokens(self, specials))
         # An empty vocabulary is an untrained template (BPE(unk_token="[UNK]")): the trainer adds it.
         if self.unk_token is not None and self.unk_token not in self.vocab and self.vocab:
             raise VocabularyError(

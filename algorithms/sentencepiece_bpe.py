@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import Field, StrictBool, StrictStr
 
-from algorithms._vocab import check_special_tokens
+from algorithms._vocab import SpecialTokens, check_special_tokens, held_special_tokens
 from toolkit import limits
 from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
 from toolkit.errors import InputError, VocabularyError
@@ -87,7 +87,7 @@ class SentencePieceBPE(Model):
     class Params(Params):
         unk_id: int | None = Field(None, ge=0, strict=True)
         byte_fallback: StrictBool = False
-        special_tokens: list[StrictStr] = []
+        special_tokens: SpecialTokens = []
         unused: list[StrictStr] = []
         user_defined: list[StrictStr] = []
 
@@ -110,7 +110,7 @@ class SentencePieceBPE(Model):
         if self.unk_id is not None and n and self.unk_id >= n:
             raise VocabularyError(f"{where}: unk_id {self.unk_id} is not an id of the {n} pieces; pass the id of '<unk>'")
         specials = check_special_tokens(self.special_tokens, vocab, where=where)
-        object.__setattr__(self, "special_tokens", specials)
+        object.__setattr__(self, "special_tokens", held_special_tokens(self, specials))
         check_special_tokens(self.unused, vocab, where=where, option="unused", missing="unused pieces must be pieces")
         check_special_tokens(self.user_defined, vocab, where=where, option="user_defined",
                              missing="user-defined pieces must be pieces")

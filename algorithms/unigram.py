@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import Field, StrictBool, StrictInt
 
 from algorithms._lattice import Edge, build_table, nbest, sample, viterbi
-from algorithms._vocab import check_special_tokens
+from algorithms._vocab import SpecialTokens, check_special_tokens, held_special_tokens
 from algorithms.sentencepiece_bpe import byte_piece
 from toolkit import limits
 from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
@@ -137,7 +137,7 @@ class Unigram(Model):
     class Params(Params):
         unk_id: StrictInt | None = Field(None, ge=0)
         byte_fallback: StrictBool = False
-        special_tokens: list[str] = []
+        special_tokens: SpecialTokens = []
         alpha: float | None = Field(None, ge=0.0, allow_inf_nan=False)
         nbest_size: StrictInt | None = Field(None, ge=-1, le=10_000)
         seed: StrictInt | None = None
@@ -178,7 +178,7 @@ class Unigram(Model):
                 f"{len(vocab) - 1}); pass the position of the unknown piece, or unk_id=None"
             )
         specials = check_special_tokens(self.special_tokens, self._ids, where=where)
-        object.__setattr__(self, "special_tokens", specials)
+        object.__setattr__(self, "special_tokens", held_special_tokens(self, specials))
         # Special pieces are never matched inside text (typed "</s>" is ordinary text), nor byte pieces
         # where they only stand for bytes (SentencePiece's BYTE type).
         skip = frozenset(specials.values())

@@ -18,10 +18,12 @@ from typing import Any
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from algorithms._vocab import (
+    SpecialTokens,
     VocabLookup,
     check_special_tokens,
     check_vocab,
     checked_word_counts,
+    held_special_tokens,
     ordered_vocab,
 )
 from toolkit import limits
@@ -43,7 +45,7 @@ class WordLevel(VocabLookup, Model):
 
     class Params(Params):
         unk_token: StrictStr = Field("<unk>", min_length=1)
-        special_tokens: list[StrictStr] = []
+        special_tokens: SpecialTokens = []
 
     positional = ("unk_token",)
 
@@ -60,7 +62,7 @@ class WordLevel(VocabLookup, Model):
     def _configure(self) -> None:
         super()._configure()
         specials = check_special_tokens(self.special_tokens, self.vocab, where=self._origin)
-        object.__setattr__(self, "special_tokens", specials)
+        object.__setattr__(self, "special_tokens", held_special_tokens(self, specials))
         self._words = {t: i for t, i in self.vocab.items() if t not in specials} if specials else self.vocab
         self._unk_id = self.vocab.get(self.unk_token)
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import Field, StrictInt, StrictStr
 
-from algorithms._vocab import check_special_tokens, check_vocab, ordered_vocab
+from algorithms._vocab import SpecialTokens, check_special_tokens, check_vocab, held_special_tokens, ordered_vocab
 from toolkit import limits
 from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
 from toolkit.errors import VocabularyError
@@ -59,7 +59,7 @@ class WordPiece(Model):
         continuing_subword_prefix: StrictStr = "##"
         # Words are cut only up to this length (longer ones are unk): 10 000 keeps one word's cost bounded.
         max_input_chars_per_word: StrictInt = Field(100, ge=1, le=10_000)
-        special_tokens: list[StrictStr] = []
+        special_tokens: SpecialTokens = []
 
     def __init__(self, vocab: Mapping[str, int] | None = None, **options: Any) -> None:
         super().__init__(**options)
@@ -83,7 +83,7 @@ class WordPiece(Model):
                 f"add {self.unk_token!r} to the vocabulary, or pass the unknown token it uses as unk_token=..."
             )
         specials = check_special_tokens(self.special_tokens, vocab, where=where)
-        object.__setattr__(self, "special_tokens", specials)
+        object.__setattr__(self, "special_tokens", held_special_tokens(self, specials))
         prefix = self.continuing_subword_prefix
         plen = len(prefix)
         # Special tokens are never matched inside text: typed "[CLS]" is ordinary text.

@@ -450,3 +450,23 @@ def test_to_dict_returns_plain_values_the_caller_may_change() -> None:
     data["special_tokens"].append("[PAD]")
     assert type(data["special_tokens"]) is list
     assert trainer.special_tokens == ["[UNK]"]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: __import__("algorithms").BPE({"[UNK]": 0, "[PAD]": 1, "a": 2}, [], unk_token="[UNK]", special_tokens=["[UNK]"]),
+    lambda: __import__("algorithms").WordPiece({"[UNK]": 0, "[PAD]": 1, "a": 2}, special_tokens=["[UNK]"]),
+    lambda: __import__("algorithms").WordLevel({"[UNK]": 0, "[PAD]": 1, "a": 2}, unk_token="[UNK]", special_tokens=["[UNK]"]),
+    lambda: __import__("algorithms").Unigram([("[UNK]", 0.0), ("[PAD]", 0.0), ("a", -1.0)], 0, special_tokens=["[UNK]"]),
+    lambda: __import__("algorithms").SentencePieceBPE([("[UNK]", 0.0), ("[PAD]", 0.0), ("a", -1.0)], unk_id=0,
+                                                      special_tokens=["[UNK]"]),
+])
+def test_a_models_special_tokens_read_as_ids_and_assign_back(make: Any) -> None:
+    """A model shows ``special_tokens`` as ``{token: id}``; assigning that back changes nothing, and
+    ``+= [token]`` adds one, as for any list option."""
+    model = make()
+    assert dict(model.special_tokens) == {"[UNK]": 0}
+    model.special_tokens = model.special_tokens
+    assert model.params()["special_tokens"] == ["[UNK]"]
+    model.special_tokens += ["[PAD]"]
+    assert dict(model.special_tokens) == {"[UNK]": 0, "[PAD]": 1} and model.params()["special_tokens"] == ["[UNK]", "[PAD]"]
+    assert model.encode_piece("[PAD]") != (1,)  # a special token is never matched inside text
