@@ -224,7 +224,7 @@ def test_plain_text_rendering(report: ComparisonReport) -> None:
     bpe_rows = [line.split() for line in lines if line.startswith("BPE ")]
     # The best value of each column with a direction carries a "*" (the literature metrics: test_compare_literature.py).
     assert bpe_rows[0] == ["BPE", "BPE", "7", "2.00", "1.86", "1.75", "50.0%", "14.3%", "25.0%", "1.67"]
-    assert bpe_rows[1] == ["BPE", "BPE", "7", "0.86*", "0.90*", "85.7%*", "0", "0%"]
+    assert bpe_rows[1] == ["BPE", "BPE", "7", "0.86", "0.90", "85.7%*", "0", "0%"]  # Rényi, Shannon: diagnostics
     assert "* best value of a column" in text
     assert "Vocabulary overlap (Jaccard)" in text and "Words tokenized identically" in text
     overlap_row = next(line for line in lines if line.startswith("BPE ") and "83.3%" in line)
@@ -584,3 +584,54 @@ def test_cli_file_format_options_blame_and_markdown_names(files: Path, capsys: p
     config.write_text(f'texts = ["{files / "en.txt"}"]\n[tokenizers]\nbpe = "{files / "bpe.json"}"\n', encoding="utf-8")
     assert main(["compare", str(config), "--renyi-alpha", "-1", "-q"]) == 2
     assert f"command line (over {config}): renyi_alpha:" in capsys.readouterr().err
+
+
+def test_cli_drops_a_byte_order_mark_and_writes_strict_json(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from toolkit.cli import main
+    from toolkit.cli.compare import read_texts
+
+    (files / "bom.txt").write_bytes("\ufeffhug hugs\nhugs\n".encode())
+    assert read_texts([str(files / "bom.txt")], max_bytes=10**6) == ["hug hugs\n", "hugs\n"]
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"not strict JSON: {name}")
+
+    code = main(["compare", "-t", str(files / "bpe.json"), "--texts", str(files / "bom.txt"), "--renyi-alpha", "inf",
+                 "--json", "--no-plots", "-o", str(files / "inf")])
+    printed = capsys.readouterr()
+    assert code == 0, printed.err
+    for text in (printed.out, (files / "inf" / "report.json").read_text(encoding="utf-8")):
+        data = json.loads(text, parse_constant=refuse)
+        assert data["config"]["renyi_alpha"] == "inf"
+    assert data["report"]["text"]["bytes"] == len("hug hugs\nhugs\n")
+
+
+def test_a_whitespace_token_covers_no_word_whatever_its_span() -> None:
+    """Llama 2 (a Prepend normalizer) gives the leading ▁ the first character's span: "東" at the start of a
+    text is no more split than after a space (both ▁ + 東)."""
+    from conftest import shared_path
+
+    llama2 = Tokenizer.from_file(shared_path("vocab/llm/llama2/tokenizer.json"))
+    plain = llama2.encode("東", add_special_tokens=False)
+    assert plain.tokens == ["▁", "東"] and plain.offsets[0] == (0, 1)
+    for text in ("東", "a 東", "。", "a 。"):
+        assert compare({"llama2": llama2}, [text], measure_speed=False)["llama2"].split_word_share == 0.0, text
+
+
+def test_texts_of_only_whitespace_are_refused() -> None:
+    with pytest.raises(InputError, match="only whitespace, so there is nothing to measure"):
+        compare({"BPE": bpe()}, ["", " \n", "\t"], measure_speed=False)
+
+
+def test_plots_and_sweeps_refuse_metrics_they_never_measure() -> None:
+    require("matplotlib")
+    from toolkit.analysis.plots import plot_languages
+    from toolkit.cli.compare import SweepSpec
+
+    report = compare({"BPE": bpe()}, {"en": ["hug hugs"], "fr": ["ugh"]}, measure_speed=False)
+    with pytest.raises(ConfigError, match="'parity' was not measured .*reference="):
+        plot_languages(report, metric="parity")
+    with pytest.raises(ConfigError, match="'throughput' was not measured"):
+        plot_languages(report, metric="throughput")
+    with pytest.raises(Exception, match="throughput is not measured in a sweep"):
+        SweepSpec.model_validate({"vocab_sizes": [300], "metrics": ["throughput"]})

@@ -39,7 +39,8 @@ def report():  # type: ignore[no-untyped-def]
 def test_the_new_metrics_are_named_in_METRICS() -> None:
     assert all(name in METRICS for name in NEW)
     assert METRICS["parity"][2] == "closer to 1" and METRICS["unreachable_tokens"][2] == "lower"
-    assert METRICS["renyi_efficiency"][2] == METRICS["shannon_efficiency"][2] == "higher"
+    # a diagnostic (docs/compare.md): no direction is marked better
+    assert METRICS["renyi_efficiency"][2] == METRICS["shannon_efficiency"][2] == ""
 
 
 # ------------------------------------------------------------------------------ entropy
@@ -253,7 +254,7 @@ def test_plots_of_the_new_metrics(tmp_path: Path) -> None:
     assert [p.name for p in written] == ["token_lengths.png", "fertility_by_language.png",
                                          "bytes_per_token_by_language.png", "renyi_efficiency_by_language.png",
                                          "parity_by_language.png", "sweep_renyi_efficiency.png"]
-    assert result.plot("renyi_efficiency").axes[0].get_ylabel() == "Rényi eff. (higher is better)"
+    assert result.plot("renyi_efficiency").axes[0].get_ylabel() == "Rényi eff."
     with pytest.raises(ConfigError, match="renyi_alpha"):
         sweep({"bl": gpt2_style()}, ["low"], vocab_sizes=[260], renyi_alpha=0)
 

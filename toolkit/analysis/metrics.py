@@ -66,9 +66,10 @@ METRICS: dict[str, tuple[str, str, str]] = {
     "roundtrip_share": ("round trip", "share of texts with decode(encode(text)) == text", "higher"),
     "throughput": ("encode", "UTF-8 bytes encoded per second (encode_ids)", "higher"),
     "train_seconds": ("train", "training time in seconds, when known", "lower"),
+    # a diagnostic, not a score: too little and too much efficiency both hurt (docs/compare.md)
     "renyi_efficiency": ("Rényi eff.", "Rényi entropy (order α, 2.5 by default) of the token distribution / log |V|",
-                         "higher"),
-    "shannon_efficiency": ("Shannon eff.", "Shannon entropy of the token distribution / log |V|", "higher"),
+                         ""),
+    "shannon_efficiency": ("Shannon eff.", "Shannon entropy of the token distribution / log |V|", ""),
     "vocab_utilization": ("vocab used", "share of the vocabulary that occurs at least once in the texts", "higher"),
     "unreachable_tokens": ("unreachable", "tokens t with encode(decode([t])) != [t] (Land & Bartolo 2024)", "lower"),
     "parity": ("parity", "tokens / tokens of the same texts in the reference language (Petrov et al. 2023)",
@@ -454,6 +455,17 @@ class _Probe:
         self.unk_id = tokenizer.token_to_id(unk) if unk else None
         self.surface = surface_function(tokenizer)
         self._lengths: dict[int, int | None] = {}
+        self._blank: dict[int, bool] = {}
+
+    def blank(self, token_id: int) -> bool:
+        """Whether the token stands for whitespace only (``▁``, ``Ġ``, a newline): it covers no word."""
+        try:
+            return self._blank[token_id]
+        except KeyError:
+            token = self.tokenizer.id_to_token(token_id)
+            s = self.surface(token) if token is not None else None
+            self._blank[token_id] = blank = bool(s) and not s.strip()  # type: ignore[union-attr]
+            return blank
 
     def length(self, token_id: int) -> int | None:
         try:
@@ -488,8 +500,12 @@ def _measure_text(probe: _Probe, text: str, words: list[tuple[int, int]], tally:
             n = probe.length(token_id)
             if n is not None:
                 lengths[n] += 1
+        # A "▁" or "Ġ" alone stands for the space before a word, whatever its span ((0, 0) after Metaspace,
+        # the first character's after a Prepend normalizer): it covers no word.
+        if probe.blank(token_id):
+            continue
         # The words this token covers: the first word ending after s, then on while words start before e.
-        # A token covering no text (e.g. Metaspace's "▁" at (0, 0)) belongs to the word starting there.
+        # A token covering no text belongs to the word starting there.
         i = bisect_right(ends, s)  # word ends increase
         while i < len(words):
             ws, we = words[i]

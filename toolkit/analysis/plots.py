@@ -166,6 +166,10 @@ def plot_languages(
     values: list[float] = []
     for k, name in enumerate(names):
         ys = [report.languages[lang][name].metric(metric) for lang in langs]
+        if all(y is None for y in ys):
+            raise ConfigError(f"plot_languages: {metric!r} was not measured for {name!r} in any language "
+                              + ("(compare(..., reference=...) measures parity)" if metric == "parity" else
+                                 "(per language, throughput and training time are not measured)"))
         xs = [i + (k - (len(names) - 1) / 2) * width for i in range(len(langs))]
         heights = [float(y) if y is not None else 0.0 for y in ys]
         values += [h for h in heights if h > 0]

@@ -100,6 +100,9 @@ def compare(
     groups = _grouped_texts(texts)
     if not any(groups.values()):
         raise InputError("compare: no texts to measure")
+    if not any(not text.isspace() for group in groups.values() for text in group if text):
+        raise InputError("compare: the texts hold only whitespace, so there is nothing to measure; "
+                         "give texts with words")
     alpha = check_alpha(renyi_alpha, "compare: renyi_alpha")
     _check_parallel(groups, reference)
     if not isinstance(timing_repeats, int) or timing_repeats < 1:

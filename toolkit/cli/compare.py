@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import warnings
@@ -103,7 +104,15 @@ class SweepSpec(_Strict):
         unknown = [m for m in self.metrics if m not in METRICS]
         if unknown:
             raise ValueError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}")
+        unmeasured = [m for m in self.metrics if m in _NOT_IN_SWEEPS]
+        if unmeasured:
+            raise ValueError(f"{', '.join(unmeasured)} is not measured in a sweep (no timing pass, no reference "
+                             "language); choose another metric")
         return self
+
+
+#: Metrics a sweep never measures (its points have no timing pass and no reference language).
+_NOT_IN_SWEEPS = ("throughput", "parity")
 
 
 class CompareConfig(_Strict):
@@ -291,8 +300,9 @@ def _effective_config(args: argparse.Namespace) -> CompareConfig:
 
 # ---------------------------------------------------------------------------------------- inputs
 def read_texts(paths: Sequence[str], *, max_bytes: int) -> list[str]:
-    """Lines (documents) of the files, in order, up to ``max_bytes`` UTF-8 bytes in all: the line that
-    reaches the limit is cut there (at a character boundary)."""
+    """Lines (documents) of the files, in order, each with its line break, up to ``max_bytes`` UTF-8 bytes
+    in all: the line that reaches the limit is cut there (at a character boundary). A byte-order mark
+    starting a line (a file's) is no text and is dropped."""
     from toolkit.training.corpus import Corpus
 
     out: list[str] = []
@@ -300,6 +310,7 @@ def read_texts(paths: Sequence[str], *, max_bytes: int) -> list[str]:
     for text in Corpus(sources=list(paths)).iter_texts():
         if room <= 0:
             break
+        text = text.removeprefix("\ufeff")
         data = text.encode("utf-8", "surrogatepass")
         if len(data) > room:
             text = data[:room].decode("utf-8", "ignore")  # a character cut in two is left out
@@ -454,7 +465,10 @@ def run(args: argparse.Namespace) -> int:
             from toolkit.analysis.plots import save_plots
 
             plots = save_plots(report, out, sweep=result, sweep_metrics=config.sweep.metrics if config.sweep else ())
-    data = {"config": config.model_dump(by_alias=True), "report": report.to_dict(),
+    settings = config.model_dump(by_alias=True)
+    if math.isinf(settings.get("renyi_alpha", 0)):
+        settings["renyi_alpha"] = "inf"  # JSON has no infinity (as in the report)
+    data = {"config": settings, "report": report.to_dict(),
             "sweep": result.to_dict() if result is not None else None}
     atomic_write_text(out / "report.json", json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     atomic_write_text(out / "report.md", _markdown(config, report, result, plots, sources))

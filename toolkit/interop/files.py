@@ -200,7 +200,8 @@ def vocab_merges_pair(path: Path, merges: str | os.PathLike[str] | None = None) 
             other = path.with_name(name[: -len(a)] + b)
             if other.exists():
                 return (path, other) if a.endswith("json") else (other, path)
-    raise SerializationError(f"{path}: cannot find the matching merges file; pass merges=PATH (--merges PATH on the command line)")
+    raise SerializationError(f"{path}: cannot find the matching merges file; pass merges=PATH (--merges PATH on the "
+                             "command line), or give the folder holding it as vocab.json + merges.txt")
 
 
 # ---------------------------------------------------------------------------------------- loading
