@@ -14,8 +14,6 @@ match, or the word is longer than ``max_input_chars_per_word`` characters, the *
 
 from __future__ import annotations
 
-import io
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,11 +21,10 @@ from typing import Any
 from pydantic import Field, StrictInt, StrictStr
 
 from algorithms._vocab import SpecialTokens, check_special_tokens, check_vocab, held_special_tokens, ordered_vocab
-from toolkit import limits
 from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
 from toolkit.errors import VocabularyError
 from toolkit.interfaces import Model, Params
-from toolkit.registry import register
+from toolkit.registry import register, tool
 
 __all__ = ["WordPiece", "DEFAULT_SPECIAL_TOKENS"]
 
@@ -128,26 +125,13 @@ class WordPiece(Model):
 
     @classmethod
     def read_vocab_file(cls, path: str | Path) -> dict[str, int]:
-        """Read a BERT ``vocab.txt``: one token per line, the id is the line number.
+        """Read a BERT ``vocab.txt``: one token per line, the id is the line number (HF's
+        ``WordPiece.read_file``; the reader is :func:`toolkit.interop.read_bert_vocab`).
 
-        Trailing whitespace is stripped; a token repeated later takes the later line's id (as
-        Hugging Face ``tokenizers`` does).
+        >>> WordPiece.read_vocab_file("vocab.txt")   # doctest: +SKIP
+        {'[PAD]': 0, '[UNK]': 1, ...}
         """
-        vocab: dict[str, int] = {}
-        try:
-            with open(path, "rb") as fh:
-                limits.check_file_size(os.fstat(fh.fileno()).st_size, source=str(path))
-                text = limits.read_bounded(fh, source=str(path)).decode("utf-8")  # a FIFO has st_size 0
-        except FileNotFoundError:
-            raise VocabularyError(f"vocabulary file {path} does not exist") from None
-        except UnicodeDecodeError as exc:
-            raise VocabularyError(f"vocabulary file {path} is not UTF-8 (invalid byte at offset {exc.start})") from None
-        except OSError as exc:
-            raise VocabularyError(f"cannot read vocabulary file {path}: {exc.strerror}") from None
-        for i, line in enumerate(io.StringIO(text, newline=None)):  # the lines a text-mode open() gives
-            vocab[line.rstrip()] = i
-        vocab.pop("", None)  # blank lines carry no token
-        return vocab
+        return tool("read_bert_vocab")(path)  # type: ignore[no-any-return]
 
     @classmethod
     def from_file(cls, path: str | Path, **options: Any) -> WordPiece:

@@ -302,14 +302,17 @@ def test_vocab_file(tmp_path) -> None:
     model = WordPiece.from_file(path)
     assert model.special_tokens == {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2}
     assert model.encode_piece("hugs") == (3, 4)
-    with pytest.raises(VocabularyError, match="does not exist"):
+    with pytest.raises(SerializationError, match="missing.txt: no such vocab.txt"):
         WordPiece.read_vocab_file(tmp_path / "missing.txt")
     path.write_text("a\nb\n", encoding="utf-8")
     with pytest.raises(VocabularyError, match="UNK"):
         WordPiece.from_file(path)
     path.write_bytes(b"[UNK]\n\xff\n")
-    with pytest.raises(VocabularyError, match="not UTF-8"):
+    with pytest.raises(SerializationError, match="UTF-8"):
         WordPiece.read_vocab_file(path)
+    # one reader for vocab.txt (HF's read_file): a blank line is the token "", CRLF ends a line
+    path.write_bytes(b"[UNK]\r\n\r\nhug\r\n")
+    assert WordPiece.read_vocab_file(path) == {"[UNK]": 0, "": 1, "hug": 2}
 
 
 # ---------------------------------------------------------------------------------------------- trainer vs oracle

@@ -186,12 +186,13 @@ TOOLS: dict[str, str] = {
     "from_tiktoken": "toolkit.interop.tiktoken_files:from_tiktoken",
     "save_tiktoken": "toolkit.interop.tiktoken_files:save_tiktoken",
     "from_bert_vocab": "toolkit.interop.bert_vocab:from_bert_vocab",
+    "read_bert_vocab": "toolkit.interop.bert_vocab:read_bert_vocab",
     "save_bert_vocab": "toolkit.interop.bert_vocab:save_bert_vocab",
     "load_any": "toolkit.interop.files:load_tokenizer",
     "from_sentencepiece": "toolkit.interop.sentencepiece:from_sentencepiece",
     "save_sentencepiece": "toolkit.interop.sentencepiece:save_sentencepiece",
     "visualize": "toolkit.analysis.visualize:visualize",
-    # issue 13 (pad): HF names and the hand-off to transformers
+    # HF names and the hand-off to transformers
     "from_hf_dict": "toolkit.interop.hf_json:from_hf_dict",
     "save_pretrained": "toolkit.interop.transformers:save_pretrained",
 }
