@@ -5,7 +5,7 @@ sequences of symbol ids and their frequencies, it returns the merges BPE trainin
 It knows nothing about strings, vocabularies or special tokens: the caller maps characters or bytes
 to ids and allocates the id (and string) of every merged token through ``merge_symbol``.
 :mod:`algorithms.reference` holds the slow oracle it is tested against. The data structures and the
-merge rewrite live in :class:`_Splits`, which the WordPiece trainer (:mod:`algorithms.wordpiece_trainer`)
+merge rewrite live in :class:`_Splits`, which the WordPiece trainer (:mod:`algorithms._wordpiece_runs`)
 reuses with its own choice of the next pair.
 
 Semantics (those of Hugging Face ``tokenizers``' ``BpeTrainer`` and of the Hugging Face course):
@@ -132,7 +132,7 @@ def learn_merges(
 class _Splits:
     """The current splits of the words, the pair counts and the pair index, and the merge rewrite.
 
-    Shared by the BPE engine below and the WordPiece trainer (:mod:`algorithms.wordpiece_trainer`), which
+    Shared by the BPE engine below and the WordPiece trainer (:mod:`algorithms._wordpiece_runs`), which
     differ only in how they choose the next pair. ``words``, ``counts``, ``pair_counts`` and
     ``where`` are described in the module docstring.
     """

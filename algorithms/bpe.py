@@ -28,12 +28,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from random import Random
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field, StrictBool, StrictInt
 
 from algorithms._bpe_encode import LONG_PIECE_THRESHOLD, merge_ids, merge_with_positions
-from algorithms._merges import learn_merges
+from algorithms._merges import TieBreak, learn_merges
 from algorithms._vocab import (
     SpecialTokens,
     VocabLookup,
@@ -55,8 +55,6 @@ from toolkit.progress import training_progress
 from toolkit.registry import register
 
 __all__ = ["BPE", "BPETrainer", "TieBreak"]
-
-TieBreak = Literal["ids", "first_occurrence"]
 
 
 def _byte_fallback_token(byte: int) -> str:

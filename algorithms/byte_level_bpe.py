@@ -40,7 +40,7 @@ from algorithms._bpe_encode import (
     merge_short,
     pair_table_from_ranks,
 )
-from algorithms._merges import learn_merges
+from algorithms._merges import TieBreak, learn_merges
 from algorithms._vocab import (
     VocabLookup,
     build_pair_table,
@@ -390,7 +390,7 @@ class ByteLevelBPETrainer(Trainer):
         min_frequency: StrictInt = Field(0, ge=0)
         special_tokens: list[str] = []
         max_token_length: StrictInt | None = Field(None, ge=1)
-        tie_break: Literal["ids", "first_occurrence"] = "ids"
+        tie_break: TieBreak = "ids"
         #: HF's recipe passes ``pre_tokenizers.ByteLevel.alphabet()``: the 256 byte symbols are
         #: always there, so this may only list some of them and changes nothing.
         initial_alphabet: list[StrictStr] = []
@@ -430,7 +430,8 @@ class ByteLevelBPETrainer(Trainer):
     def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> ByteLevelBPE:
         """Learn a :class:`ByteLevelBPE` from ``word_counts`` (byte-level piece → frequency).
 
-        ``model`` is an optional :class:`ByteLevelBPE` template; its ``ignore_merges`` is kept.
+        ``model`` is an optional :class:`ByteLevelBPE` template; its ``ignore_merges``, ``dropout`` and
+        ``seed`` are kept.
         """
         if model is not None and not isinstance(model, ByteLevelBPE):
             raise ConfigError(

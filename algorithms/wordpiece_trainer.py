@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from pydantic import Field, StrictInt, StrictStr
 
+from algorithms._merges import TieBreak
 from algorithms._vocab import check_initial_alphabet, checked_word_counts
 from algorithms._wordpiece_likelihood import _LikelihoodRun, likelihood_gain
 from algorithms._wordpiece_runs import WordPieceTraining, _Run
@@ -79,7 +80,7 @@ class WordPieceTrainer(Trainer):
         end_of_word_suffix: StrictStr | None = None
         limit_alphabet: StrictInt | None = Field(None, ge=0)
         initial_alphabet: list[StrictStr] = []
-        tie_break: Literal["ids", "first_occurrence"] = "ids"
+        tie_break: TieBreak = "ids"
         criterion: Literal["likelihood", "score", "frequency"] = "likelihood"
         likelihood_discount: StrictInt = Field(3, ge=0)
 

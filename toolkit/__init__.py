@@ -27,7 +27,7 @@ from toolkit.errors import (
 from toolkit.registry import check_installation, register
 from toolkit.tokenizer import StreamDecoder, Tokenizer
 from toolkit.added_tokens import AddedToken
-from toolkit.normalizers.patterns import Regex  # as tokenizers.Regex (issue 13): Split(Regex(...)), Replace(Regex(...))
+from toolkit.normalizers.patterns import Regex  # as tokenizers.Regex: Split(Regex(...)), Replace(Regex(...))
 
 check_installation()
 

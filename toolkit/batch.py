@@ -126,9 +126,7 @@ def _shares(sizes: list[int], processes: int, own: float) -> list[int]:
 PROBE_SHARE = 0.02
 
 #: Warm caches: fewer new cache entries than this per 1,000 characters of the probe. Then this process
-#: encodes the rest alone. On English text the probe finds about 50 when cold, 4-5 with caches warmed
-#: by other text, 0 with caches warmed by the same text; the measurements are in docs/benchmarks.md
-#: (issue 19).
+#: encodes the rest alone: workers would cost more than they save (docs/benchmarks.md).
 WARM_NEW_PER_1000 = 2.0
 
 
@@ -142,9 +140,8 @@ def _probe_end(ends: list[int]) -> int:
     return k if k * 10 <= len(ends) and ends[k - 1] <= 2 * PROBE_SHARE * ends[-1] else 0
 
 
-#: This process's share relative to a worker's. Besides encoding, a worker packs and sends its share
-#: (0.6-0.7 s for 3 MB of text) and this process unpacks it (0.2-0.3 s), so this process takes a bit
-#: more (docs/benchmarks.md, issue 19).
+#: This process's share relative to a worker's: a worker also packs and sends its share, and this
+#: process unpacks it, so this process takes a bit more (measured: docs/benchmarks.md).
 OWN_SHARE = 1.1
 
 
@@ -188,8 +185,8 @@ def _encode_shares(
 
     Each worker gets its share once (inherited when forked, in its start-up data when spawned) and
     sends one message back through its own pipe. No thread runs in this process meanwhile: a thread
-    feeding a pool would wait for the interpreter lock while this process encodes (the executor
-    used before left the workers idle about half the time)."""
+    feeding a pool would wait for the interpreter lock while this process encodes, leaving the
+    workers idle."""
     cuts = _shares(sizes, min(workers, len(items)), OWN_SHARE)
     context = multiprocessing.get_context(method)
     started: list[tuple[Any, Any]] = []

@@ -6,8 +6,8 @@ can take; each is enforced with a typed error naming the limit and how to work a
 ==========================  ================  ======================================================
 limit                       value             enforced
 ==========================  ================  ======================================================
-``MAX_INPUT_CHARS``         4 194 304 chars   ``encode``/``encode_ids``/``encode_batch`` (text and
-                            (2**22)           pair each) → :class:`InputError`
+``MAX_INPUT_CHARS``         4 194 304 chars   ``encode``/``encode_batch`` (text and pair each; not
+                            (2**22)           ``encode_ids``, linear in its ids) → :class:`InputError`
 ``MAX_VOCAB_SIZE``          4 194 304 tokens  loading/constructing a model, trainer ``vocab_size``
                             (2**22)           → :class:`VocabularyError` / :class:`ConfigError`
 ``MAX_TOKEN_ID``            2**31 - 1         loading/constructing a model (ids fit in int32)

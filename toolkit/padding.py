@@ -1,11 +1,12 @@
 """Truncation and padding, with Hugging Face ``tokenizers``' semantics and options.
 
 This module owns the settings (:func:`truncation_params`, :func:`padding_params`, validated dicts in
-HF's Python form), their ``tokenizer.json`` form (:func:`truncation_to_hf` and back), cutting one
-encoding into windows (:func:`truncate_encoding`, the rest goes to ``overflowing`` with ``stride``
-tokens of overlap), cutting a pair by strategy (:func:`truncate_pair`), padding (:func:`pad_encoding`,
-:func:`pad_batch`) and the pipeline step that runs them around the post-processor
-(:func:`post_process`). :class:`TruncationPadding` gives :class:`~toolkit.Tokenizer` HF's methods.
+HF's Python form), their ``tokenizer.json`` form (:func:`truncation_to_hf` and back), cutting a pair
+by strategy (:func:`truncate_pair`), padding a batch (:func:`pad_batch`) and the pipeline step that
+runs them around the post-processor (:func:`post_process`); cutting one encoding into windows and
+padding one are :class:`~toolkit.encoding.Encoding` operations (``truncate_encoding``,
+``pad_encoding`` in :mod:`toolkit.encoding`). :class:`TruncationPadding` gives
+:class:`~toolkit.Tokenizer` HF's methods.
 
 >>> from toolkit.encoding import Encoding, pad_encoding, pad_to, truncate_encoding
 >>> enc = Encoding([1, 2, 3, 4, 5], list("abcde"), [(i, i + 1) for i in range(5)])

@@ -1,10 +1,11 @@
 """The :class:`Tokenizer` pipeline: normalize → pre-tokenize → model → post-process, and decode back.
 
-This module owns the order of the stages, special-token handling (``allowed_special``), offsets back
-into the original text and the tokenizer file. The fast paths and their caches are in
-:mod:`toolkit.fast_paths`, worker processes in :mod:`toolkit.batch`, streaming in
-:mod:`toolkit.streaming`, the methods for other libraries' files in :mod:`toolkit.file_formats`; file
-formats and corpus reading are tooling, reached by name (:data:`toolkit.registry.TOOLS`).
+This module owns the order of the stages and the tokenizer file. Special and added tokens are in
+:mod:`toolkit.vocabulary` and :mod:`toolkit.added_tokens`, offsets back into the original text in
+:mod:`toolkit.alignment`, the fast paths and their caches in :mod:`toolkit.fast_paths`, worker
+processes in :mod:`toolkit.batch`, streaming in :mod:`toolkit.streaming`, the methods for other
+libraries' files in :mod:`toolkit.file_formats`; file formats and corpus reading are tooling, reached
+by name (:data:`toolkit.registry.TOOLS`).
 """
 
 from __future__ import annotations

@@ -179,7 +179,7 @@ def imp_pre_tokenizer(d: Any, where: str) -> Json:
         return {"type": "Digits", "individual_digits": _field(d, "individual_digits", where, False)}
     if t == "Metaspace":
         return {"type": "Metaspace", **_metaspace_fields(d, where)}
-    # Issue 17 (pre-tokenizers of issue 14): UnicodeScripts, CharDelimiterSplit, FixedLength.
+    # UnicodeScripts, CharDelimiterSplit, FixedLength: HF's fields as they are.
     if t == "UnicodeScripts":
         return {"type": t}
     if t == "CharDelimiterSplit":
@@ -493,7 +493,7 @@ def exp_pre_tokenizer(p: Any) -> Json:
         return {"type": "Digits", "individual_digits": d["individual_digits"]}
     if t == "Metaspace":
         return {k: d[k] for k in ("type", "replacement", "prepend_scheme", "split")}
-    # Issue 17 (pre-tokenizers of issue 14): the same fields on both sides.
+    # The same fields on both sides.
     if t in ("UnicodeScripts", "CharDelimiterSplit", "FixedLength"):
         return dict(d)
     if t == "Sequence":

@@ -150,7 +150,7 @@ def bert_tokenizer(
     if vocab is None:
         missing = [t for t in (cls_token, sep_token) if t not in special_tokens]
         if missing:
-            raise ConfigError(f"bert_pipeline: {', '.join(missing)} must be among special_tokens {list(special_tokens)!r}")
+            raise ConfigError(f"bert_tokenizer: {', '.join(missing)} must be among special_tokens {list(special_tokens)!r}")
     model, ids = _wordpiece_model(
         vocab,
         special_tokens,

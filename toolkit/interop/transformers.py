@@ -247,8 +247,3 @@ def load_pretrained(directory: str | os.PathLike[str], **options: Any) -> Tokeni
     if not (path / "tokenizer.json").is_file():
         raise SerializationError(f"{path}: no tokenizer.json in this directory (a transformers tokenizer directory has one)")
     return load_hf_json(path / "tokenizer.json", **{k: v for k, v in options.items() if k == "strict"})
-
-
-def roles_summary(roles: Mapping[str, str]) -> str:
-    """``pad=[PAD] unk=[UNK] ...`` for messages."""
-    return " ".join(f"{role[:-6]}={token}" for role, token in roles.items())
