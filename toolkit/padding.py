@@ -1,12 +1,12 @@
 """Truncation and padding, with Hugging Face ``tokenizers``' semantics and options.
 
 This module owns the settings (:func:`truncation_params`, :func:`padding_params`, validated dicts in
-HF's Python form), their ``tokenizer.json`` form (:func:`truncation_to_hf` and back), cutting a pair
-by strategy (:func:`truncate_pair`), padding a batch (:func:`pad_batch`) and the pipeline step that
-runs them around the post-processor (:func:`post_process`); cutting one encoding into windows and
-padding one are :class:`~toolkit.encoding.Encoding` operations (``truncate_encoding``,
-``pad_encoding`` in :mod:`toolkit.encoding`). :class:`TruncationPadding` gives
-:class:`~toolkit.Tokenizer` HF's methods.
+HF's Python form; their ``tokenizer.json`` form is tooling, :mod:`toolkit.interop.hf_components`),
+cutting a pair by strategy (:func:`truncate_pair`), padding a batch (:func:`pad_batch`) and the
+pipeline step that runs them around the post-processor (:func:`post_process`); cutting one encoding
+into windows and padding one are :class:`~toolkit.encoding.Encoding` operations
+(``truncate_encoding``, ``pad_encoding`` in :mod:`toolkit.encoding`). :class:`TruncationPadding`
+gives :class:`~toolkit.Tokenizer` HF's methods.
 
 >>> from toolkit.encoding import Encoding, pad_encoding, pad_to, truncate_encoding
 >>> enc = Encoding([1, 2, 3, 4, 5], list("abcde"), [(i, i + 1) for i in range(5)])
@@ -29,21 +29,16 @@ __all__ = [
     "TruncationPadding",
     "pad_batch",
     "pad_encoding",
-    "padding_from_hf",
     "padding_params",
-    "padding_to_hf",
     "post_process",
     "settings_from_dict",
     "truncate_encoding",
     "truncate_pair",
-    "truncation_from_hf",
     "truncation_params",
-    "truncation_to_hf",
 ]
 
 STRATEGIES = ("longest_first", "only_first", "only_second")
 DIRECTIONS = ("right", "left")
-_HF_STRATEGY = {"longest_first": "LongestFirst", "only_first": "OnlyFirst", "only_second": "OnlySecond"}
 
 
 def _count(value: Any, name: str, *, minimum: int = 0) -> int:
@@ -196,69 +191,6 @@ def default_process(enc: Encoding, pair: Encoding | None) -> Encoding:
     a.set_sequence_id(0)
     b.set_sequence_id(1)
     return Encoding.concat([a, b])
-
-
-def _direction_from_hf(value: Any, where: str) -> str:
-    if value not in ("Left", "Right"):
-        raise SerializationError(f"{where}.direction: expected 'Left' or 'Right', got {value!r:.60}")
-    return str(value).lower()
-
-
-def truncation_to_hf(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """The ``truncation`` field of a ``tokenizer.json``."""
-    if params is None:
-        return None
-    return {"direction": params["direction"].capitalize(), "max_length": params["max_length"],
-            "strategy": _HF_STRATEGY[params["strategy"]], "stride": params["stride"]}
-
-
-def truncation_from_hf(d: Any, where: str = "truncation") -> dict[str, Any] | None:
-    """Our settings from the ``truncation`` field of a ``tokenizer.json``."""
-    if d is None:
-        return None
-    if not isinstance(d, Mapping):
-        raise SerializationError(f"{where}: must be an object or null")
-    strategies = {v: k for k, v in _HF_STRATEGY.items()}
-    if d.get("strategy", "LongestFirst") not in strategies:
-        raise SerializationError(f"{where}.strategy: expected one of {', '.join(strategies)}, got {d.get('strategy')!r:.60}")
-    try:
-        return truncation_params(d.get("max_length"), stride=d.get("stride", 0),
-                                 strategy=strategies[d.get("strategy", "LongestFirst")],
-                                 direction=_direction_from_hf(d.get("direction", "Right"), where))
-    except ConfigError as exc:
-        raise SerializationError(f"{where}: {exc}") from None
-
-
-def padding_to_hf(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """The ``padding`` field of a ``tokenizer.json``."""
-    if params is None:
-        return None
-    strategy: Any = "BatchLongest" if params["length"] is None else {"Fixed": params["length"]}
-    return {"strategy": strategy, "direction": params["direction"].capitalize(),
-            "pad_to_multiple_of": params["pad_to_multiple_of"], "pad_id": params["pad_id"],
-            "pad_type_id": params["pad_type_id"], "pad_token": params["pad_token"]}
-
-
-def padding_from_hf(d: Any, where: str = "padding") -> dict[str, Any] | None:
-    """Our settings from the ``padding`` field of a ``tokenizer.json``."""
-    if d is None:
-        return None
-    if not isinstance(d, Mapping):
-        raise SerializationError(f"{where}: must be an object or null")
-    strategy = d.get("strategy", "BatchLongest")
-    if strategy == "BatchLongest":
-        length = None
-    elif isinstance(strategy, Mapping) and set(strategy) == {"Fixed"}:
-        length = strategy["Fixed"]
-    else:
-        raise SerializationError(f'{where}.strategy: expected "BatchLongest" or {{"Fixed": n}}, got {strategy!r:.60}')
-    try:
-        return padding_params(direction=_direction_from_hf(d.get("direction", "Right"), where),
-                              pad_id=d.get("pad_id", 0), pad_type_id=d.get("pad_type_id", 0),
-                              pad_token=d.get("pad_token", "[PAD]"), length=length,
-                              pad_to_multiple_of=d.get("pad_to_multiple_of"))
-    except ConfigError as exc:
-        raise SerializationError(f"{where}: {exc}") from None
 
 
 def settings_from_dict(doc: Mapping[str, Any], source: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:

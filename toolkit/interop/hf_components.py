@@ -2,7 +2,8 @@
 
 This module owns the mapping between HF's serialized pipeline components and ours (the table is in
 :mod:`toolkit.interop.hf_json` and ``docs/interop.md``): ``imp_<kind>(hf_dict, where)`` returns our
-component dict, ``exp_<kind>(component)`` the HF dict. A component or option with no equivalent is
+component dict, ``exp_<kind>(component)`` the HF dict; the truncation and padding settings likewise
+(``truncation_from_hf``, ``padding_to_hf``...). A component or option with no equivalent is
 :class:`Unsupported` (a :class:`~toolkit.errors.SerializationError` naming its path in the file).
 """
 
@@ -15,8 +16,9 @@ from typing import Any
 from pretokenizers.pinned import from_hf_spelling, hf_spelling
 from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.decoders import SPACE
-from toolkit.errors import SerializationError
+from toolkit.errors import ConfigError, SerializationError
 from toolkit.interop.sentencepiece import extra_space_steps
+from toolkit.padding import padding_params, truncation_params
 
 __all__ = [
     "Json",
@@ -32,6 +34,10 @@ __all__ = [
     "imp_normalizer",
     "imp_post_processor",
     "imp_pre_tokenizer",
+    "padding_from_hf",
+    "padding_to_hf",
+    "truncation_from_hf",
+    "truncation_to_hf",
 ]
 
 # HF's spelling of Split/Punctuation behaviours ↔ ours.
@@ -624,3 +630,70 @@ def exp_model(model: Any) -> Json:
         f"to_hf_json: the model {t} has no Hugging Face equivalent (BPE, ByteLevelBPE, WordPiece, Unigram, WordLevel, "
         "SentencePieceBPE)"
     )
+
+
+# ---------------------------------------------------------------------------------------- truncation, padding
+_HF_STRATEGY = {"longest_first": "LongestFirst", "only_first": "OnlyFirst", "only_second": "OnlySecond"}
+
+
+def _direction_from_hf(value: Any, where: str) -> str:
+    if value not in ("Left", "Right"):
+        raise SerializationError(f"{where}.direction: expected 'Left' or 'Right', got {value!r:.60}")
+    return str(value).lower()
+
+
+def truncation_to_hf(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The ``truncation`` field of a ``tokenizer.json``."""
+    if params is None:
+        return None
+    return {"direction": params["direction"].capitalize(), "max_length": params["max_length"],
+            "strategy": _HF_STRATEGY[params["strategy"]], "stride": params["stride"]}
+
+
+def truncation_from_hf(d: Any, where: str = "truncation") -> dict[str, Any] | None:
+    """Our settings from the ``truncation`` field of a ``tokenizer.json``."""
+    if d is None:
+        return None
+    if not isinstance(d, Mapping):
+        raise SerializationError(f"{where}: must be an object or null")
+    strategies = {v: k for k, v in _HF_STRATEGY.items()}
+    if d.get("strategy", "LongestFirst") not in strategies:
+        raise SerializationError(f"{where}.strategy: expected one of {', '.join(strategies)}, got {d.get('strategy')!r:.60}")
+    try:
+        return truncation_params(d.get("max_length"), stride=d.get("stride", 0),
+                                 strategy=strategies[d.get("strategy", "LongestFirst")],
+                                 direction=_direction_from_hf(d.get("direction", "Right"), where))
+    except ConfigError as exc:
+        raise SerializationError(f"{where}: {exc}") from None
+
+
+def padding_to_hf(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The ``padding`` field of a ``tokenizer.json``."""
+    if params is None:
+        return None
+    strategy: Any = "BatchLongest" if params["length"] is None else {"Fixed": params["length"]}
+    return {"strategy": strategy, "direction": params["direction"].capitalize(),
+            "pad_to_multiple_of": params["pad_to_multiple_of"], "pad_id": params["pad_id"],
+            "pad_type_id": params["pad_type_id"], "pad_token": params["pad_token"]}
+
+
+def padding_from_hf(d: Any, where: str = "padding") -> dict[str, Any] | None:
+    """Our settings from the ``padding`` field of a ``tokenizer.json``."""
+    if d is None:
+        return None
+    if not isinstance(d, Mapping):
+        raise SerializationError(f"{where}: must be an object or null")
+    strategy = d.get("strategy", "BatchLongest")
+    if strategy == "BatchLongest":
+        length = None
+    elif isinstance(strategy, Mapping) and set(strategy) == {"Fixed"}:
+        length = strategy["Fixed"]
+    else:
+        raise SerializationError(f'{where}.strategy: expected "BatchLongest" or {{"Fixed": n}}, got {strategy!r:.60}')
+    try:
+        return padding_params(direction=_direction_from_hf(d.get("direction", "Right"), where),
+                              pad_id=d.get("pad_id", 0), pad_type_id=d.get("pad_type_id", 0),
+                              pad_token=d.get("pad_token", "[PAD]"), length=length,
+                              pad_to_multiple_of=d.get("pad_to_multiple_of"))
+    except ConfigError as exc:
+        raise SerializationError(f"{where}: {exc}") from None

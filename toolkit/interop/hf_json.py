@@ -58,8 +58,11 @@ from toolkit.interop.hf_components import (
     imp_normalizer,
     imp_post_processor,
     imp_pre_tokenizer,
+    padding_from_hf,
+    padding_to_hf,
+    truncation_from_hf,
+    truncation_to_hf,
 )
-from toolkit.padding import padding_from_hf, padding_to_hf, truncation_from_hf, truncation_to_hf
 from toolkit.serialization import parse_json
 from toolkit.runtime import gc_paused
 from toolkit.arguments import check_indent
