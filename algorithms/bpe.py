@@ -50,7 +50,7 @@ from algorithms._vocab import (
 )
 from toolkit import limits
 from toolkit.errors import ConfigError, InputError, VocabularyError
-from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
+from toolkit.interfaces import Model, Params, Trainer
 from toolkit.progress import training_progress
 from toolkit.registry import register
 
@@ -381,10 +381,6 @@ class BPETrainer(Trainer):
         max_token_length: StrictInt | None = Field(None, ge=1)
         tie_break: TieBreak = "ids"
         unk_token: str | None = None
-
-    def __init__(self, *, progress: ProgressCallback | None = None, **options: Any) -> None:
-        super().__init__(**options)
-        self.progress = progress
 
     def _configure(self) -> None:
         where = type(self).__name__

@@ -60,7 +60,7 @@ from toolkit.bytelevel import (
     from_byte_level,
 )
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
-from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
+from toolkit.interfaces import Model, Params, Trainer
 from toolkit.progress import training_progress
 from toolkit.registry import register
 
@@ -394,10 +394,6 @@ class ByteLevelBPETrainer(Trainer):
         #: HF's recipe passes ``pre_tokenizers.ByteLevel.alphabet()``: the 256 byte symbols are
         #: always there, so this may only list some of them and changes nothing.
         initial_alphabet: list[StrictStr] = []
-
-    def __init__(self, *, progress: ProgressCallback | None = None, **options: Any) -> None:
-        super().__init__(**options)
-        self.progress = progress
 
     def _configure(self) -> None:
         where = type(self).__name__

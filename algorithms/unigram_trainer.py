@@ -28,7 +28,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from itertools import compress
-from typing import Any
 
 from pydantic import Field, StrictBool, StrictInt
 
@@ -37,7 +36,7 @@ from algorithms._vocab import check_initial_alphabet, checked_word_counts
 from algorithms.unigram import UNK_PENALTY, Unigram
 from toolkit import limits
 from toolkit.errors import ConfigError, TrainingError
-from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
+from toolkit.interfaces import Model, Params, Trainer
 from toolkit.registry import register
 
 __all__ = ["UnigramTrainer", "digamma", "required_characters", "seed_pieces"]
@@ -487,12 +486,6 @@ class UnigramTrainer(Trainer):
         character_coverage: float = Field(1.0, gt=0.0, le=1.0)
 
     positional = ("vocab_size",)
-
-    def __init__(self, *args: Any, progress: ProgressCallback | None = None, **options: Any) -> None:
-        super().__init__(*args, **options)
-        if progress is not None and not callable(progress):
-            raise ConfigError("UnigramTrainer.progress must be a callable progress(stage, done, total)")
-        self.progress = progress
 
     def _configure(self) -> None:
         where = type(self).__name__

@@ -28,7 +28,7 @@ from algorithms._vocab import (
 )
 from toolkit import limits
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
-from toolkit.interfaces import Model, Params, ProgressCallback, Trainer
+from toolkit.interfaces import Model, Params, Trainer
 from toolkit.registry import register
 
 __all__ = ["WordLevel", "WordLevelTrainer"]
@@ -111,12 +111,6 @@ class WordLevelTrainer(Trainer):
         special_tokens: list[StrictStr] = []
 
     positional = ("vocab_size",)
-
-    def __init__(self, *args: Any, progress: ProgressCallback | None = None, **options: Any) -> None:
-        super().__init__(*args, **options)
-        if progress is not None and not callable(progress):
-            raise ConfigError("WordLevelTrainer.progress must be a callable progress(stage, done, total)")
-        self.progress = progress
 
     def _configure(self) -> None:
         limits.check_trainer_options(max(1, self.vocab_size), self.special_tokens, where=type(self).__name__)

@@ -18,7 +18,7 @@ oracle is :mod:`algorithms.reference.wordpiece`; docs/algorithms.md defines the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, StrictInt, StrictStr
 
@@ -29,7 +29,7 @@ from algorithms._wordpiece_runs import WordPieceTraining, _Run
 from algorithms.wordpiece import DEFAULT_SPECIAL_TOKENS, WordPiece
 from toolkit import limits
 from toolkit.errors import ConfigError, TrainingError
-from toolkit.interfaces import Model, ProgressCallback, Trainer
+from toolkit.interfaces import Model, Trainer
 from toolkit.progress import training_progress
 from toolkit.registry import register
 from toolkit.runtime import gc_paused
@@ -85,12 +85,6 @@ class WordPieceTrainer(Trainer):
         likelihood_discount: StrictInt = Field(3, ge=0)
 
     positional = ("vocab_size",)
-
-    def __init__(self, *args: Any, progress: ProgressCallback | None = None, **options: Any) -> None:
-        super().__init__(*args, **options)
-        if progress is not None and not callable(progress):
-            raise ConfigError("WordPieceTrainer.progress must be a callable progress(stage, done, total)")
-        self.progress = progress
 
     def _configure(self) -> None:
         where = type(self).__name__

@@ -378,6 +378,14 @@ class Trainer(Component):
     class Params(Params):
         show_progress: StrictBool = True
 
+    def __init__(self, *args: Any, progress: ProgressCallback | None = None, **options: Any) -> None:
+        """Options as :class:`Configurable`; ``progress(stage, done, total)``: a callback instead of the
+        bar (not an option: a function is not saved)."""
+        super().__init__(*args, **options)
+        if progress is not None and not callable(progress):
+            raise ConfigError(f"{type(self).__name__}.progress must be a callable progress(stage, done, total)")
+        self.progress = progress
+
     def check_reached(self, model: Model) -> str | None:
         """Warn (:class:`~toolkit.errors.VocabSizeWarning`) when ``model`` is smaller than ``vocab_size``,
         or larger (the special tokens and the alphabet alone exceed it: no merge was learned, as in HF).
