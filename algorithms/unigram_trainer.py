@@ -471,6 +471,10 @@ class UnigramTrainer(Trainer):
     ``seed_size`` (1,000,000); and SentencePiece's ``character_coverage`` (1.0 keeps every character).
     ``progress`` (a ``callback(stage, done, total)``, not serialized) hears ``"seed"``, ``"em"`` and
     ``"prune"``. The steps are in the module docstring.
+
+    >>> model = UnigramTrainer(vocab_size=8, show_progress=False).train({"hug": 10, "hugs": 5, "pug": 4})
+    >>> [model.id_to_token(i) for i in model.encode_piece("hugs")]
+    ['hugs']
     """
 
     class Params(Params):

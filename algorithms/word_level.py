@@ -102,7 +102,11 @@ class WordLevel(VocabLookup, Model):
 class WordLevelTrainer(Trainer):
     """Learns a :class:`WordLevel` vocabulary (Hugging Face ``WordLevelTrainer``): ``vocab_size``
     (30,000), ``min_frequency`` (0), ``special_tokens``, ``show_progress``; ``progress`` (a
-    ``callback(stage, done, total)``, not serialized) hears ``"words"``."""
+    ``callback(stage, done, total)``, not serialized) hears ``"words"``.
+
+    >>> WordLevelTrainer(special_tokens=["[UNK]"], show_progress=False).train({"the": 5, "cat": 2}).get_vocab()
+    {'[UNK]': 0, 'the': 1, 'cat': 2}
+    """
 
     class Params(Params):
         vocab_size: StrictInt = Field(30000, ge=0)

@@ -45,6 +45,14 @@ class StreamDecoder:
     Works with every decoder. Text is held back while it ends in an incomplete UTF-8 sequence (shown
     as U+FFFD by the decoder), so a 4-byte emoji split over 4 byte tokens prints once, whole. The ids
     already printed are kept as context only until the next output, so memory stays small.
+
+    >>> from algorithms import ByteLevelBPE
+    >>> from pretokenizers import ByteLevel
+    >>> from toolkit import Tokenizer, decoders
+    >>> tok = Tokenizer(ByteLevelBPE(), pre_tokenizer=ByteLevel(add_prefix_space=False), decoder=decoders.ByteLevel())
+    >>> stream = tok.stream_decoder()
+    >>> [stream.feed(i) for i in tok.encode_ids("é!")]   # é is two bytes: nothing until both came
+    ['', 'é', '!']
     """
 
     def __init__(self, tokenizer: Any, *, skip_special_tokens: bool = True, ids: Iterable[int] | None = None) -> None:

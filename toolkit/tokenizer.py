@@ -274,6 +274,14 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
         allowed) raises :class:`InputError` instead when one occurs. ``add_special_tokens`` lets the
         post-processor add ``[CLS]``/``[SEP]``... ``is_pretokenized``: ``text`` (and ``pair``) are lists
         of words. Then truncation and padding run if enabled (:meth:`enable_truncation`, :meth:`enable_padding`).
+
+        >>> from algorithms import WordLevel
+        >>> from pretokenizers import Whitespace
+        >>> tok = Tokenizer(WordLevel({"[UNK]": 0, "hello": 1, "world": 2}, unk_token="[UNK]"),
+        ...                 pre_tokenizer=Whitespace())
+        >>> enc = tok.encode("hello world!")
+        >>> enc.ids, enc.tokens, enc.offsets
+        ([1, 2, 0], ['hello', 'world', '[UNK]'], [(0, 5), (6, 11), (11, 12)])
         """
         caches = self._current_caches()  # one model for the whole call, even if another thread swaps it
         allowed: frozenset[str] = frozenset()
@@ -499,6 +507,13 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
         ``corpus`` is an iterable of strings, or a path / list of paths to UTF-8 text files (read line
         by line, never whole). The normalizer and pre-tokenizer of this pipeline cut the text into the
         word counts the trainer learns from.
+
+        >>> from algorithms import WordLevel, WordLevelTrainer
+        >>> from pretokenizers import Whitespace
+        >>> tok = Tokenizer(WordLevel(unk_token="[UNK]"), pre_tokenizer=Whitespace())
+        >>> trainer = WordLevelTrainer(special_tokens=["[UNK]"], show_progress=False)
+        >>> tok.train(["the cat", "the dog"], trainer).encode("the bird").tokens
+        ['the', '[UNK]']
         """
         if not isinstance(trainer, Trainer):
             raise ConfigError(f"trainer must be a Trainer, got {type(trainer).__name__}")
