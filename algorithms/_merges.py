@@ -17,38 +17,8 @@ Semantics (those of Hugging Face ``tokenizers``' ``BpeTrainer`` and of the Huggi
   (``tie_break="ids"``, HF's rule) or to the pair met first when scanning the words in the given
   order, left to right in each current split (``tie_break="first_occurrence"``, the course's rule).
 
-Data structures
----------------
-``words``
-    The current split of each word as a ``str`` with one character per symbol (``chr(id)``). Finding
-    and applying a merge in a word are then single C calls, and ``str.replace`` is exactly the
-    left-to-right, non-overlapping rewrite BPE needs (faster than lists of ints: docs/benchmarks.md,
-    "Design measurements").
-``pair_counts``
-    Pair → count. A pair is the 2-character string of its two symbols: slicing a word yields the key
-    directly, and comparing two keys compares ``(left_id, right_id)``.
-``where``
-    Pair → indices of the words where the pair was formed (one entry per formed occurrence). Entries
-    are only ever added: a word that lost the pair since is found stale by one ``str.find`` when the
-    pair is merged, which is cheaper than keeping the lists exact.
-``heap``
-    Candidate pairs as single ints (``-count`` in the high bits, the tie-break key below), with lazy
-    invalidation: a count that goes *down* is not re-pushed, the entry is corrected when it reaches
-    the top; a pair whose count goes *up* (newly formed by a merge) gets a fresh entry. So each pair's
-    best entry is never worse than its true key, and a top entry that agrees with ``pair_counts`` is
-    the true best pair.
-
-The update step
----------------
-Merging ``(a, b)`` into ``n`` visits only the words in ``where[ab]``, and in each only the pairs
-around an occurrence change: ``x a b y`` → ``x n y`` loses ``(x, a)`` and ``(b, y)`` (decremented in
-place) and forms ``(x, n)`` and ``(n, y)`` (collected for the step, then counted, indexed and pushed
-once each). Words with several occurrences (``a b a b``) diff all their pairs instead.
-
-For ``"first_occurrence"`` the tie key is ``(word index, offset)`` of the pair's first occurrence,
-where the offset counts initial symbols before its left symbol: it never changes under merges (unlike
-the position in the split), so keys computed at different steps stay comparable, and a pair's first
-occurrence can only move later, which the lazy heap handles like a lower count.
+The data structures (words as strings of ``chr(id)``, pair counts, the pair → words index, the lazy
+heap of single-int keys) and the update step are described in docs/algorithms.md, "The merge engine".
 """
 
 from __future__ import annotations

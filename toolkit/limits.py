@@ -37,10 +37,10 @@ characters, a ``Replace`` content may be long): a normalizer whose output would 
 device (``st_size`` 0) cannot get past ``MAX_FILE_BYTES``.
 
 Why these values: the largest real vocabularies have about 260 000 tokens and their longest tokens
-128 bytes (GPT-2, cl100k), so the model limits sit 16x and 8x above real files. Worst case of one
-``encode``: at most 4 tokens per (normalized) character x ~300 bytes per token; measured, 2**22 emoji
-make 16.8 M tokens and 4.9 GB peak (docs/robustness.md). Split longer documents or use
-:meth:`~toolkit.Tokenizer.encode_batch`.
+128 bytes (GPT-2, cl100k), so the model limits sit 16x and 8x above real files. One ``encode`` makes
+at most 4 tokens per (normalized) character, each a few hundred bytes with its offsets (the worst
+case measured is in docs/robustness.md). Split longer documents, use
+:meth:`~toolkit.Tokenizer.encode_batch`, or ``encode_ids``, which has no size limit.
 
 The checks read this module's attributes at call time, so a program that deliberately needs more
 can raise a limit (``toolkit.limits.MAX_INPUT_CHARS = 50_000_000``) before loading or encoding;

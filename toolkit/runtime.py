@@ -24,10 +24,9 @@ def gc_paused() -> Iterator[None]:
 
     On the way out, everything allocated meanwhile is moved to the oldest generation
     (``gc.freeze()`` then ``gc.unfreeze()``, which only splices lists). Left in the youngest one, the
-    first collection after the block would scan every one of those objects at once (about 1 s after
-    encoding 177,000 lines with offsets), then the middle generation scan them again; in the oldest
-    they wait for the next full collection like any long-lived data, and most are freed by reference
-    counting before it comes. Cyclic garbage made meanwhile is collected then too, just not sooner.
+    first collection after the block would scan every one of those objects at once, then the middle
+    generation scan them again; in the oldest they wait for the next full collection like any
+    long-lived data, and most are freed by reference counting before it comes. Cyclic garbage made meanwhile is collected then too, just not sooner.
     The move is skipped when the program keeps objects frozen on purpose (``gc.freeze()`` before
     forking workers), since ``gc.unfreeze()`` would release them.
     """
