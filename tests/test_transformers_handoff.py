@@ -104,7 +104,9 @@ def test_pairs_return_token_type_ids_only_where_the_model_takes_them(lines: list
             assert out["token_type_ids"] == tok.encode("a b", "c d").type_ids
 
 
-LLM_NAMES = ["llama2", "llama3", "qwen3", "deepseek_v3", "gemma3", "gpt4o"]
+# Gemma 3 and GPT-4o (the largest files: 17 s of the default run) are in the slow set.
+LLM_NAMES = ["llama2", "llama3", "qwen3", "deepseek_v3", pytest.param("gemma3", marks=pytest.mark.slow),
+             pytest.param("gpt4o", marks=pytest.mark.slow)]
 LLM_TEXTS = ["Hello world, how are you?", "café 東京 1234567", "  leading spaces\nnew line", ""]
 
 
@@ -189,13 +191,19 @@ def test_a_failure_after_the_stale_files_went_restores_everything(lines: list[st
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
-def test_cli_convert_carries_the_config_beside_the_input(tmp_path: Path) -> None:
-    folder = shared_path("vocab/llm/qwen3")
+def test_cli_convert_carries_the_config_beside_the_input(lines: list[str], tmp_path: Path) -> None:
+    import json
+
+    folder = tmp_path / "model"
+    folder.mkdir()
+    _trained("chat", lines).to_hf_json(folder / "tokenizer.json")
+    (folder / "tokenizer_config.json").write_text(json.dumps(
+        {"eos_token": "<|im_end|>", "pad_token": "<|im_start|>", "unk_token": None, "padding_side": "left"}))
     run = [sys.executable, "-m", "toolkit", "convert", str(folder / "tokenizer.json")]
     done = subprocess.run([*run, str(tmp_path / "out"), "--to", "transformers"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     hf = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "out"))
-    assert (hf.eos_token, hf.pad_token, hf.unk_token) == ("<|im_end|>", "<|endoftext|>", None)
+    assert (hf.eos_token, hf.pad_token, hf.unk_token, hf.padding_side) == ("<|im_end|>", "<|im_start|>", None, "left")
     wrong = subprocess.run([*run, str(tmp_path / "x.json"), "--template", str(folder)], capture_output=True, text=True,
                            check=False)
     assert wrong.returncode != 0 and "--template applies to --to transformers only" in wrong.stderr
