@@ -97,14 +97,15 @@ def viterbi(table: Table, text: str, unk_score: float, *, float32: bool = False,
                 break
             if hit is not False:
                 cand = hit[1] + base  # type: ignore[index]
-                if float32 and hit[0] not in exact:  # type: ignore[index]
+                if float32:
                     f32[0] = cand
-                    cand = f32[0]
-                if start_of[e] < 0 or cand > best[e]:
-                    if float32:
-                        f32[0] = cand
-                        cand = f32[0]
-                    best[e], start_of[e], id_of[e] = cand, s, hit[0]  # type: ignore[index]
+                    rounded = f32[0]
+                else:
+                    rounded = cand
+                # An ``exact`` piece compares its unrounded sum: it can only win where the rounded one
+                # ties (rounded > best implies cand > best, best being a float32).
+                if start_of[e] < 0 or rounded > best[e] or exact and cand > best[e] and hit[0] in exact:  # type: ignore[index]
+                    best[e], start_of[e], id_of[e] = rounded, s, hit[0]  # type: ignore[index]
                 if e == s + 1:
                     single = True
             e += 1
