@@ -104,7 +104,8 @@ def viterbi(table: Table, text: str, unk_score: float, *, float32: bool = False,
                     rounded = cand
                 # An ``exact`` piece compares its unrounded sum: it can only win where the rounded one
                 # ties (rounded > best implies cand > best, best being a float32).
-                if start_of[e] < 0 or rounded > best[e] or exact and cand > best[e] and hit[0] in exact:  # type: ignore[index]
+                if (start_of[e] < 0 or rounded > best[e]
+                        or exact and cand > best[e] and hit[0] in exact):  # type: ignore[index]
                     best[e], start_of[e], id_of[e] = rounded, s, hit[0]  # type: ignore[index]
                 if e == s + 1:
                     single = True

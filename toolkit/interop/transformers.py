@@ -211,8 +211,8 @@ def transformers_files(tok: Tokenizer, *, template: str | os.PathLike[str] | Non
     return {"tokenizer.json": document, "tokenizer_config.json": config, "special_tokens_map.json": dict(roles)}
 
 
-def save_pretrained(tok: Tokenizer, directory: str | os.PathLike[str], *, template: str | os.PathLike[str] | None = None,
-                    **overrides: str | None) -> list[str]:
+def save_pretrained(tok: Tokenizer, directory: str | os.PathLike[str], *,
+                    template: str | os.PathLike[str] | None = None, **overrides: str | None) -> list[str]:
     """Write the directory for ``transformers.AutoTokenizer.from_pretrained``; the paths written.
 
     ``template``: a model's directory (or its ``tokenizer_config.json``) whose settings and roles to
