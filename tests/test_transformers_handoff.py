@@ -157,6 +157,12 @@ def test_template_errors_and_stale_files(lines: list[str], tmp_path: Path) -> No
         tok.save_pretrained(tmp_path / "out", template=tmp_path / "bad.json")
     with pytest.raises(SerializationError, match="no such tokenizer_config.json"):
         tok.save_pretrained(tmp_path / "out", template=tmp_path / "missing")
+    (tmp_path / "deep.json").write_text("[" * 100_000)
+    with pytest.raises(SerializationError, match="nested too deeply"):
+        tok.save_pretrained(tmp_path / "out", template=tmp_path / "deep.json")
+    (tmp_path / "cut.json").write_text('{"eos_token": ')
+    with pytest.raises(SerializationError, match="not valid JSON"):
+        tok.save_pretrained(tmp_path / "out", template=tmp_path / "cut.json")
     # a chat template left by an earlier save would override ours: it goes in the same step
     (tmp_path / "out" / "chat_template.jinja").write_text("STALE {{ messages[0]['content'] }}")
     (tmp_path / "out" / "notes.txt").write_text("mine")

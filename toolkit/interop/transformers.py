@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit.errors import ConfigError, SerializationError
 from toolkit.interop._io import read_bytes, write_as_unit
 from toolkit.interop.hf_json import to_hf_dict
+from toolkit.serialization import parse_json
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
@@ -145,9 +146,10 @@ def read_template(path: str | os.PathLike[str]) -> dict[str, Any]:
     if source.is_dir():
         source = source / "tokenizer_config.json"
     try:
-        document = json.loads(read_bytes(source, what="tokenizer_config.json").decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise SerializationError(f"{source}: not a JSON document ({exc})") from None
+        text = read_bytes(source, what="tokenizer_config.json").decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SerializationError(f"{source}: not UTF-8 (invalid byte at offset {exc.start})") from None
+    document = parse_json(text, source=str(source))  # bounded nesting, a typed error with the position
     if not isinstance(document, dict):
         raise SerializationError(f"{source}: a tokenizer_config.json holds a JSON object, this one a "
                                  f"{type(document).__name__}")
