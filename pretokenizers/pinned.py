@@ -33,6 +33,8 @@ from pretokenizers.patterns import (
     LLAMA3_PATTERN,
     O200K_PATTERN,
 )
+from toolkit import limits
+from toolkit.errors import ConfigError
 from toolkit.unicode_tables import RANGES, UNICODE_VERSION
 
 __all__ = [
@@ -125,7 +127,8 @@ def _bracket(pattern: str, i: int) -> tuple[str, int] | None:
                 return None
             kind, text, i = esc
             if kind == "name":
-                names.append(text)
+                if text not in names:  # [\p{L}\p{L}] is [\p{L}]: written once
+                    names.append(text)
             else:
                 literals += text
             continue
@@ -146,8 +149,16 @@ def pin(pattern: str) -> str | None:
     True
     """
     out: list[str] = []
+    size = 0  # characters written so far: each class is thousands of ranges, so many classes are refused
     i, n = 0, len(pattern)
     while i < n:
+        if size > limits.MAX_PINNED_LENGTH:
+            raise ConfigError(
+                f"the regular expression {pattern[:60]!r}... names Unicode classes (\\p{{..}}, \\s) so often that "
+                f"pinning them to the tables of Unicode {UNICODE_VERSION} takes more than "
+                f"{limits.MAX_PINNED_LENGTH:,} characters (toolkit.limits.MAX_PINNED_LENGTH); name each class "
+                "once, e.g. (?:[\\p{L}\\p{N}])+ instead of repeating it"
+            )
         c = pattern[i]
         if c == "\\" and i + 1 < n:
             esc = _escape(pattern, i)
@@ -156,10 +167,13 @@ def pin(pattern: str) -> str | None:
             kind, text, i = esc
             if kind == "lit":
                 out.append(text)
+                size += len(text)
             elif text == "s":
                 out.append(("[^" if kind == "neg" else "[") + class_body("s") + "]")
+                size += len(out[-1])
             else:
                 out.append(_class("", [text], kind == "neg"))
+                size += len(out[-1])
             continue
         if c == "[":
             rewritten = _bracket(pattern, i)
@@ -167,6 +181,7 @@ def pin(pattern: str) -> str | None:
                 return None
             text, i = rewritten
             out.append(text)
+            size += len(text)
             continue
         out.append(c)
         i += 1

@@ -482,3 +482,94 @@ def test_tokenizer_load_reads_with_a_bound(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(L, "MAX_FILE_BYTES", 4096)
     with pytest.raises(SerializationError, match="MAX_FILE_BYTES"):
         Tokenizer.load("/dev/zero")
+
+
+# ------------------------------------------------------------------------ found by a later fuzzing review
+@pytest.mark.parametrize("where", ["metadata", "normalizer", "decoder"])
+def test_a_lone_surrogate_in_any_string_of_a_file_is_refused_at_load(tmp_path: Path, where: str) -> None:
+    part = {"metadata": {"note": "x\ud800"}, "normalizer": {"type": "Prepend", "prepend": "\udc00"},
+            "decoder": {"type": "WordPiece", "prefix": "\ud800"}}[where]
+    path = tmp_path / "t.json"
+    path.write_text(_doc(**{where: part}), encoding="utf-8")  # json.dumps writes the "\ud800" escape
+    with pytest.raises(SerializationError, match=rf"^{path}: {where}\.\w+: .* holds a lone surrogate \(U\+D[8C]00\)"):
+        Tokenizer.load(path)
+    path.write_text(_doc(metadata={"note": "\ud83d\ude00"}), encoding="utf-8")  # a pair is one emoji: loads
+    assert Tokenizer.load(path).metadata == {"note": "😀"}
+
+
+def test_a_lone_surrogate_in_a_hf_file_and_a_template_is_refused(tmp_path: Path) -> None:
+    from toolkit.interop.transformers import read_template
+
+    hf = {"version": "1.0", "normalizer": {"type": "Prepend", "prepend": "\ud800"}, "model": {
+        "type": "WordLevel", "vocab": {"[UNK]": 0, "a": 1}, "unk_token": "[UNK]"}}
+    (tmp_path / "tokenizer.json").write_text(json.dumps(hf), encoding="utf-8")
+    with pytest.raises(SerializationError, match=r"normalizer\.prepend: '\\ud800' holds a lone surrogate"):
+        load_hf_json(tmp_path / "tokenizer.json")
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps({"pad_token": "\udfff"}), encoding="utf-8")
+    with pytest.raises(SerializationError, match=r"pad_token: '\\udfff' holds a lone surrogate"):
+        read_template(tmp_path)
+
+
+def test_saving_text_made_with_a_lone_surrogate_is_a_typed_error_and_keeps_the_old_file(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    tok = Tokenizer.from_json(_doc())
+    tok.save(path)
+    before = path.read_bytes()
+    tok.metadata = {"note": "\ud800"}
+    with pytest.raises(SerializationError, match=r"cannot write .*t\.json: .* lone surrogate \(U\+D800\)"):
+        tok.save(path)
+    assert path.read_bytes() == before and os.listdir(tmp_path) == ["t.json"]
+
+
+def test_a_config_with_a_lone_surrogate_is_refused_before_training(tmp_path: Path) -> None:
+    from toolkit.training.config import TrainingConfig
+
+    config = {"algorithm": "bpe", "corpus": {"texts": ["low lower"]}, "trainer": {"vocab_size": 20},
+              "metadata": {"a": "\ud800"}, "decoder": {"type": "WordPiece", "prefix": "\udc00"}}
+    with pytest.raises(ConfigError) as info:
+        TrainingConfig.from_dict(config)
+    assert "metadata.a: '\\ud800' holds a lone surrogate" in str(info.value)
+    assert "decoder.prefix: '\\udc00' holds a lone surrogate" in str(info.value)
+
+
+def test_a_regex_nested_too_deeply_is_a_typed_error() -> None:
+    with pytest.raises(ConfigError, match="nests its groups too deeply"):
+        Split(Regex("(" * 400 + "a" + ")" * 400), "isolated")
+    with pytest.raises(SerializationError, match="nests its groups too deeply"):
+        Tokenizer.from_json(_doc(normalizer={"type": "Replace", "pattern": {"Regex": "(" * 400 + ")" * 400}, "content": "x"}))
+
+
+def test_many_unicode_classes_in_a_pattern_are_bounded() -> None:
+    from pretokenizers.pinned import pin
+
+    # the same class repeated inside brackets is written once: the pinned text does not grow
+    assert pin("[" + r"\p{L}" * 1000 + "]") == pin(r"[\p{L}]")
+    assert Split(Regex("[" + r"\p{L}" * 1000 + r"\p{N}]+"), "isolated").pre_tokenize_str("ab1 c") \
+        == [("ab1", (0, 3)), (" ", (3, 4)), ("c", (4, 5))]
+    with pytest.raises(ConfigError, match=r"names Unicode classes .* so often .* name each class once"):
+        Split(Regex(r"\p{L}" * 200), "isolated")
+
+
+@pytest.mark.parametrize("field, value, limit", [
+    ("length", 10**9, "MAX_INPUT_CHARS"), ("pad_to_multiple_of", 10**9, "MAX_INPUT_CHARS"),
+    ("pad_id", 10**30, "MAX_TOKEN_ID"), ("pad_type_id", 2**40, "u32"),
+])
+def test_padding_settings_are_bounded(field: str, value: int, limit: str) -> None:
+    tok = Tokenizer.from_json(_doc())
+    with pytest.raises(ConfigError, match=rf"{field} must be at most .*{limit}"):
+        tok.enable_padding(**{field: value})
+    padding = {"direction": "right", "pad_id": 0, "pad_type_id": 0, "pad_token": "[UNK]", "length": None,
+               "pad_to_multiple_of": None, field: value}
+    with pytest.raises(SerializationError, match=rf"{field} must be at most"):
+        Tokenizer.from_json(_doc(padding=padding))
+
+
+def test_a_merge_that_would_read_as_the_header_is_not_written(tmp_path: Path) -> None:
+    from toolkit.interop.gpt2 import write_merges_txt
+
+    target = tmp_path / "merges.txt"
+    with pytest.raises(SerializationError, match="starting with '#version', which readers skip"):
+        write_merges_txt([("a", "b"), ("#version", "s")], target)
+    assert not target.exists()
+    write_merges_txt([("#", "version")], target)  # "# version" is a merge line
+    assert target.read_text().splitlines()[1] == "# version"

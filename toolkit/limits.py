@@ -7,7 +7,8 @@ can take; each is enforced with a typed error naming the limit and how to work a
 limit                       value             enforced
 ==========================  ================  ======================================================
 ``MAX_INPUT_CHARS``         4 194 304 chars   ``encode``/``encode_batch`` (text and pair each; not
-                            (2**22)           ``encode_ids``, linear in its ids) → :class:`InputError`
+                            (2**22)           ``encode_ids``, linear in its ids) → :class:`InputError`;
+                                              padding ``length`` → :class:`ConfigError`
 ``MAX_VOCAB_SIZE``          4 194 304 tokens  loading/constructing a model, trainer ``vocab_size``
                             (2**22)           → :class:`VocabularyError` / :class:`ConfigError`
 ``MAX_TOKEN_ID``            2**31 - 1         loading/constructing a model (ids fit in int32)
@@ -24,6 +25,9 @@ limit                       value             enforced
 ``MAX_REGEX_REPEAT``        100 000           product of the repetition counts (``{n}``, ``{n,m}``)
                                               nested in a user regex: bounds compiling it
                                               (``Split``, ``Replace``) → :class:`ConfigError`
+``MAX_PINNED_LENGTH``       1 000 000 chars   a user ``Split`` pattern with its Unicode classes
+                                              written as pinned ranges (``\\p{L}`` is 12 680)
+                                              → :class:`ConfigError`
 ``MAX_NESTING_DEPTH``       64                JSON nesting of a tokenizer file (toolkit or HF), so
                                               ``Sequence`` in ``Sequence`` → :class:`SerializationError`
 ``MAX_DOCUMENT_BYTES``      64 MiB            one document of a training corpus file (a line, a
@@ -69,6 +73,7 @@ __all__ = [
     "REGEX_TIMEOUT",
     "MAX_REGEX_TIMEOUT",
     "MAX_REGEX_REPEAT",
+    "MAX_PINNED_LENGTH",
     "MAX_NESTING_DEPTH",
     "snapshot",
     "restore",
@@ -78,6 +83,7 @@ __all__ = [
     "check_trainer_options",
     "token_text_problem",
     "lone_surrogate",
+    "lone_surrogate_in",
     "max_trained_token_length",
     "check_file_size",
     "check_normalized_size",
@@ -101,6 +107,8 @@ REGEX_TIMEOUT: float = 5.0
 MAX_REGEX_TIMEOUT: float = 60.0
 #: Product of the counted repetitions nested in one user regex (``(?:a{1000}){100}`` is 100 000).
 MAX_REGEX_REPEAT: int = 100_000
+#: Characters of a user pattern with its Unicode classes pinned (about 80 uses of ``\\p{L}``).
+MAX_PINNED_LENGTH: int = 1_000_000
 #: Levels of JSON objects/arrays in one tokenizer file (real files use fewer than 10).
 MAX_NESTING_DEPTH: int = 64
 #: Longest document (in bytes) training reads from a corpus file: counting holds a document's pieces at
@@ -108,7 +116,8 @@ MAX_NESTING_DEPTH: int = 64
 MAX_DOCUMENT_BYTES: int = 1 << 26
 
 _NAMES = ("MAX_INPUT_CHARS", "MAX_VOCAB_SIZE", "MAX_TOKEN_ID", "MAX_TOKEN_LENGTH", "MAX_FILE_BYTES",
-          "REGEX_TIMEOUT", "MAX_REGEX_TIMEOUT", "MAX_REGEX_REPEAT", "MAX_NESTING_DEPTH", "MAX_DOCUMENT_BYTES")
+          "REGEX_TIMEOUT", "MAX_REGEX_TIMEOUT", "MAX_REGEX_REPEAT", "MAX_PINNED_LENGTH", "MAX_NESTING_DEPTH",
+          "MAX_DOCUMENT_BYTES")
 
 
 def snapshot() -> dict[str, Any]:
@@ -200,6 +209,31 @@ def lone_surrogate(text: str) -> re.Match[str] | None:
     (None, 1)
     """
     return None if text.isascii() else _SURROGATE.search(text)  # isascii() is O(1) in CPython
+
+
+def lone_surrogate_in(data: Any) -> tuple[str, str] | None:
+    """Where a parsed document (dicts, lists, strings) holds a lone surrogate, as ``(path, string)``:
+    ``"metadata.x"``, ``"added_tokens[3]"`` (a key is named by its dict's path); ``None`` if nowhere.
+
+    A JSON escape such as ``"\\ud800"`` without its pair decodes to one; no file can hold it.
+
+    >>> lone_surrogate_in({"a": ["ok", "x\\ud800"]})
+    ('a[1]', 'x\\ud800')
+    """
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if lone_surrogate(value):
+                return path, value
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and lone_surrogate(key):
+                    return path or "a key", key
+                stack.append((item, f"{path}.{key}" if path else str(key)))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]") for i, item in enumerate(value))
+    return None
 
 
 def check_trainer_options(

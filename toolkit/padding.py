@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from toolkit import limits
 from toolkit.encoding import Encoding, pad_encoding, pad_to, truncate_encoding
 from toolkit.errors import ConfigError, InputError, SerializationError
 
@@ -41,9 +42,11 @@ STRATEGIES = ("longest_first", "only_first", "only_second")
 DIRECTIONS = ("right", "left")
 
 
-def _count(value: Any, name: str, *, minimum: int = 0) -> int:
+def _count(value: Any, name: str, *, minimum: int = 0, maximum: int | None = None, limit: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ConfigError(f"{name} must be an integer >= {minimum}, got {type(value).__name__} {value!r:.60}")
+    if maximum is not None and value > maximum:
+        raise ConfigError(f"{name} must be at most {maximum:,}{limit}, got {value:,}")
     return value
 
 
@@ -80,13 +83,15 @@ def padding_params(
     """
     if not isinstance(pad_token, str):
         raise ConfigError(f"pad_token must be a str, got {type(pad_token).__name__} {pad_token!r:.60}")
+    # An encoding holds at most MAX_INPUT_CHARS tokens: a longer padding target only exhausts memory.
+    size = {"maximum": limits.MAX_INPUT_CHARS, "limit": " (toolkit.limits.MAX_INPUT_CHARS)"}
     return {
-        "length": None if length is None else _count(length, "length"),
+        "length": None if length is None else _count(length, "length", **size),
         # 0 pads to no multiple, as HF (which keeps the 0)
-        "pad_to_multiple_of": None if pad_to_multiple_of is None else _count(pad_to_multiple_of, "pad_to_multiple_of"),
-        "pad_id": _count(pad_id, "pad_id"),
+        "pad_to_multiple_of": None if pad_to_multiple_of is None else _count(pad_to_multiple_of, "pad_to_multiple_of", **size),
+        "pad_id": _count(pad_id, "pad_id", maximum=limits.MAX_TOKEN_ID, limit=" (toolkit.limits.MAX_TOKEN_ID)"),
         "pad_token": pad_token,
-        "pad_type_id": _count(pad_type_id, "pad_type_id"),
+        "pad_type_id": _count(pad_type_id, "pad_type_id", maximum=2**32 - 1, limit=" (a u32, as in HF)"),
         "direction": _choice(direction, "direction", DIRECTIONS),
     }
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -49,12 +50,14 @@ __all__ = [
     "VERSION",
     "PIPELINE_FIELDS",
     "parse_json",
+    "check_text",
     "check_document",
     "upgrade_document",
     "build_components",
     "reading_untrusted",
     "untrusted_document",
     "atomic_write_text",
+    "utf8",
     "atomic_write_bytes",
 ]
 
@@ -79,7 +82,31 @@ def parse_json(text: str, *, source: str = "<string>") -> Any:
     except ValueError as exc:  # e.g. an integer of more than 4300 digits (sys.get_int_max_str_digits)
         raise SerializationError(f"{source}: not a valid tokenizer file ({exc})") from None
     limits.check_nesting_depth(data, source=source)
+    if _SURROGATE_ESCAPE.search(text):  # only then can a string hold one: the walk is skipped otherwise
+        check_text(data, source=source)
     return data
+
+
+# A "\ud800"-style escape (any case), or a surrogate in the text itself (a str given to from_str).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+
+
+def check_text(data: Any, *, source: str, error: type[ToolkitError] = SerializationError) -> None:
+    """Refuse a document any of whose strings (keys too) holds a lone surrogate: no file can hold it,
+    and saving the document again would fail. HF's JSON reader refuses it too.
+
+    >>> check_text({"metadata": {"x": "\\ud800"}}, source="t.json")
+    Traceback (most recent call last):
+    toolkit.errors.SerializationError: t.json: metadata.x: '\\ud800' holds a lone surrogate (U+D800), which is not text; ...
+    """
+    found = limits.lone_surrogate_in(data)
+    if found is not None:
+        path, value = found
+        code = ord(limits.lone_surrogate(value).group())  # type: ignore[union-attr]
+        raise error(
+            f"{source}: {path}: {value[:40]!r} holds a lone surrogate (U+{code:04X}), which is not text; a \\uD800-style escape must "
+            "be half of a pair (\\ud83d\\ude00 is one emoji): remove it or write the character itself"
+        )
 
 
 def check_document(data: Any, *, source: str = "<string>") -> dict[str, Any]:
@@ -198,8 +225,25 @@ def _build_one(kind: str, spec: Any, *, validate: bool, source: str) -> Any:
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically: see :func:`atomic_write_bytes`."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+    """Write ``text`` (UTF-8) to ``path`` atomically: see :func:`atomic_write_bytes` and :func:`utf8`."""
+    atomic_write_bytes(path, utf8(text, path=path))
+
+
+def utf8(text: str, *, path: str | os.PathLike[str]) -> bytes:
+    """``text`` as UTF-8 for the file ``path``. Text holding a lone surrogate (made in Python: a loaded
+    file cannot hold one, :func:`check_text`) is a :class:`SerializationError`, before anything is written.
+
+    >>> utf8("é", path="t.json")
+    b'\\xc3\\xa9'
+    """
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise SerializationError(
+            f"cannot write {path}: {text[max(exc.start - 20, 0) : exc.end + 20]!r} holds a lone surrogate "
+            f"(U+{ord(text[exc.start]):04X}), which is not text; find the string that holds it (a token, a "
+            "pattern, metadata) and replace it"
+        ) from None
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:

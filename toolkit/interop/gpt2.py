@@ -137,10 +137,16 @@ def write_vocab_json(vocab: Mapping[str, int], path: PathLike) -> None:
 def write_merges_txt(merges: Sequence[tuple[str, str]], path: PathLike) -> None:
     """Write ``#version: 0.2`` and one ``left right`` line per merge.
 
-    Tokens containing a space or a line break cannot be written in this format (HF's JSON can hold them).
+    Tokens containing a space or a line break cannot be written in this format (HF's JSON can hold them),
+    nor a merge whose line would start with ``#version``: readers (HF's too) skip such lines.
     """
     lines = [MERGES_HEADER]
     for i, (left, right) in enumerate(merges):
+        if left.startswith("#version"):
+            raise SerializationError(
+                f"cannot write merges.txt: merge {i} ({left!r}, {right!r}) would be a line starting with "
+                "'#version', which readers skip as the header (use to_hf_json, whose merges are JSON lists)"
+            )
         for part in (left, right):
             if not part or any(c in part for c in " \n\r"):
                 raise SerializationError(

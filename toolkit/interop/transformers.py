@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit.errors import ConfigError, SerializationError
 from toolkit.interop._io import read_bytes, write_as_unit
 from toolkit.interop.hf_json import to_hf_dict
-from toolkit.serialization import parse_json
+from toolkit.serialization import parse_json, utf8
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
@@ -228,10 +228,12 @@ def save_pretrained(tok: Tokenizer, directory: str | os.PathLike[str], *,
     if target.exists() and not target.is_dir():
         raise SerializationError(f"{target}: exists and is not a directory; give a directory path")
     files = transformers_files(tok, template=template, **overrides)
+    data = {name: utf8(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", path=target / name)
+            for name, doc in files.items()}
 
     def write(staging: Path) -> list[Path]:
-        for name, doc in files.items():
-            (staging / name).write_text(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        for name, content in data.items():
+            (staging / name).write_bytes(content)
         return [staging / name for name in files]
 
     try:

@@ -99,6 +99,9 @@ def compile_pattern(pattern: str) -> Any:
         return regex.compile(oniguruma_syntax(pattern), ONIGURUMA_FLAGS)
     except (regex.error, ValueError, OverflowError) as exc:
         raise ConfigError(f"invalid regular expression {pattern!r}: {exc}") from None
+    except RecursionError:  # the parser recurses per group: hundreds of nested groups exhaust the stack
+        raise ConfigError(f"regular expression {pattern[:60]!r}... nests its groups too deeply to compile; "
+                          "flatten the groups") from None
 
 
 _COUNTED = regex.compile(r"\{(\d*)(?:,(\d*))?\}")

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError, did_you_mean
+from toolkit.limits import lone_surrogate, lone_surrogate_in
 from toolkit.options import known_fields
 from toolkit.training.config_files import PIPELINE_SECTIONS, _override_items, apply_overrides, read_config_file
 from toolkit.training.results import TrainingResult, _check_post_processor, _tokens_on_counts
@@ -183,6 +184,7 @@ class TrainingConfig(_Strict):
         data = _apply_preset(data, problems)
         apply_overrides(data, [(k, v) for k, v in items if k != "preset"])
         data = _expand(data)
+        problems.extend(_surrogate_problems(data))
         _resolve_algorithm(data, problems)
         try:
             config = cls.model_validate(data)
@@ -497,6 +499,21 @@ def _apply_preset(data: dict[str, Any], problems: list[str]) -> dict[str, Any]:
         if isinstance(mine, dict) and isinstance(value, dict) and mine.get("type", value.get("type")) == value.get("type"):
             data[section] = {**value, **mine}
     return data
+
+
+def _surrogate_problems(data: dict[str, Any]) -> list[str]:
+    """A lone surrogate in a component or the metadata (a ``"\\ud800"`` escape in a JSON config, a
+    ``--set`` value) would only fail when the tokenizer is saved, after training. Paths may hold one:
+    a file name that is not UTF-8 reads so."""
+    problems = []
+    for section in (*PIPELINE_SECTIONS, "metadata"):
+        found = lone_surrogate_in(data.get(section))
+        if found is not None:
+            path, value = found
+            code = ord(lone_surrogate(value).group())  # type: ignore[union-attr]
+            problems.append(f"{section}.{path}".rstrip(".") + f": {value[:40]!r} holds a lone surrogate "
+                            f"(U+{code:04X}), which is not text; remove it or write the character itself")
+    return problems
 
 
 def load_config(path: str | os.PathLike[str], *, overrides: Sequence[str] = ()) -> TrainingConfig:
