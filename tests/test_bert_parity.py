@@ -4,7 +4,7 @@ With the real BERT vocabularies (``../shared/corpora/vocab/bert``), our pipeline
 ``BertPreTokenizer``, ``WordPiece``, ``BertProcessing``, ``WordPiece`` decoder, built by
 :func:`toolkit.training.presets.bert_pipeline` — must give identical ids **and** offsets on every line of the
 shared corpora. Skips when the corpora or ``tokenizers`` are absent. The full Gutenberg part is
-``slow``; the default run checks its first 2 MB.
+``slow``; the default run checks its first 800 kB.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ VOCABS = {
 # name -> (path under corpora, number of leading characters to use or None for all)
 CORPORA = {
     "tinyshakespeare": ("english/tinyshakespeare_input.txt", None),
-    "gutenberg01-2MB": ("english/gutenberg_part01.txt", 2_000_000),
+    "gutenberg01-800kB": ("english/gutenberg_part01.txt", 800_000),
     "thai": ("multilingual/thai_wisesight_sentiment_neg.txt", None),
     "chinese": ("multilingual/chinese_xiyouji_pg23962-0.txt", None),
     "french": ("multilingual/french_entre_nous_pg44157-0.txt", None),

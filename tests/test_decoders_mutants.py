@@ -43,4 +43,4 @@ def test_byte_decoders_keep_a_lone_surrogate_as_replacement_bytes() -> None:
 def test_one_character_options_name_the_value() -> None:
     with pytest.raises(ConfigError) as info:
         Strip(content="ab")
-    assert str(info.value) == "decoder 'Strip'.content: Value error, must be exactly one character, got 'ab'"
+    assert str(info.value) == "decoder 'Strip'.content: must be exactly one character, got 'ab'"

@@ -204,3 +204,21 @@ def test_pattern_names_resolve_in_one_place() -> None:
     assert resolve_pattern("hf_gpt2") == pretokenizers.HF_GPT2_PATTERN
     assert resolve_pattern("cl100k_base") == resolve_pattern("CL100K") == pretokenizers.CL100K_PATTERN
     assert resolve_pattern("__doc__") == "__doc__" and resolve_pattern(r"\w+") == r"\w+"
+
+
+def test_a_blank_line_of_vocab_txt_leaves_its_id_unused_and_encodes_as_hf(tmp_path: Path) -> None:
+    """docs/migrating.md: HF keeps "" as a token; ours leaves the id unused, with the same ids for any text."""
+    from conftest import require
+
+    from toolkit import Tokenizer
+
+    tokenizers = require("tokenizers")
+    path = tmp_path / "vocab.txt"
+    path.write_text("[PAD]\n[UNK]\n[CLS]\n[SEP]\n\nhello\n##s\nworld\n", encoding="utf-8")
+    ours, hf = Tokenizer.from_bert_vocab(path), tokenizers.BertWordPieceTokenizer(str(path))
+    assert (ours.get_vocab_size(), ours.id_to_token(4)) == (hf.get_vocab_size() - 1, None) and hf.id_to_token(4) == ""
+    for text in ["hello worlds", "", "  x", "hellos"]:
+        assert ours.encode(text).ids == hf.encode(text).ids
+    with pytest.raises(SerializationError, match=r"id 4 is missing .* save such a vocabulary as tokenizer\.json"):
+        ours.save_bert_vocab(tmp_path / "out.txt")
+    assert not (tmp_path / "out.txt").exists()

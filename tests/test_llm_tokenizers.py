@@ -55,7 +55,7 @@ def typed_lines(tok: Tokenizer, seed: int) -> list[str]:
     """Corpus lines with special and added tokens typed in, glued to words and between spaces."""
     rnd = random.Random(seed)
     added = [t.content for t in tok.get_added_tokens_decoder().values()]
-    lines = sample(corpus_lines(CORPORA[0]), 40, seed) + sample(corpus_lines(CORPORA[3]), 20, seed)
+    lines = sample(corpus_lines(CORPORA[0]), 24, seed) + sample(corpus_lines(CORPORA[3]), 12, seed)
     out = []
     for line in lines:
         for _ in range(3):
@@ -103,7 +103,7 @@ def assert_stream_like_hf(tok: Tokenizer, hf: Any, ids: list[int]) -> None:
 def test_sampled_corpus_lines_like_hf(name: str) -> None:
     tok, hf = load_pair(name)
     for k, relative in enumerate(CORPORA):
-        assert_lines_like_hf(tok, hf, sample(corpus_lines(relative), 60, seed=k))
+        assert_lines_like_hf(tok, hf, sample(corpus_lines(relative), 36, seed=k))
 
 
 @pytest.mark.parity

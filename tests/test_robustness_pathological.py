@@ -73,7 +73,8 @@ def test_full_size_pathological_inputs_encode_ids(name: str) -> None:
         _check(tok, name, text, tok.encode_ids(text))
 
 
-@pytest.mark.parametrize("name", ALL)
+# The pipelines the full-size test above leaves to -m slow, so the default run covers each shape once.
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in DEFAULT else n for n in ALL])
 def test_pathological_inputs_encode_with_offsets(name: str) -> None:
     tok = pipelines()[name]
     for case, text in make_inputs(0.05).items():

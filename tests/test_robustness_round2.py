@@ -573,3 +573,14 @@ def test_a_merge_that_would_read_as_the_header_is_not_written(tmp_path: Path) ->
     assert not target.exists()
     write_merges_txt([("#", "version")], target)  # "# version" is a merge line
     assert target.read_text().splitlines()[1] == "# version"
+
+
+def test_a_bom_is_dropped_from_configs_and_templates(tmp_path: Path) -> None:
+    from toolkit.interop.transformers import read_template
+    from toolkit.training.config import TrainingConfig
+
+    config = tmp_path / "c.toml"
+    config.write_text('\ufeffalgorithm = "bpe"\n[corpus]\ntexts = ["low lower"]\n[trainer]\nvocab_size = 20\n', encoding="utf-8")
+    assert TrainingConfig.from_file(config).algorithm == "bpe"
+    (tmp_path / "tokenizer_config.json").write_text('\ufeff{"pad_token": "<pad>"}', encoding="utf-8")
+    assert read_template(tmp_path) == {"pad_token": "<pad>"}

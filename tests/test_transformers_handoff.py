@@ -105,8 +105,7 @@ def test_pairs_return_token_type_ids_only_where_the_model_takes_them(lines: list
 
 
 # Gemma 3 and GPT-4o (the largest files: 17 s of the default run) are in the slow set.
-LLM_NAMES = ["llama2", "llama3", "qwen3", "deepseek_v3", pytest.param("gemma3", marks=pytest.mark.slow),
-             pytest.param("gpt4o", marks=pytest.mark.slow)]
+LLM_NAMES = ["llama3", "deepseek_v3", *(pytest.param(n, marks=pytest.mark.slow) for n in ("llama2", "qwen3", "gemma3", "gpt4o"))]
 LLM_TEXTS = ["Hello world, how are you?", "café 東京 1234567", "  leading spaces\nnew line", ""]
 
 

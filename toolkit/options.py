@@ -37,6 +37,7 @@ __all__ = [
     "Configurable",
     "validate_params",
     "format_validation_error",
+    "validation_messages",
     "generation",
     "bump_generation",
     "where_override",
@@ -78,17 +79,28 @@ def format_validation_error(exc: ValidationError, where: str, model: type[BaseMo
     With the ``model`` validated, an unknown option gets the closest known name (``did you mean``).
     """
     lines = []
-    for err in exc.errors():
-        path = ".".join(str(p) for p in err["loc"])
-        full = f"{where}.{path}" if path else where
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            hint = did_you_mean(err["loc"][-1] if err["loc"] else "", known_fields(model, tuple(err["loc"])))
-            msg = f"unknown option{hint} (check the spelling; see the component's docstring for its options)"
-        elif err["type"] == "missing":
-            msg = "required option is missing"
-        lines.append(f"{full}: {msg}")
+    for loc, msg in validation_messages(exc, model, word="option", see="the component's docstring for its options"):
+        path = ".".join(str(p) for p in loc)
+        lines.append(f"{where}.{path}: {msg}" if path else f"{where}: {msg}")
     return "; ".join(lines)
+
+
+def validation_messages(exc: ValidationError, model: type[BaseModel] | None, *, word: str,
+                        see: str) -> list[tuple[tuple[Any, ...], str]]:
+    """``(location, message)`` of each error pydantic found, in our words: an unknown ``word`` gets the
+    closest known name and ``see``; pydantic's ``"Value error, "`` prefix on our validators' messages goes."""
+    out = []
+    for err in exc.errors():
+        loc = tuple(err["loc"])
+        if err["type"] == "extra_forbidden":
+            hint = did_you_mean(loc[-1] if loc else "", known_fields(model, loc))
+            msg = f"unknown {word}{hint} (check the spelling; see {see})"
+        elif err["type"] == "missing":
+            msg = f"required {word} is missing"
+        else:
+            msg = err["msg"].removeprefix("Value error, ")
+        out.append((loc, msg))
+    return out
 
 
 def validate_params(params_model: type[Params], data: Mapping[str, Any], *, where: str) -> dict[str, Any]:

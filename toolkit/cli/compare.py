@@ -48,9 +48,9 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from toolkit.cli.commands import integer, warn
-from toolkit.errors import ConfigError, VocabSizeWarning, did_you_mean
+from toolkit.errors import ConfigError, VocabSizeWarning
 from toolkit.interop.files import TOKENIZER_FORMATS
-from toolkit.options import known_fields
+from toolkit.options import validation_messages
 
 if TYPE_CHECKING:
     from toolkit.analysis.report import ComparisonReport
@@ -171,14 +171,8 @@ class CompareConfig(_Strict):
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
-            problems = []
-            for err in exc.errors():
-                where = ".".join(str(p) for p in err["loc"]) or "(top level)"
-                msg = err["msg"].removeprefix("Value error, ")
-                if err["type"] == "extra_forbidden":
-                    hint = did_you_mean(err["loc"][-1] if err["loc"] else "", known_fields(cls, tuple(err["loc"])))
-                    msg = f"unknown field{hint} (check the spelling; see docs/compare.md)"
-                problems.append(f"{where}: {msg}")
+            problems = [f"{'.'.join(map(str, loc)) or '(top level)'}: {msg}"
+                        for loc, msg in validation_messages(exc, cls, word="field", see="docs/compare.md")]
             raise ConfigError(f"{source}: " + "; ".join(problems)) from None
 
     @classmethod

@@ -58,7 +58,8 @@ def write_bert_vocab(vocab: Mapping[str, int], path: PathLike) -> None:
         if token_id != expected:
             raise SerializationError(
                 f"cannot write vocab.txt: ids must be 0..{len(by_id) - 1} without gaps (the id is the line "
-                f"number), but id {expected} is missing (next is {token_id} for {token!r})"
+                f"number), but id {expected} is missing (next is {token_id} for {token!r}); save such a vocabulary "
+                "as tokenizer.json (save, to_hf_json)"
             )
         if "\n" in token or "\r" in token or rstrip_ws(token) != token:
             raise SerializationError(

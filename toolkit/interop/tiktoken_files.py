@@ -30,7 +30,7 @@ import regex
 
 from toolkit import limits
 from toolkit.bytelevel import from_byte_level
-from toolkit.errors import ConfigError, SerializationError, VocabularyError
+from toolkit.errors import ConfigError, SerializationError, VocabularyError, did_you_mean
 from toolkit.interop._io import PathLike, numbered_lines, read_bytes, where, write_text
 from toolkit.interop.pipelines import tiktoken_tokenizer
 
@@ -154,6 +154,9 @@ def resolve_pattern(pattern: str) -> str:
     True
     >>> resolve_pattern(r"\\w+")
     '\\\\w+'
+    >>> resolve_pattern("CL100K_PATTERNX")
+    Traceback (most recent call last):
+    toolkit.errors.ConfigError: pattern: unknown pattern name 'CL100K_PATTERNX' (did you mean 'CL100K_PATTERN'?); ...
     """
     import pretokenizers
 
@@ -164,6 +167,11 @@ def resolve_pattern(pattern: str) -> str:
         value = getattr(pretokenizers, candidate, None) if candidate.endswith("_PATTERN") else None
         if isinstance(value, str):
             return value
+    if "PATTERN" in pattern and pattern.replace("_", "").isalnum() and pattern.isupper():
+        # an upper-case name is never meant as a regex: a misspelled name would silently match itself
+        known = [n for n in dir(pretokenizers) if n.endswith("_PATTERN")]
+        raise ConfigError(f"pattern: unknown pattern name {pattern!r}{did_you_mean(pattern, known)}; the names are "
+                          f"{', '.join(known)}, or give a regular expression")
     return pattern
 
 

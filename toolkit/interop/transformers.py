@@ -146,7 +146,7 @@ def read_template(path: str | os.PathLike[str]) -> dict[str, Any]:
     if source.is_dir():
         source = source / "tokenizer_config.json"
     try:
-        text = read_bytes(source, what="tokenizer_config.json").decode("utf-8")
+        text = read_bytes(source, what="tokenizer_config.json").decode("utf-8-sig")  # a BOM is dropped
     except UnicodeDecodeError as exc:
         raise SerializationError(f"{source}: not UTF-8 (invalid byte at offset {exc.start})") from None
     document = parse_json(text, source=str(source))  # bounded nesting, a typed error with the position

@@ -48,7 +48,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError, did_you_mean
 from toolkit.limits import lone_surrogate, lone_surrogate_in
-from toolkit.options import known_fields
+from toolkit.options import validation_messages
 from toolkit.training.config_files import PIPELINE_SECTIONS, _override_items, apply_overrides, read_config_file
 from toolkit.training.results import TrainingResult, _check_post_processor, _tokens_on_counts
 from toolkit.progress import training_progress
@@ -373,17 +373,10 @@ def _algorithm_names(models: Mapping[str, str]) -> list[str]:
 
 def _format_errors(exc: ValidationError, model: type[BaseModel] | None = None) -> list[str]:
     out = []
-    for err in exc.errors():
+    for loc, msg in validation_messages(exc, model, word="field", see="docs/cli.md for the schema"):
         path = ""
-        for part in err["loc"]:
+        for part in loc:
             path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
-        if err["type"] == "extra_forbidden":
-            hint = did_you_mean(err["loc"][-1] if err["loc"] else "", known_fields(model, tuple(err["loc"])))
-            msg = f"unknown field{hint} (check the spelling; see docs/cli.md for the schema)"
-        elif err["type"] == "missing":
-            msg = "required field is missing"
-        else:
-            msg = err["msg"]
         out.append(f"{path or 'config'}: {msg}")
     return out
 

@@ -46,7 +46,7 @@ def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     if suffix not in (".toml", ".yaml", ".yml", ".json"):
         raise ConfigError(f"{p}: unsupported config file type {suffix or '(none)'!r}; use .toml, .yaml, .yml or .json")
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a BOM (Windows editors) is dropped, as by the tokenizer file readers
     except FileNotFoundError:
         raise ConfigError(f"{p}: no such config file") from None
     except UnicodeDecodeError as exc:
