@@ -367,7 +367,7 @@ LLMS = ("gpt4o", "llama3", "llama2", "qwen3", "gemma3", "deepseek_v3")
 
 
 @pytest.mark.parity
-@pytest.mark.parametrize("name", LLMS)
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n == "gemma3" else n for n in LLMS])
 def test_unreachable_tokens_agree_with_hf_on_a_sample(name: str) -> None:
     path = LLM / name / "tokenizer.json"
     tok = _load_llm(name)

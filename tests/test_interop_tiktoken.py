@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import require, shared_path
-from test_interop_gpt2 import ENGLISH, MULTILINGUAL, first_difference, read_corpus
+from test_interop_gpt2 import CORPUS_PARAMS, first_difference, read_corpus
 from toolkit import Tokenizer
 from toolkit.errors import ConfigError, SerializationError, VocabularyError
 
@@ -67,7 +67,7 @@ def reference(cl100k_path: Path):
 
 
 @pytest.mark.parity
-@pytest.mark.parametrize("relative", ENGLISH + MULTILINGUAL)
+@pytest.mark.parametrize("relative", CORPUS_PARAMS)
 def test_ids_identical_to_tiktoken(ours: Tokenizer, reference, relative: str) -> None:
     text = read_corpus(relative)
     expected = reference.encode_ordinary(text)
