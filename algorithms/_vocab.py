@@ -46,6 +46,7 @@ __all__ = [
     "without_special_results",
 ]
 
+
 def _token_names(value: Any) -> Any:
     """A model's ``special_tokens`` as read back (``{token: id}``) names the same tokens: its keys."""
     return list(value) if isinstance(value, Mapping) else value

@@ -584,3 +584,7 @@ def test_a_bom_is_dropped_from_configs_and_templates(tmp_path: Path) -> None:
     assert TrainingConfig.from_file(config).algorithm == "bpe"
     (tmp_path / "tokenizer_config.json").write_text('\ufeff{"pad_token": "<pad>"}', encoding="utf-8")
     assert read_template(tmp_path) == {"pad_token": "<pad>"}
+    from toolkit.interop.tiktoken_files import read_tiktoken
+
+    (tmp_path / "t.tiktoken").write_bytes(b"\xef\xbb\xbfYQ== 0\nYg== 1\n")  # tiktoken reads it as a, b
+    assert read_tiktoken(tmp_path / "t.tiktoken") == {b"a": 0, b"b": 1}

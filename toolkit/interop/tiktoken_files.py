@@ -84,6 +84,7 @@ def read_tiktoken(path: PathLike) -> dict[bytes, int]:
     {b'a': 0, b'b': 1, b'ab': 2}
     """
     data = read_bytes(path, what=".tiktoken file")
+    data = data.removeprefix(b"\xef\xbb\xbf")  # a BOM an editor added: tiktoken reads such a file too
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError as exc:
