@@ -66,9 +66,11 @@ VERSION = 2
 PIPELINE_FIELDS = ("normalizer", "pre_tokenizer", "model", "post_processor", "decoder")
 
 
-def parse_json(text: str, *, source: str = "<string>") -> Any:
+def parse_json(text: str, *, source: str = "<string>", decoded: bool = False) -> Any:
     """Parse JSON text; malformed or truncated JSON is a :class:`SerializationError` with its position,
-    and so is nesting deeper than ``toolkit.limits.MAX_NESTING_DEPTH``."""
+    and so is nesting deeper than ``toolkit.limits.MAX_NESTING_DEPTH``, and a lone surrogate in any
+    string (:func:`check_text`). ``decoded``: ``text`` was decoded from UTF-8 bytes, so only a JSON
+    escape can make one (a C-speed search; a str from Python is checked by encoding it)."""
     try:
         with gc_paused():  # a large file is millions of cycle-free containers: collecting them is wasted time
             data = json.loads(text)
@@ -82,13 +84,22 @@ def parse_json(text: str, *, source: str = "<string>") -> Any:
     except ValueError as exc:  # e.g. an integer of more than 4300 digits (sys.get_int_max_str_digits)
         raise SerializationError(f"{source}: not a valid tokenizer file ({exc})") from None
     limits.check_nesting_depth(data, source=source)
-    if _SURROGATE_ESCAPE.search(text):  # only then can a string hold one: the walk is skipped otherwise
+    if _SURROGATE_ESCAPE.search(text) or not (decoded or _encodable(text)):  # else no string holds one
         check_text(data, source=source)
     return data
 
 
-# A "\ud800"-style escape (any case), or a surrogate in the text itself (a str given to from_str).
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+# A "\ud800"-style escape, upper or lower case (a pair, or an escaped backslash before "ud800", also
+# matches: the walk then finds nothing).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")  # faster than searching a non-ASCII str for surrogates
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def check_text(data: Any, *, source: str, error: type[ToolkitError] = SerializationError) -> None:
@@ -97,15 +108,16 @@ def check_text(data: Any, *, source: str, error: type[ToolkitError] = Serializat
 
     >>> check_text({"metadata": {"x": "\\ud800"}}, source="t.json")
     Traceback (most recent call last):
-    toolkit.errors.SerializationError: t.json: metadata.x: '\\ud800' holds a lone surrogate (U+D800), which is not text; ...
+    toolkit.errors.SerializationError: t.json: metadata.x: '\\ud800' holds a lone surrogate (U+D800), ...
     """
     found = limits.lone_surrogate_in(data)
     if found is not None:
         path, value = found
         code = ord(limits.lone_surrogate(value).group())  # type: ignore[union-attr]
         raise error(
-            f"{source}: {path}: {value[:40]!r} holds a lone surrogate (U+{code:04X}), which is not text; a \\uD800-style escape must "
-            "be half of a pair (\\ud83d\\ude00 is one emoji): remove it or write the character itself"
+            f"{source}: {path}: {value[:40]!r} holds a lone surrogate (U+{code:04X}), which is not text; a "
+            "\\uD800-style escape must be half of a pair (\\ud83d\\ude00 is one emoji): remove it or write the "
+            "character itself"
         )
 
 

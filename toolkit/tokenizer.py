@@ -651,4 +651,4 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
             raise SerializationError(f"{path}: not UTF-8 text (invalid byte at offset {exc.start})") from None
         except OSError as exc:
             raise SerializationError(f"{path}: cannot read: {exc.strerror}") from None
-        return cls._from_document(parse_json(text, source=str(path)), trusted=trusted, source=str(path))
+        return cls._from_document(parse_json(text, source=str(path), decoded=True), trusted=trusted, source=str(path))

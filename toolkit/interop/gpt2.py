@@ -59,7 +59,7 @@ def read_vocab_json(path: PathLike) -> dict[str, int]:
     >>> read_vocab_json(p)
     {'a': 0, 'b': 1}
     """
-    data = parse_json(read_text(path, what="vocabulary file"), source=os.fspath(path))
+    data = parse_json(read_text(path, what="vocabulary file"), source=os.fspath(path), decoded=True)
     if not isinstance(data, dict):
         raise SerializationError(
             f"{os.fspath(path)}: a vocab.json/encoder.json must be a JSON object {{token: id}}, "

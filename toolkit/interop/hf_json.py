@@ -169,7 +169,7 @@ class _Converter:
 def load_hf_json(path: PathLike, *, strict: bool = True) -> Tokenizer:
     """Read a Hugging Face ``tokenizer.json`` file (see :func:`from_hf_dict`)."""
     source = os.fspath(path)
-    data = parse_json(read_text(path, what="tokenizer.json"), source=source)
+    data = parse_json(read_text(path, what="tokenizer.json"), source=source, decoded=True)
     with gc_paused():  # a large model builds hundreds of thousands of cycle-free tuples and dicts
         return from_hf_dict(data, strict=strict, source=source)
 

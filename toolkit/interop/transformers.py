@@ -149,7 +149,7 @@ def read_template(path: str | os.PathLike[str]) -> dict[str, Any]:
         text = read_bytes(source, what="tokenizer_config.json").decode("utf-8-sig")  # a BOM is dropped
     except UnicodeDecodeError as exc:
         raise SerializationError(f"{source}: not UTF-8 (invalid byte at offset {exc.start})") from None
-    document = parse_json(text, source=str(source))  # bounded nesting, a typed error with the position
+    document = parse_json(text, source=str(source), decoded=True)  # bounded nesting, typed errors with the position
     if not isinstance(document, dict):
         raise SerializationError(f"{source}: a tokenizer_config.json holds a JSON object, this one a "
                                  f"{type(document).__name__}")
