@@ -152,13 +152,8 @@ def pin(pattern: str) -> str | None:
     size = 0  # characters written so far: each class is thousands of ranges, so many classes are refused
     i, n = 0, len(pattern)
     while i < n:
-        if size > limits.MAX_PINNED_LENGTH:
-            raise ConfigError(
-                f"the regular expression {pattern[:60]!r}... names Unicode classes (\\p{{..}}, \\s) so often that "
-                f"pinning them to the tables of Unicode {UNICODE_VERSION} takes more than "
-                f"{limits.MAX_PINNED_LENGTH:,} characters (toolkit.limits.MAX_PINNED_LENGTH); name each class "
-                "once, e.g. (?:[\\p{L}\\p{N}])+ instead of repeating it"
-            )
+        if size > limits.MAX_PINNED_LENGTH:  # checked as it grows: a hostile pattern stops early
+            raise _too_long(pattern)
         c = pattern[i]
         if c == "\\" and i + 1 < n:
             esc = _escape(pattern, i)
@@ -185,7 +180,18 @@ def pin(pattern: str) -> str | None:
             continue
         out.append(c)
         i += 1
+    if size > limits.MAX_PINNED_LENGTH:
+        raise _too_long(pattern)
     return "".join(out)
+
+
+def _too_long(pattern: str) -> ConfigError:
+    return ConfigError(
+        f"the regular expression {pattern[:60]!r}... names Unicode classes (\\p{{..}}, \\s) so often that "
+        f"pinning them to the tables of Unicode {UNICODE_VERSION} takes more than "
+        f"{limits.MAX_PINNED_LENGTH:,} characters (toolkit.limits.MAX_PINNED_LENGTH); name each class "
+        "once, e.g. (?:[\\p{L}\\p{N}])+ instead of repeating it"
+    )
 
 
 #: A pinned class and the ``regex`` class it stands for: ``(probe, table)``, e.g. ``("\\p{L}", "L")``.

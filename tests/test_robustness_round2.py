@@ -521,6 +521,15 @@ def test_saving_text_made_with_a_lone_surrogate_is_a_typed_error_and_keeps_the_o
     assert path.read_bytes() == before and os.listdir(tmp_path) == ["t.json"]
 
 
+def test_a_lone_surrogate_in_a_key_names_the_dict_holding_it() -> None:
+    from toolkit.serialization import parse_json
+
+    with pytest.raises(SerializationError, match=r"^<string>: a key of metadata: '\\ud800' holds a lone surrogate"):
+        parse_json('{"metadata": {"\\ud800": 1}}')
+    with pytest.raises(SerializationError, match=r"^<string>: a key: '\\udc00'"):
+        parse_json('{"\\udc00": 1}')
+
+
 def test_a_config_with_a_lone_surrogate_is_refused_before_training(tmp_path: Path) -> None:
     from toolkit.training.config import TrainingConfig
 
@@ -547,7 +556,17 @@ def test_many_unicode_classes_in_a_pattern_are_bounded() -> None:
     assert Split(Regex("[" + r"\p{L}" * 1000 + r"\p{N}]+"), "isolated").pre_tokenize_str("ab1 c") \
         == [("ab1", (0, 3)), (" ", (3, 4)), ("c", (4, 5))]
     with pytest.raises(ConfigError, match=r"names Unicode classes .* so often .* name each class once"):
-        Split(Regex(r"\p{L}" * 200), "isolated")
+        Split(Regex(r"\p{L}" * 400), "isolated")
+    assert Split(Regex("(?:" + "|".join([r"\p{L}+'\p{L}+", r"\p{Lu}\p{Ll}+", r"\p{N}+"] * 30) + ")"), "isolated")
+
+
+def test_the_pinned_length_is_checked_after_the_last_class_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pretokenizers.pinned import pin
+
+    monkeypatch.setattr(limits, "MAX_PINNED_LENGTH", 20_000)
+    assert pin(r"\p{L}x")  # 12,680 characters
+    with pytest.raises(ConfigError, match="MAX_PINNED_LENGTH"):
+        pin(r"\p{L}[\p{L}\p{N}]")  # 12,680, then 15,638 more in the last element
 
 
 @pytest.mark.parametrize("field, value, limit", [

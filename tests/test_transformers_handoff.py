@@ -104,8 +104,10 @@ def test_pairs_return_token_type_ids_only_where_the_model_takes_them(lines: list
             assert out["token_type_ids"] == tok.encode("a b", "c d").type_ids
 
 
-# Gemma 3 and GPT-4o (the largest files: 17 s of the default run) are in the slow set.
-LLM_NAMES = ["llama3", "deepseek_v3", *(pytest.param(n, marks=pytest.mark.slow) for n in ("llama2", "qwen3", "gemma3", "gpt4o"))]
+# By default one byte-level file of each kind and Llama 2's sentencepiece-style one (under 1 s);
+# Qwen3, Gemma 3 and GPT-4o (the largest files: 17 s of the default run) in the slow set.
+LLM_NAMES = ["llama2", "llama3", "deepseek_v3",
+             *(pytest.param(n, marks=pytest.mark.slow) for n in ("qwen3", "gemma3", "gpt4o"))]
 LLM_TEXTS = ["Hello world, how are you?", "café 東京 1234567", "  leading spaces\nnew line", ""]
 
 

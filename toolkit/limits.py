@@ -25,7 +25,7 @@ limit                       value             enforced
 ``MAX_REGEX_REPEAT``        100 000           product of the repetition counts (``{n}``, ``{n,m}``)
                                               nested in a user regex: bounds compiling it
                                               (``Split``, ``Replace``) → :class:`ConfigError`
-``MAX_PINNED_LENGTH``       1 000 000 chars   a user ``Split`` pattern with its Unicode classes
+``MAX_PINNED_LENGTH``       4 000 000 chars   a user ``Split`` pattern with its Unicode classes
                                               written as pinned ranges (``\\p{L}`` is 12 680)
                                               → :class:`ConfigError`
 ``MAX_NESTING_DEPTH``       64                JSON nesting of a tokenizer file (toolkit or HF), so
@@ -107,8 +107,8 @@ REGEX_TIMEOUT: float = 5.0
 MAX_REGEX_TIMEOUT: float = 60.0
 #: Product of the counted repetitions nested in one user regex (``(?:a{1000}){100}`` is 100 000).
 MAX_REGEX_REPEAT: int = 100_000
-#: Characters of a user pattern with its Unicode classes pinned (about 80 uses of ``\\p{L}``).
-MAX_PINNED_LENGTH: int = 1_000_000
+#: Characters of a user pattern with its Unicode classes pinned (about 300 uses of ``\\p{L}``).
+MAX_PINNED_LENGTH: int = 4_000_000
 #: Levels of JSON objects/arrays in one tokenizer file (real files use fewer than 10).
 MAX_NESTING_DEPTH: int = 64
 #: Longest document (in bytes) training reads from a corpus file: counting holds a document's pieces at
@@ -220,6 +220,8 @@ def lone_surrogate_in(data: Any) -> tuple[str, str] | None:
     >>> lone_surrogate_in({"a": ["ok", "x\\ud800"]})
     ('a[1]', 'x\\ud800')
     """
+    if not _holds_lone_surrogate(data):  # the common case: no path strings built for a large document
+        return None
     stack: list[tuple[Any, str]] = [(data, "")]
     while stack:
         value, path = stack.pop()
@@ -229,11 +231,29 @@ def lone_surrogate_in(data: Any) -> tuple[str, str] | None:
         elif isinstance(value, dict):
             for key, item in value.items():
                 if isinstance(key, str) and lone_surrogate(key):
-                    return path or "a key", key
+                    return (f"a key of {path}" if path else "a key"), key
                 stack.append((item, f"{path}.{key}" if path else str(key)))
         elif isinstance(value, list):
             stack.extend((item, f"{path}[{i}]") for i, item in enumerate(value))
     return None
+
+
+def _holds_lone_surrogate(data: Any) -> bool:
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if type(value) is str:
+            if not value.isascii() and _SURROGATE.search(value):
+                return True
+        elif isinstance(value, dict):
+            if any(type(k) is str and not k.isascii() and _SURROGATE.search(k) for k in value):
+                return True
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str) and lone_surrogate(value):  # a str subclass
+            return True
+    return False
 
 
 def check_trainer_options(

@@ -83,7 +83,7 @@ def padding_params(
     """
     if not isinstance(pad_token, str):
         raise ConfigError(f"pad_token must be a str, got {type(pad_token).__name__} {pad_token!r:.60}")
-    # An encoding holds at most MAX_INPUT_CHARS tokens: a longer padding target only exhausts memory.
+    # Padding to more than MAX_INPUT_CHARS tokens is no real use; an unbounded target exhausts memory.
     size = {"maximum": limits.MAX_INPUT_CHARS, "limit": " (toolkit.limits.MAX_INPUT_CHARS)"}
     return {
         "length": None if length is None else _count(length, "length", **size),

@@ -50,7 +50,7 @@ __all__ = [
     "VERSION",
     "PIPELINE_FIELDS",
     "parse_json",
-    "check_text",
+    "refuse_lone_surrogates",
     "check_document",
     "upgrade_document",
     "build_components",
@@ -69,7 +69,7 @@ PIPELINE_FIELDS = ("normalizer", "pre_tokenizer", "model", "post_processor", "de
 def parse_json(text: str, *, source: str = "<string>", decoded: bool = False) -> Any:
     """Parse JSON text; malformed or truncated JSON is a :class:`SerializationError` with its position,
     and so is nesting deeper than ``toolkit.limits.MAX_NESTING_DEPTH``, and a lone surrogate in any
-    string (:func:`check_text`). ``decoded``: ``text`` was decoded from UTF-8 bytes, so only a JSON
+    string (:func:`refuse_lone_surrogates`). ``decoded``: ``text`` was decoded from UTF-8 bytes, so only a JSON
     escape can make one (a C-speed search; a str from Python is checked by encoding it)."""
     try:
         with gc_paused():  # a large file is millions of cycle-free containers: collecting them is wasted time
@@ -85,7 +85,7 @@ def parse_json(text: str, *, source: str = "<string>", decoded: bool = False) ->
         raise SerializationError(f"{source}: not a valid tokenizer file ({exc})") from None
     limits.check_nesting_depth(data, source=source)
     if _SURROGATE_ESCAPE.search(text) or not (decoded or _encodable(text)):  # else no string holds one
-        check_text(data, source=source)
+        refuse_lone_surrogates(data, source=source)
     return data
 
 
@@ -102,11 +102,11 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def check_text(data: Any, *, source: str, error: type[ToolkitError] = SerializationError) -> None:
+def refuse_lone_surrogates(data: Any, *, source: str, error: type[ToolkitError] = SerializationError) -> None:
     """Refuse a document any of whose strings (keys too) holds a lone surrogate: no file can hold it,
     and saving the document again would fail. HF's JSON reader refuses it too.
 
-    >>> check_text({"metadata": {"x": "\\ud800"}}, source="t.json")
+    >>> refuse_lone_surrogates({"metadata": {"x": "\\ud800"}}, source="t.json")
     Traceback (most recent call last):
     toolkit.errors.SerializationError: t.json: metadata.x: '\\ud800' holds a lone surrogate (U+D800), ...
     """
@@ -243,7 +243,7 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
 
 def utf8(text: str, *, path: str | os.PathLike[str]) -> bytes:
     """``text`` as UTF-8 for the file ``path``. Text holding a lone surrogate (made in Python: a loaded
-    file cannot hold one, :func:`check_text`) is a :class:`SerializationError`, before anything is written.
+    file cannot hold one, :func:`refuse_lone_surrogates`) is a :class:`SerializationError`, before anything is written.
 
     >>> utf8("é", path="t.json")
     b'\\xc3\\xa9'

@@ -172,7 +172,7 @@ def resolve_pattern(pattern: str) -> str:
         # an upper-case name is never meant as a regex: a misspelled name would silently match itself
         known = [n for n in dir(pretokenizers) if n.endswith("_PATTERN")]
         raise ConfigError(f"pattern: unknown pattern name {pattern!r}{did_you_mean(pattern, known)}; the names are "
-                          f"{', '.join(known)}, or give a regular expression")
+                          f"{', '.join(known)} and {', '.join(_PATTERN_ALIASES)}, or give a regular expression")
     return pattern
 
 
