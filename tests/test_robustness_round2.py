@@ -539,6 +539,8 @@ def test_a_config_with_a_lone_surrogate_is_refused_before_training(tmp_path: Pat
         TrainingConfig.from_dict(config)
     assert "metadata.a: '\\ud800' holds a lone surrogate" in str(info.value)
     assert "decoder.prefix: '\\udc00' holds a lone surrogate" in str(info.value)
+    with pytest.raises(ConfigError, match=r"a key of metadata: '\\ud800' holds a lone surrogate"):
+        TrainingConfig.from_dict({**config, "metadata": {"\ud800": 1}, "decoder": None})
 
 
 def test_a_regex_nested_too_deeply_is_a_typed_error() -> None:

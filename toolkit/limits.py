@@ -84,6 +84,7 @@ __all__ = [
     "token_text_problem",
     "lone_surrogate",
     "lone_surrogate_in",
+    "surrogate_problem",
     "max_trained_token_length",
     "check_file_size",
     "check_normalized_size",
@@ -191,10 +192,15 @@ def token_text_problem(token: str) -> str | None:
             f"{token[:40]!r}... is {len(token):,} characters long, more than the limit of "
             f"{MAX_TOKEN_LENGTH:,} (toolkit.limits.MAX_TOKEN_LENGTH)"
         )
-    return _surrogate_problem(token)
+    return surrogate_problem(token)
 
 
-def _surrogate_problem(text: str) -> str | None:
+def surrogate_problem(text: str) -> str | None:
+    """Why ``text`` is not text (its first lone surrogate), or ``None``.
+
+    >>> surrogate_problem("a\\ud800")
+    "'a\\\\ud800' holds a lone surrogate (U+D800), which is not text"
+    """
     bad = lone_surrogate(text)
     return None if bad is None else f"{text[:40]!r} holds a lone surrogate (U+{ord(bad.group()):04X}), which is not text"
 
@@ -213,7 +219,7 @@ def lone_surrogate(text: str) -> re.Match[str] | None:
 
 def lone_surrogate_in(data: Any) -> tuple[str, str] | None:
     """Where a parsed document (dicts, lists, strings) holds a lone surrogate, as ``(path, string)``:
-    ``"metadata.x"``, ``"added_tokens[3]"`` (a key is named by its dict's path); ``None`` if nowhere.
+    ``"metadata.x"``, ``"added_tokens[3]"``, ``"a key of metadata"``; ``None`` if nowhere.
 
     A JSON escape such as ``"\\ud800"`` without its pair decodes to one; no file can hold it.
 
@@ -242,17 +248,15 @@ def _holds_lone_surrogate(data: Any) -> bool:
     stack = [data]
     while stack:
         value = stack.pop()
-        if type(value) is str:
+        if isinstance(value, str):  # lone_surrogate() inlined: this walk visits every string of a file
             if not value.isascii() and _SURROGATE.search(value):
                 return True
         elif isinstance(value, dict):
-            if any(type(k) is str and not k.isascii() and _SURROGATE.search(k) for k in value):
+            if any(isinstance(k, str) and not k.isascii() and _SURROGATE.search(k) for k in value):
                 return True
             stack.extend(value.values())
         elif isinstance(value, list):
             stack.extend(value)
-        elif isinstance(value, str) and lone_surrogate(value):  # a str subclass
-            return True
     return False
 
 
@@ -278,7 +282,7 @@ def check_trainer_options(
             raise ConfigError(f"{where}.initial_alphabet: {token_text_problem(char)}")
     affixes = [a for a in affixes if a]
     for affix in affixes:
-        problem = _surrogate_problem(affix)  # (a long affix: the length check below)
+        problem = surrogate_problem(affix)  # (a long affix: the length check below)
         if problem is not None:
             raise ConfigError(f"{where}: continuing_subword_prefix / end_of_word_suffix: {problem}")
     overhead = sum(map(len, affixes))

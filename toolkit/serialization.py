@@ -102,7 +102,7 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def refuse_lone_surrogates(data: Any, *, source: str, error: type[ToolkitError] = SerializationError) -> None:
+def refuse_lone_surrogates(data: Any, *, source: str) -> None:
     """Refuse a document any of whose strings (keys too) holds a lone surrogate: no file can hold it,
     and saving the document again would fail. HF's JSON reader refuses it too.
 
@@ -113,11 +113,9 @@ def refuse_lone_surrogates(data: Any, *, source: str, error: type[ToolkitError] 
     found = limits.lone_surrogate_in(data)
     if found is not None:
         path, value = found
-        code = ord(limits.lone_surrogate(value).group())  # type: ignore[union-attr]
-        raise error(
-            f"{source}: {path}: {value[:40]!r} holds a lone surrogate (U+{code:04X}), which is not text; a "
-            "\\uD800-style escape must be half of a pair (\\ud83d\\ude00 is one emoji): remove it or write the "
-            "character itself"
+        raise SerializationError(
+            f"{source}: {path}: {limits.surrogate_problem(value)}; a \\uD800-style escape must be half of a "
+            "pair (\\ud83d\\ude00 is one emoji): remove it or write the character itself"
         )
 
 

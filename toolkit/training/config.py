@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError, did_you_mean
-from toolkit.limits import lone_surrogate, lone_surrogate_in
+from toolkit.limits import lone_surrogate_in, surrogate_problem
 from toolkit.options import validation_messages
 from toolkit.training.config_files import PIPELINE_SECTIONS, _override_items, apply_overrides, read_config_file
 from toolkit.training.results import TrainingResult, _check_post_processor, _tokens_on_counts
@@ -500,12 +500,10 @@ def _surrogate_problems(data: dict[str, Any]) -> list[str]:
     a file name that is not UTF-8 reads so."""
     problems = []
     for section in (*PIPELINE_SECTIONS, "metadata"):
-        found = lone_surrogate_in(data.get(section))
+        found = lone_surrogate_in({section: data.get(section)})  # the path starts with the section
         if found is not None:
             path, value = found
-            code = ord(lone_surrogate(value).group())  # type: ignore[union-attr]
-            problems.append(f"{section}.{path}".rstrip(".") + f": {value[:40]!r} holds a lone surrogate "
-                            f"(U+{code:04X}), which is not text; remove it or write the character itself")
+            problems.append(f"{path}: {surrogate_problem(value)}; remove it or write the character itself")
     return problems
 
 
