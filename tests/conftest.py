@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -101,6 +102,16 @@ def _fail_importorskip(report: pytest.TestReport | pytest.CollectReport) -> None
         report.longrepr = (
             f"{reason} and {REQUIRE_OPTIONAL_ENV} is set: install the test extra (pip install -e '.[test]')"
         )
+
+
+def slow_params(values: Iterable[Any], *, default: Collection[Any] | None = None,
+                slow: Collection[Any] | None = None) -> list[Any]:
+    """``values`` as ``parametrize`` values, those not in ``default`` (or those in ``slow``) marked
+    ``slow``: the default run takes a sample, ``-m slow`` the rest (``slow_params(NAMES, slow={"gemma3"})``).
+    """
+    assert (default is None) != (slow is None), "give default= or slow="
+    is_slow = (lambda v: v not in default) if default is not None else (lambda v: v in slow)  # type: ignore[operator]
+    return [pytest.param(v, marks=pytest.mark.slow) if is_slow(v) else v for v in values]
 
 
 def shared_path(relative: str) -> Path:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA, require
+from conftest import CORPORA, require, slow_params
 from test_compare import TEXTS, bpe, byte_level, wordpiece
 from algorithms import BPE
 from pretokenizers import Metaspace
@@ -367,7 +367,7 @@ LLMS = ("gpt4o", "llama3", "llama2", "qwen3", "gemma3", "deepseek_v3")
 
 
 @pytest.mark.parity
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n == "gemma3" else n for n in LLMS])
+@pytest.mark.parametrize("name", slow_params(LLMS, slow={"gemma3"}))
 def test_unreachable_tokens_agree_with_hf_on_a_sample(name: str) -> None:
     path = LLM / name / "tokenizer.json"
     tok = _load_llm(name)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA, require, shared_path
+from conftest import CORPORA, require, shared_path, slow_params
 from toolkit import Tokenizer
 
 tiktoken = require("tiktoken")
@@ -27,8 +27,7 @@ MULTILINGUAL = [
     "multilingual/french_entre_nous_pg44157-0.txt",
 ]
 #: The parity on whole files: Gutenberg parts 3 to 6 run with -m slow (about 2 s each).
-CORPUS_PARAMS = [pytest.param(r, marks=pytest.mark.slow) if r[-5] in "3456" and "gutenberg" in r else r
-                 for r in ENGLISH + MULTILINGUAL]
+CORPUS_PARAMS = slow_params(ENGLISH + MULTILINGUAL, slow=ENGLISH[2:6])
 ENDOFTEXT = "<|endoftext|>"
 
 

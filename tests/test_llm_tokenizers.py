@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import require, shared_path
+from conftest import require, shared_path, slow_params
 
 from toolkit import Tokenizer
 
@@ -24,7 +24,7 @@ tokenizers = require("tokenizers")
 
 NAMES = ["llama2", "llama3", "qwen3", "deepseek_v3", "gpt4o", "gemma3"]
 #: Gemma 3 (262k tokens, the slowest to encode) is sampled with -m slow only; its every line too.
-SAMPLED = [pytest.param(n, marks=pytest.mark.slow) if n == "gemma3" else n for n in NAMES]
+SAMPLED = slow_params(NAMES, slow={"gemma3"})
 CORPORA = [
     "english/tinyshakespeare_input.txt",
     "multilingual/french_entre_nous_pg44157-0.txt",
@@ -123,7 +123,7 @@ _EXPORT_DEFAULT = ("llama2", "llama3", "qwen3")
 
 
 @pytest.mark.parity
-@pytest.mark.parametrize("name", [n if n in _EXPORT_DEFAULT else pytest.param(n, marks=pytest.mark.slow) for n in NAMES])
+@pytest.mark.parametrize("name", slow_params(NAMES, default=_EXPORT_DEFAULT))
 def test_export_round_trip_gives_hf_the_same_ids(name: str, tmp_path: Path) -> None:
     tok, hf = load_pair(name)
     tok.to_hf_json(tmp_path / "tokenizer.json")

@@ -24,6 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolkit.limits as limits
+from conftest import slow_params
 from test_robustness_support import ALL, SPECIALS, TRICKY, corpus_lines, pipelines
 from algorithms import Unigram
 from toolkit import Tokenizer
@@ -58,8 +59,7 @@ def _fresh(name: str) -> Tokenizer:
     return Tokenizer.from_json(pipelines()[name].to_json())
 
 
-@pytest.mark.parametrize("name", [n if n in ("gpt2", "bpe_metaspace", "bert") else pytest.param(n, marks=pytest.mark.slow)
-                                  for n in ALL])
+@pytest.mark.parametrize("name", slow_params(ALL, default=("gpt2", "bpe_metaspace", "bert")))
 def test_threads_sharing_one_tokenizer_get_serial_results(name: str, fast_switching: None) -> None:
     texts = _texts(300, seed=zlib.crc32(name.encode()))  # stable across processes, unlike hash(str)
     reference = _fresh(name)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import slow_params
 from test_robustness_support import ALL, LOSSLESS, SPECIALS, pipelines
 from toolkit import Tokenizer
 from toolkit.errors import InputError
@@ -65,7 +66,7 @@ def _check(tok: Tokenizer, name: str, text: str, ids: list[int]) -> None:
 DEFAULT = ("tiktoken", "bpe", "bert")
 
 
-@pytest.mark.parametrize("name", [n if n in DEFAULT else pytest.param(n, marks=pytest.mark.slow) for n in ALL])
+@pytest.mark.parametrize("name", slow_params(ALL, default=DEFAULT))
 def test_full_size_pathological_inputs_encode_ids(name: str) -> None:
     # No wall-clock assertion (it fails on a loaded machine): a quadratic path would make this test
     # run for hours instead of about a second per pipeline, which the CI time limit catches.
@@ -76,7 +77,7 @@ def test_full_size_pathological_inputs_encode_ids(name: str) -> None:
 
 # The pipelines the full-size test above leaves to -m slow, and BERT (cheap, and its offsets cover
 # combining stacks and controls): the default run covers each shape.
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in ("tiktoken", "bpe") else n for n in ALL])
+@pytest.mark.parametrize("name", slow_params(ALL, slow=("tiktoken", "bpe")))
 def test_pathological_inputs_encode_with_offsets(name: str) -> None:
     tok = pipelines()[name]
     for case, text in make_inputs(0.05).items():

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import require, shared_path
+from conftest import require, shared_path, slow_params
 
 from toolkit.errors import ConfigError, SerializationError
 from toolkit.training.presets import PRESETS
@@ -106,8 +106,8 @@ def test_pairs_return_token_type_ids_only_where_the_model_takes_them(lines: list
 
 # By default one byte-level file of each kind and Llama 2's sentencepiece-style one (under 1 s);
 # Qwen3, Gemma 3 and GPT-4o (the largest files: 17 s of the default run) in the slow set.
-LLM_NAMES = ["llama2", "llama3", "deepseek_v3",
-             *(pytest.param(n, marks=pytest.mark.slow) for n in ("qwen3", "gemma3", "gpt4o"))]
+LLM_NAMES = slow_params(["llama2", "llama3", "deepseek_v3", "qwen3", "gemma3", "gpt4o"],
+                        slow=("qwen3", "gemma3", "gpt4o"))
 LLM_TEXTS = ["Hello world, how are you?", "café 東京 1234567", "  leading spaces\nnew line", ""]
 
 
