@@ -312,3 +312,17 @@ def test_a_bool_is_not_an_id_and_an_id_out_of_range_has_no_token() -> None:
     for out_of_range in (-1, 10**12):
         with pytest.raises(OverflowError):
             hf.id_to_token(out_of_range)
+
+
+def test_padding_targets_and_pad_ids_are_bounded() -> None:
+    from toolkit.errors import ConfigError
+
+    ours = Tokenizer(WordLevel(VOCAB, unk_token="[UNK]"), pre_tokenizer=WhitespaceSplit())
+    for options in ({"length": 10**7}, {"pad_to_multiple_of": 10**7}, {"pad_id": 2**31}):
+        with pytest.raises(ConfigError, match="must be at most"):
+            ours.enable_padding(**options)
+    ours.enable_padding(length=4_194_304, pad_id=2**31 - 1)  # the limits themselves are accepted
+    tokenizers = require("tokenizers")
+    hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(Tokenizer(WordLevel(VOCAB, unk_token="[UNK]")))))
+    hf.enable_padding(length=10**7, pad_id=2**31)  # HF takes any u32
+    assert hf.padding["length"] == 10**7 and hf.padding["pad_id"] == 2**31
