@@ -27,7 +27,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common as C  # noqa: E402
 
 CRITERIA = ("likelihood", "score", "frequency")
-SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 
 
 def corpora(quick: bool) -> dict[str, tuple[str, str]]:
@@ -68,7 +67,7 @@ def hf_vocab(text: str, vocab_size: int) -> tuple[dict[str, int], float]:
     tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
     tok.normalizer = normalizers.BertNormalizer(lowercase=True)
     tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    trainer = trainers.WordPieceTrainer(vocab_size=vocab_size, special_tokens=SPECIALS, show_progress=False)
+    trainer = trainers.WordPieceTrainer(vocab_size=vocab_size, special_tokens=C.BERT_SPECIALS, show_progress=False)
     lines = text.splitlines(keepends=True)
     t = time.perf_counter()
     tok.train_from_iterator(lines, trainer, length=len(lines))
@@ -101,13 +100,13 @@ def run_corpus(name: str, train: str, held: str, sizes: list[int]) -> list[dict[
         row: dict[str, Any] = {"corpus": name, "size": size, "mb": len(train.encode()) / 1e6}
         for crit in CRITERIA:
             t = time.process_time()  # CPU seconds: steadier than wall time on a shared machine
-            model = WordPieceTrainer(vocab_size=size, special_tokens=SPECIALS, criterion=crit).train(counts)
+            model = WordPieceTrainer(vocab_size=size, special_tokens=C.BERT_SPECIALS, criterion=crit).train(counts)
             row[f"{crit}_s"] = time.process_time() - t
             row[crit], row[f"{crit}_unk"] = evaluate(model, held)
             if crit == "frequency":
                 freq_vocab = model.get_vocab()
         t = time.process_time()
-        bpe = BPETrainer(vocab_size=size, special_tokens=SPECIALS, unk_token="[UNK]").train(counts)
+        bpe = BPETrainer(vocab_size=size, special_tokens=C.BERT_SPECIALS, unk_token="[UNK]").train(counts)
         row["bpe_s"] = time.process_time() - t
         row["bpe"], row["bpe_unk"] = evaluate(bpe, held)
         try:

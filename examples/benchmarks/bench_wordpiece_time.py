@@ -22,8 +22,6 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common as C  # noqa: E402
 
-SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
-
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -49,10 +47,11 @@ def main() -> None:
     print(f"{len(text):,} characters, {len(counts):,} distinct words; CPU seconds, {args.reps} repetitions\n")
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
-        makers = {"bpe": lambda size=size: BPETrainer(vocab_size=size, special_tokens=SPECIALS)}
+        makers = {"bpe": lambda size=size: BPETrainer(vocab_size=size, special_tokens=C.BERT_SPECIALS)}
         for crit in criteria:
-            makers[crit] = lambda crit=crit, size=size: WordPieceTrainer(vocab_size=size, special_tokens=SPECIALS,
-                                                                       criterion=crit)
+            makers[crit] = lambda crit=crit, size=size: WordPieceTrainer(
+                vocab_size=size, special_tokens=C.BERT_SPECIALS, criterion=crit
+            )
         times: dict[str, list[float]] = {k: [] for k in makers}
         for _ in range(args.reps):
             for name, make in makers.items():
