@@ -85,6 +85,29 @@ def assert_same(tok: Tokenizer, hf: Any, texts: list[str], *, typed_specials_as_
     hf.encode_special_tokens = False
 
 
+@pytest.mark.parametrize("special", [False, True])
+@pytest.mark.parametrize("name", ["bert", "byte_level"])
+def test_default_flags_are_decided_when_added_like_hf(name: str, special: bool, tmp_path: Path) -> None:
+    """``AddedToken(c)`` without ``normalized=``: HF decides ``normalized = not special`` when the token
+    is added, so ``add_special_tokens`` makes it unnormalized; an explicit value stays. Empty contents
+    are skipped, and ``str()`` is the content."""
+    tok = pipeline(name)
+    hf = hf_of(tok, tmp_path)
+    ours = [AddedToken(c) for c in CONTENTS] + [AddedToken("NEW", normalized=True), AddedToken(""), ""]
+    theirs = [tokenizers.AddedToken(c) for c in CONTENTS] + [tokenizers.AddedToken("NEW", normalized=True),
+                                                            tokenizers.AddedToken(""), ""]
+    add = (lambda t, items: t.add_special_tokens(items)) if special else (lambda t, items: t.add_tokens(items))
+    assert add(tok, ours) == add(hf, theirs) == len(CONTENTS) + 1
+    assert {i: (str(t), t.normalized, t.special) for i, t in tok.get_added_tokens_decoder().items()} == {
+        i: (str(t), t.normalized, t.special) for i, t in hf.get_added_tokens_decoder().items()
+    }
+    assert_same(tok, hf, texts_with_tokens(seed=7 + special) + ["new NEW New", "x <TOOL> y"])
+    # A pickled token keeps the default undecided
+    again = pickle.loads(pickle.dumps(AddedToken("<t2>")))
+    assert again.normalized is True and tok.add_special_tokens([again]) == 1
+    assert tok.get_added_tokens_decoder()[tok.token_to_id("<t2>")].normalized is False
+
+
 @pytest.mark.parametrize("flags", COMBINATIONS, ids=lambda f: "-".join(k for k, v in f.items() if v) or "plain")
 @pytest.mark.parametrize("name", ["bert", "byte_level"])
 def test_every_flag_combination_like_hf(name: str, flags: dict[str, bool], tmp_path: Path) -> None:
@@ -115,14 +138,11 @@ def test_mixed_flags_and_specials_like_hf(tmp_path: Path) -> None:
     """Several kinds at once, the model's own special tokens included, in HF's id order."""
     tok = pipeline("byte_level")
     hf = hf_of(tok, tmp_path)
-    plain = [AddedToken("<tool>", rstrip=True), AddedToken("is", single_word=True), "Yes", AddedToken("ab", lstrip=True)]
-    special = [AddedToken("<|user|>", lstrip=True, rstrip=True), "<|end|>"]
-    tok.add_tokens(plain)
-    tok.add_special_tokens(special)
-    hf.add_tokens([p if isinstance(p, str) else tokenizers.AddedToken(p.content, **{f: getattr(p, f) for f in FLAGS})
-                   for p in plain])
-    hf.add_special_tokens([s if isinstance(s, str) else tokenizers.AddedToken(s.content, **{f: getattr(s, f) for f in FLAGS})
-                           for s in special])
+    plain = [("<tool>", {"rstrip": True}), ("is", {"single_word": True}), "Yes", ("ab", {"lstrip": True})]
+    special = [("<|user|>", {"lstrip": True, "rstrip": True}), "<|end|>"]
+    for kind, args in (("add_tokens", plain), ("add_special_tokens", special)):  # the same arguments to both
+        getattr(tok, kind)([a if isinstance(a, str) else AddedToken(a[0], **a[1]) for a in args])
+        getattr(hf, kind)([a if isinstance(a, str) else tokenizers.AddedToken(a[0], **a[1]) for a in args])
     texts = [t.replace("the", " <|user|> ").replace("an", "<|end|>") for t in texts_with_tokens(7)]
     assert_same(tok, hf, texts)
 
@@ -206,8 +226,7 @@ def _property_pipeline(key: Any) -> Tokenizer:
 @pytest.mark.parametrize(
     "make, match",
     [
-        (lambda: AddedToken(""), "non-empty str"),
-        (lambda: AddedToken(5), "non-empty str"),  # type: ignore[arg-type]
+        (lambda: AddedToken(5), "content must be a str"),  # type: ignore[arg-type]
         (lambda: AddedToken("x", lstrip=1), "lstrip must be True or False"),  # type: ignore[arg-type]
         (lambda: AddedToken("x", normalized="no"), "normalized must be True or False"),  # type: ignore[arg-type]
     ],
@@ -232,8 +251,7 @@ def test_bad_arguments_to_add_tokens() -> None:
         tok.add_tokens([3])  # type: ignore[list-item]
     with pytest.raises(ConfigError, match="list of str or AddedToken"):
         tok.add_tokens(3)  # type: ignore[arg-type]
-    with pytest.raises(ConfigError, match="non-empty"):
-        tok.add_special_tokens([""])
+    assert tok.add_special_tokens([""]) == tok.add_tokens(["", AddedToken("")]) == 0  # skipped, as in HF
 
 
 @pytest.mark.parametrize(

@@ -38,31 +38,33 @@ _SPACE = regex.compile(r"\p{White_Space}")
 class AddedToken:
     """A token matched in text before the model sees it, with HF ``tokenizers``' options.
 
-    ``normalized`` defaults to ``not special`` (HF's default). Immutable and hashable: build a new
-    one to change an option.
+    ``normalized`` defaults to ``not special`` (HF's default), decided again when
+    ``add_special_tokens`` marks the token special: ``AddedToken("<tool>")`` is normalized, but added
+    with ``add_special_tokens`` it is not, unless ``normalized=True`` was given. Immutable and
+    hashable: build a new one to change an option. An empty ``content`` is allowed, and adding it does
+    nothing (as in HF).
 
     >>> AddedToken("<tool>", rstrip=True)
     AddedToken('<tool>', rstrip=True, normalized=True)
-    >>> AddedToken("<s>", special=True).normalized
-    False
+    >>> AddedToken("<s>", special=True).normalized, str(AddedToken("<s>"))
+    (False, '<s>')
     """
 
-    __slots__ = ("content", *FLAGS)
+    __slots__ = ("content", *FLAGS, "_normalized_given")
     content: str
     single_word: bool
     lstrip: bool
     rstrip: bool
     normalized: bool
     special: bool
+    _normalized_given: bool
 
     def __init__(
         self, content: str, *, single_word: bool = False, lstrip: bool = False, rstrip: bool = False,
         normalized: bool | None = None, special: bool = False,
     ) -> None:
-        if not isinstance(content, str) or not content:
-            raise ConfigError(
-                f"AddedToken content must be a non-empty str, got {type(content).__name__} {content!r:.60}"
-            )
+        if not isinstance(content, str):
+            raise ConfigError(f"AddedToken content must be a str, got {type(content).__name__} {content!r:.60}")
         values = {"single_word": single_word, "lstrip": lstrip, "rstrip": rstrip,
                   "normalized": (not special) if normalized is None else normalized, "special": special}
         for name, value in values.items():
@@ -71,6 +73,7 @@ class AddedToken:
         object.__setattr__(self, "content", content)
         for name, value in values.items():
             object.__setattr__(self, name, value)
+        object.__setattr__(self, "_normalized_given", normalized is not None)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise ConfigError(f"AddedToken is immutable; build a new one, e.g. AddedToken(content, {name}=...)")
@@ -88,8 +91,11 @@ class AddedToken:
         flags = "".join(f", {f}=True" for f in FLAGS if getattr(self, f))
         return f"AddedToken({self.content!r}{flags})"
 
+    def __str__(self) -> str:
+        return self.content  # as HF's: the token's text
+
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, self._key())
+        return (_rebuild, (*self._key()[:4], self.normalized if self._normalized_given else None, self.special))
 
     def to_dict(self) -> dict[str, Any]:
         """HF's field names: ``content`` and the five flags."""
@@ -109,19 +115,20 @@ class AddedToken:
         return cls(content, **{f: data[f] for f in FLAGS if f in data})
 
 
-def _rebuild(content: str, single_word: bool, lstrip: bool, rstrip: bool, normalized: bool, special: bool) -> AddedToken:
+def _rebuild(content: str, single_word: bool, lstrip: bool, rstrip: bool, normalized: bool | None,
+             special: bool) -> AddedToken:
     return AddedToken(content, single_word=single_word, lstrip=lstrip, rstrip=rstrip, normalized=normalized,
                       special=special)
 
 
 def as_added_token(value: Any, *, special: bool) -> AddedToken:
     """A ``str`` or :class:`AddedToken` given to ``add_tokens`` / ``add_special_tokens`` (the latter
-    marks every token special, as HF does)."""
+    marks every token special, as HF does: then ``normalized`` defaults to False unless given)."""
     if isinstance(value, str):
         return AddedToken(value, special=special)
     if isinstance(value, AddedToken):
         if special and not value.special:
-            return _rebuild(*value._key()[:5], True)
+            return _rebuild(*value.__reduce__()[1][:5], True)
         return value
     raise ConfigError(f"added tokens must be str or AddedToken, got {type(value).__name__} {value!r:.60}")
 
@@ -226,7 +233,7 @@ class AddedVocabulary:
         """
         added = 0
         for token in tokens:
-            if token in self._by_id.values():
+            if not token.content or token in self._by_id.values():  # HF skips empty tokens too
                 continue
             token_id = self._ids.get(token.content)
             if token_id is None:

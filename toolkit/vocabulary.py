@@ -37,8 +37,9 @@ class VocabularyMixin:
     def add_tokens(self, tokens: Iterable[str | AddedToken] | str | AddedToken) -> int:
         """Add tokens matched in any text (HF ``add_tokens``); return how many were added.
 
-        A ``str`` becomes ``AddedToken(content)`` (``normalized=True``). A token the vocabulary
-        already has keeps its id; a new one gets the next id after the model's vocabulary.
+        A ``str`` becomes ``AddedToken(content)`` (``normalized=True``); an empty one is skipped, as in
+        HF. A token the vocabulary already has keeps its id; a new one gets the next id after the model's
+        vocabulary.
 
         >>> from algorithms import BPE
         >>> from pretokenizers import Whitespace
