@@ -94,8 +94,13 @@ class AddedToken:
     def __str__(self) -> str:
         return self.content  # as HF's: the token's text
 
+    def _arguments(self) -> tuple[Any, ...]:
+        """The arguments of :func:`_rebuild` that make this token again: ``normalized`` as given (``None``
+        when it was left to the default, which ``special`` then decides)."""
+        return (*self._key()[:4], self.normalized if self._normalized_given else None, self.special)
+
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (*self._key()[:4], self.normalized if self._normalized_given else None, self.special))
+        return (_rebuild, self._arguments())
 
     def to_dict(self) -> dict[str, Any]:
         """HF's field names: ``content`` and the five flags."""
@@ -128,7 +133,7 @@ def as_added_token(value: Any, *, special: bool) -> AddedToken:
         return AddedToken(value, special=special)
     if isinstance(value, AddedToken):
         if special and not value.special:
-            return _rebuild(*value.__reduce__()[1][:5], True)
+            return _rebuild(*value._arguments()[:5], True)
         return value
     raise ConfigError(f"added tokens must be str or AddedToken, got {type(value).__name__} {value!r:.60}")
 
