@@ -131,3 +131,37 @@ def test_a_flag_is_a_bool_not_an_int(name: str, options: dict[str, int]) -> None
         getattr(pretokenizers, name)(**options)
     with pytest.raises(Exception):  # noqa: B017 - HF raises TypeError or its own exception type
         getattr(tokenizers.pre_tokenizers, name)(**options)
+
+
+WRONG_TYPES = {
+    "encode(None)": lambda t: t.encode(None),
+    "encode(bytes)": lambda t: t.encode(b"hello"),
+    "encode(str, is_pretokenized=True)": lambda t: t.encode("hello world", is_pretokenized=True),
+    "encode_batch(3-item list)": lambda t: t.encode_batch([["hello", "world", "hello"]]),
+    "decode([float])": lambda t: t.decode([4.0]),
+    "decode([str])": lambda t: t.decode(["4"]),
+    "token_to_id(None)": lambda t: t.token_to_id(None),
+}
+
+
+@pytest.mark.parametrize("call", list(WRONG_TYPES))
+def test_an_argument_of_the_wrong_type_is_a_type_error_as_in_hf(call: str) -> None:
+    """HF raises ``TypeError`` for these; ours is an ``InputTypeError``, both a ``TypeError`` and an
+    ``InputError`` (so ``except ValueError`` keeps catching it too)."""
+    from toolkit.errors import InputTypeError
+
+    tok = _tokenizer()
+    hf = require("tokenizers").Tokenizer.from_str(json.dumps(to_hf_dict(tok)))
+    with pytest.raises(TypeError):
+        WRONG_TYPES[call](hf)
+    with pytest.raises(InputTypeError) as caught:
+        WRONG_TYPES[call](tok)
+    assert isinstance(caught.value, TypeError) and isinstance(caught.value, InputError)
+
+
+def test_an_unknown_id_error_names_the_range_with_the_added_tokens() -> None:
+    tok = _tokenizer()
+    tok.add_tokens(["extra"])
+    assert tok.decode([6]) == "extra"
+    with pytest.raises(InputError, match=r"cannot decode id 7: not in the vocabulary \(ids are 0\.\.6\)"):
+        tok.decode([7])

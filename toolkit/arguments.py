@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from toolkit.errors import ConfigError, InputError, SerializationError
+from toolkit.errors import ConfigError, InputError, InputTypeError, SerializationError
 from toolkit.interfaces import Model
 
 __all__ = ["ComponentSlot", "MAX_INDENT", "check_flag", "check_indent", "check_path", "writing", "ids_to_tokens"]
@@ -47,32 +47,33 @@ def writing(path: Any) -> Iterator[None]:
 
 
 def check_flag(value: Any, what: str) -> bool:
-    """``value`` if it is a ``bool``; else :class:`InputError` naming ``what``."""
+    """``value`` if it is a ``bool``; else :class:`InputTypeError` naming ``what``."""
     if value is not True and value is not False:
-        raise InputError(f"{what} must be True or False, got {type(value).__name__} {value!r:.60}")
+        raise InputTypeError(f"{what} must be True or False, got {type(value).__name__} {value!r:.60}")
     return value
 
 
 def check_batch(batch: Any, what: str, items: str) -> list[Any]:
-    """``batch`` as a list when it is a collection (not one string); else :class:`InputError`:
+    """``batch`` as a list when it is a collection (not one string); else :class:`InputTypeError`:
     ``"{what} expects a list of {items}, got ..."``."""
     if batch is None or isinstance(batch, (str, bytes)) or not hasattr(batch, "__iter__"):
-        raise InputError(f"{what} expects a list of {items}, got {type(batch).__name__} {batch!r:.60}")
+        raise InputTypeError(f"{what} expects a list of {items}, got {type(batch).__name__} {batch!r:.60}")
     return list(batch)
 
 
-def _bad_id(token_id: Any, position: int) -> InputError:
-    return InputError(f"cannot decode ids[{position}] = {token_id!r:.60}: a {type(token_id).__name__}, not an integer id")
+def _bad_id(token_id: Any, position: int) -> InputTypeError:
+    return InputTypeError(f"cannot decode ids[{position}] = {token_id!r:.60}: a {type(token_id).__name__}, not an integer id")
 
 
 def ids_to_tokens(
     model: Model, ids: Any, skip_special_tokens: bool, added: Any = None, special_ids: Any = None
 ) -> list[str]:
     """The token strings of ``ids`` (:meth:`Tokenizer.decode`'s look-up): every id must be an integer
-    (not a bool) that names a token; a problem is an :class:`InputError` naming the id and its position.
+    (not a bool) that names a token; a problem is an :class:`InputError` naming the id and its position
+    (an :class:`InputTypeError` for what is not an integer).
     ``added`` (id → content) is looked up before the model; ``special_ids`` default to the model's."""
     if ids is None or isinstance(ids, (str, bytes, bytearray)) or not hasattr(ids, "__iter__"):
-        raise InputError(f"ids must be a sequence of integer ids, got {type(ids).__name__} {ids!r:.60}")
+        raise InputTypeError(f"ids must be a sequence of integer ids, got {type(ids).__name__} {ids!r:.60}")
     id_to_token = model.id_to_token
     if added:
         model_id_to_token = model.id_to_token
@@ -93,17 +94,18 @@ def ids_to_tokens(
             continue
         token = id_to_token(token_id) if token_id >= 0 else None
         if token is None:
-            raise _unknown_id(model, token_id)
+            raise _unknown_id(model, token_id, added)
         tokens.append(token)
     return tokens
 
 
-def _unknown_id(model: Model, token_id: int) -> InputError:
-    ids = model.get_vocab().values()
+def _unknown_id(model: Model, token_id: int, added: Any = None) -> InputError:
+    """The error for an id no token has, naming the ids that do exist (the model's and the added ones)."""
+    ids = [*model.get_vocab().values(), *(added or ())]
     top = max(ids, default=-1)
     if 0 <= token_id <= top:  # a gap: the ids do not run 0..top without holes (e.g. a .tiktoken file)
         return InputError(
-            f"cannot decode id {token_id}: no token has this id (the vocabulary's {len(ids):,} ids lie in "
+            f"cannot decode id {token_id}: no token has this id (the vocabulary's {len(set(ids)):,} ids lie in "
             f"0..{top} but this one is missing)"
         )
     # A huge id is named by its size: str() of an int over 4,300 digits raises ValueError.

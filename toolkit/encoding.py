@@ -19,7 +19,7 @@ from itertools import chain
 from typing import Any
 
 from toolkit.alignment import Span
-from toolkit.errors import InputError
+from toolkit.errors import InputError, InputTypeError
 
 __all__ = ["Encoding", "PackedEncodings", "pack_encodings", "unpack_encodings", "truncate_encoding", "pad_encoding", "pad_to"]
 
@@ -382,7 +382,7 @@ def pad_encoding(
     if direction not in ("right", "left"):
         raise InputError(f"direction must be 'right' or 'left', got {direction!r:.60}")
     if not isinstance(pad_token, str):
-        raise InputError(f"pad_token must be a str, got {type(pad_token).__name__}")
+        raise InputTypeError(f"pad_token must be a str, got {type(pad_token).__name__}")
     p = {"direction": direction, "pad_id": _index(pad_id, "pad_id"), "pad_type_id": _index(pad_type_id, "pad_type_id"),
          "pad_token": pad_token}
     pad_to(enc, _index(length, "length"), p)

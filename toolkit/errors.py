@@ -17,6 +17,7 @@ __all__ = [
     "RegistryError",
     "VocabularyError",
     "InputError",
+    "InputTypeError",
     "TrainingError",
     "CorpusError",
     "VocabSizeWarning",
@@ -64,6 +65,11 @@ class VocabularyError(ToolkitError):
 
 class InputError(ToolkitError):
     """Text or ids given to encode/decode cannot be processed (lone surrogates, unknown ids...)."""
+
+
+class InputTypeError(InputError, TypeError):
+    """An argument to encode/decode/look-up has the wrong type (``encode(None)``, ``decode(["1"])``...).
+    A ``TypeError`` too, as HF ``tokenizers`` raises for these, so both ``except`` clauses catch it."""
 
 
 class TrainingError(ToolkitError):

@@ -19,7 +19,7 @@ from typing import Any
 from toolkit import limits, options
 from toolkit.alignment import NormalizedString, Piece
 from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
-from toolkit.errors import InputError
+from toolkit.errors import InputError, InputTypeError
 from toolkit.interfaces import Model, PreTokenizer
 from toolkit.unicode_tables import WHITESPACE_RANGES
 
@@ -58,7 +58,7 @@ def check_text(text: Any, what: str = "text", *, sized: bool = True) -> str:
     'fine'
     """
     if not isinstance(text, str):
-        raise InputError(f"{what} must be a str, got {type(text).__name__}")
+        raise InputTypeError(f"{what} must be a str, got {type(text).__name__}")
     if sized:
         limits.check_input_size(text, what)
     m = limits.lone_surrogate(text)

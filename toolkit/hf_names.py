@@ -18,7 +18,7 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from toolkit.errors import ConfigError, CorpusError, InputError
+from toolkit.errors import ConfigError, CorpusError, InputError, InputTypeError
 from toolkit.registry import lookup, tool
 
 __all__ = ["HFNames", "PreTokenized", "batch_item"]
@@ -44,7 +44,7 @@ def batch_item(item: Any) -> tuple[Any, Any, bool]:
         not pretokenized or (len(item) == 2 and all(isinstance(x, (list, tuple)) for x in item))
     ):
         if len(item) != 2:
-            raise InputError(f"encode_batch: a pair must be a (text, pair) tuple or list of 2 items, got {len(item)} items")
+            raise InputTypeError(f"encode_batch: a pair must be a (text, pair) tuple or list of 2 items, got {len(item)} items")
         return item[0], item[1], pretokenized
     return item, None, pretokenized
 

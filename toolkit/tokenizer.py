@@ -21,7 +21,7 @@ from toolkit.batch import encode_in_processes
 from toolkit.cache import BoundedCache
 from toolkit.encoding import Encoding
 from toolkit.file_formats import FileFormats
-from toolkit.errors import ConfigError, CorpusError, InputError, SerializationError
+from toolkit.errors import ConfigError, CorpusError, InputError, InputTypeError, SerializationError
 from toolkit.arguments import ComponentSlot, check_batch, check_flag, check_indent, check_path, ids_to_tokens, writing
 from toolkit.fast_paths import Columns, PipelineCaches, check_text, encode_pieces, encode_slices, scan_ids, segment_ids
 from toolkit.hf_names import HFNames, PreTokenized, batch_item
@@ -250,7 +250,7 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
         """Pre-tokenized input: each word encoded on its own; its tokens get the word's index and
         offsets within the word (as HF's ``is_pretokenized=True``)."""
         if isinstance(words, (str, bytes)) or not isinstance(words, (list, tuple)):
-            raise InputError(f"{name}: with is_pretokenized=True, give a list of words (str), got {type(words).__name__}")
+            raise InputTypeError(f"{name}: with is_pretokenized=True, give a list of words (str), got {type(words).__name__}")
         parts = [self._encode_sequence(check_text(w, f"{name}[{i}]"), allowed, type_id, caches) for i, w in enumerate(words)]
         for i, part in enumerate(parts):
             part.word_ids = [i] * len(part.ids)

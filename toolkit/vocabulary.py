@@ -16,7 +16,7 @@ import regex
 
 from toolkit.added_tokens import AddedToken, AddedVocabulary, Cutter, as_added_token, check_added_ids
 from toolkit.cache import BoundedCache
-from toolkit.errors import ConfigError, InputError
+from toolkit.errors import ConfigError, InputError, InputTypeError
 from toolkit.interfaces import Model
 
 __all__ = ["AllowedSpecial", "VocabularyMixin"]
@@ -127,7 +127,7 @@ class VocabularyMixin:
     def token_to_id(self, token: str) -> int | None:
         """The id of ``token`` or ``None`` (added tokens first, as HF)."""
         if not isinstance(token, str):
-            raise InputError(f"token must be a str, got {type(token).__name__} {token!r:.60}")
+            raise InputTypeError(f"token must be a str, got {type(token).__name__} {token!r:.60}")
         found = self._added.token_to_id(token)
         return self.model.token_to_id(token) if found is None else found
 
@@ -135,7 +135,7 @@ class VocabularyMixin:
         """The token string of ``token_id`` or ``None``."""
         if type(token_id) is not int:
             if isinstance(token_id, bool) or not hasattr(token_id, "__index__"):
-                raise InputError(f"token_id must be an int, got {type(token_id).__name__} {token_id!r:.60}")
+                raise InputTypeError(f"token_id must be an int, got {type(token_id).__name__} {token_id!r:.60}")
             token_id = token_id.__index__()  # numpy and torch integers
         found = self._added_strings().get(token_id)
         return self.model.id_to_token(token_id) if found is None else found
