@@ -18,7 +18,7 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from toolkit.errors import ConfigError, CorpusError, InputError, InputTypeError
+from toolkit.errors import ConfigError, CorpusError, InputTypeError
 from toolkit.registry import lookup, tool
 
 __all__ = ["HFNames", "PreTokenized", "batch_item"]
