@@ -438,7 +438,7 @@ def test_a_full_disk_on_stdout_is_one_line(bl_tokenizer: Path) -> None:
         ("[1, " + "[" * 100_000, "ids: not a JSON list of ids (too deep, or a number far too large)"),
         ("[" + "9" * 5000 + "]", "ids: not a JSON list of ids (too deep, or a number far too large)"),
         ("9" * 5000, "ids: id 999999999999… (5,000 digits) is not in any vocabulary (ids are at most 2147483647)"),
-        ("1 " + "x" * 5000, "ids: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' is not an integer id"),
+        ("1 " + "x" * 5000, "ids: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' is not an integer id; give ids as ASCII digits separated by spaces or commas"),
         (str(10**15), f"cannot decode id {10**15}: not in the vocabulary (ids are 0..299)"),
         ("9" * 21, "ids: id 999999999999… (21 digits) is not in any vocabulary (ids are at most 2147483647)"),
     ],
@@ -514,3 +514,139 @@ def test_convert_refuses_to_overwrite_its_input_with_another_format(
     code, _, err = run(["convert", str(folder / "vocab.json"), str(folder / "merges.txt"), "--to", "hf"], capsys)
     assert code == 2 and "is the input file" in one_line_error(err)
     assert run(["convert", str(folder / "vocab.json"), str(folder)], capsys)[0] == 0  # same format, in place
+
+
+# ---------------------------------------------------------------------------------------- edges found by review
+@pytest.mark.parametrize("output, says", [
+    ("", "--output: the path is empty"),
+    ("tok.model", "--output: tok.model: training writes the tokenizer as JSON, which a .model name would pass off"),
+    ("tok.tiktoken", "name it tok.json, then convert it (tokenizer-toolkit convert tok.json tok.tiktoken)"),
+    ("vocab.TXT", "as a vocab-txt file"),
+])
+def test_train_refuses_an_output_it_cannot_write_or_that_would_not_load(
+    output: str, says: str, tmp_path: Path, corpus_file: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(["train", str(CONFIGS / "bpe.toml"), "--set", f'corpus.files=["{corpus_file}"]',
+                          "-o", output], capsys)
+    assert code == 2 and out == "" and says in one_line_error(err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.txt"]  # checked before counting: nothing written
+
+
+def test_train_refuses_an_output_below_a_file_and_an_empty_config_output(
+    tmp_path: Path, corpus_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(["train", str(CONFIGS / "bpe.toml"), "--set", f'corpus.files=["{corpus_file}"]',
+                        "-o", str(corpus_file / "tok.json")], capsys)
+    assert code == 2 and f"{corpus_file} is a file, not a folder" in one_line_error(err)
+    code, _, err = run(["train", str(CONFIGS / "bpe.toml"), "--set", f'corpus.files=["{corpus_file}"]',
+                        "--set", 'output=""'], capsys)
+    assert code == 2 and "output: the path is empty" in one_line_error(err)
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root ignores permissions")
+def test_train_refuses_an_unwritable_folder_before_counting(
+    tmp_path: Path, corpus_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        code, _, err = run(["train", str(CONFIGS / "bpe.toml"), "--set", f'corpus.files=["{corpus_file}"]',
+                            "-o", str(locked / "new" / "tok.json")], capsys)
+    finally:
+        locked.chmod(0o700)
+    assert code == 2 and f"the folder {locked} is not writable" in one_line_error(err)
+
+
+def test_a_normalized_document_over_the_limit_names_the_file_and_the_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import toolkit.limits
+
+    monkeypatch.setattr(toolkit.limits, "MAX_INPUT_CHARS", 1000)
+    corpus = tmp_path / "one.txt"
+    corpus.write_text("ﬁne words\n" * 150, encoding="utf-8")  # NFKC: ﬁ -> fi, 1,650 characters
+    code, _, err = run(["train", str(CONFIGS / "bpe.toml"), "--set", f'corpus.files=["{corpus}"]', "-j", "1",
+                        "--set", 'corpus.document="file"', "-o", str(tmp_path / "t.json")], capsys)
+    line = one_line_error(err)
+    assert code == 1 and f"corpus file {corpus}: a document cannot be normalized" in line
+    assert 'use document = "line", or raise the limit' in line and not (tmp_path / "t.json").exists()
+
+
+def test_encode_lines_drop_the_carriage_return_of_crlf_files(
+    tmp_path: Path, bl_tokenizer: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    crlf, lf = tmp_path / "crlf.txt", tmp_path / "lf.txt"
+    crlf.write_bytes(b"Hello world\r\nsecond line\r\n")
+    lf.write_bytes(b"Hello world\nsecond line\n")
+    results = [run(["encode", str(bl_tokenizer), "--file", str(f), "--lines", "--format", "tokens"], capsys)
+               for f in (crlf, lf)]
+    assert results[0] == results[1] and results[0][0] == 0 and "\\r" not in results[0][1]
+    assert len(results[0][1].splitlines()) == 2
+
+
+def test_an_argument_that_is_not_utf8_is_named_as_such(bl_tokenizer: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = b"ab\xff".decode("utf-8", "surrogateescape")  # what Python makes of such a byte in argv
+    code, _, err = run(["encode", str(bl_tokenizer), text], capsys)
+    assert code == 1 and "the text argument is not valid UTF-8 (byte 0xFF at character 2)" in one_line_error(err)
+
+
+@pytest.mark.parametrize("ids", ["١٢", "1_0", "1,,2", ",1", "0x10"])
+def test_decode_takes_ascii_ids_only(ids: str, bl_tokenizer: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["decode", str(bl_tokenizer), ids], capsys)
+    assert code == 1 and "is not an integer id; give ids as ASCII digits" in one_line_error(err)
+
+
+def test_decode_takes_a_trailing_comma(bl_tokenizer: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["decode", str(bl_tokenizer), "72, 105,"], capsys) == run(["decode", str(bl_tokenizer), "72 105"], capsys)
+
+
+@pytest.mark.parametrize("output", ["-", ""])
+def test_convert_refuses_standard_output_and_an_empty_path(
+    output: str, tmp_path: Path, bl_tokenizer: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    before = sorted(tmp_path.iterdir())
+    code, _, err = run(["convert", str(bl_tokenizer), output], capsys)
+    assert code == 2 and one_line_error(err).startswith("tokenizer-toolkit convert: error: the output ")
+    assert sorted(tmp_path.iterdir()) == before
+
+
+def test_usage_errors_of_commands_say_error(bl_tokenizer: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["encode", str(bl_tokenizer), "text", "--file", str(bl_tokenizer)], capsys)
+    assert code == 2 and one_line_error(err).startswith("tokenizer-toolkit encode: error: give the input")
+    code, _, err = run(["convert", str(bl_tokenizer), str(tmp_path / "x.json"), "--template", "t"], capsys)
+    assert code == 2 and one_line_error(err).startswith("tokenizer-toolkit convert: error: --template")
+
+
+def test_convert_errors_name_the_to_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from algorithms import WordPiece
+
+    wordpiece = tmp_path / "wp.json"
+    Tokenizer(WordPiece({"[UNK]": 0, "a": 1}, unk_token="[UNK]")).save(wordpiece)
+    code, _, err = run(["convert", str(wordpiece), str(tmp_path / "x.tiktoken")], capsys)
+    assert code == 1 and one_line_error(err).startswith("tokenizer-toolkit: error: --to tiktoken: ")
+
+
+def test_a_transformers_folder_is_told_by_its_tokenizer_json(
+    tmp_path: Path, bl_tokenizer: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "model"
+    assert run(["convert", str(bl_tokenizer), str(folder), "--to", "transformers", "-q"], capsys)[0] == 0
+    code, out, _ = run(["encode", str(bl_tokenizer), "Hello world"], capsys)
+    assert run(["encode", str(folder), "Hello world"], capsys) == (code, out, "")
+    code, out, err = run(["convert", str(folder), str(tmp_path / "back.json")], capsys)
+    assert code == 0 and "(transformers)" in out, err
+    # converting into the folder again writes it as a transformers folder, not vocab.json + merges.txt
+    assert run(["convert", str(bl_tokenizer), str(folder), "-q"], capsys)[0] == 0
+    assert not (folder / "vocab.json").exists()
+
+
+def test_a_tiktoken_file_with_a_bad_line_is_reported_by_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.tiktoken"
+    bad.write_text("IQ== 0\nIg== 1\nnot base64 2\n", encoding="utf-8")
+    code, _, err = run(["inspect", str(bad), "--pattern", "GPT2_PATTERN"], capsys)
+    line = one_line_error(err)
+    assert code == 1 and line.endswith("bad.tiktoken:3: expected '<base64 token> <rank>', got 'not base64 2'"), line

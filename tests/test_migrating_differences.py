@@ -303,7 +303,7 @@ def test_trainers_take_special_tokens_as_strings() -> None:
 
 
 def test_a_bool_is_not_an_id_and_an_id_out_of_range_has_no_token() -> None:
-    tokenizers = require("tokenizers")
+    require("tokenizers")
     ours, hf = _pair(None, None)
     with pytest.raises(InputError, match="a bool, not an integer id"):
         ours.decode([True, 5])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 import sys
 import warnings
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit import limits
 from toolkit.cli.progress import progress_bar
-from toolkit.errors import ConfigError, InputError, VocabSizeWarning
+from toolkit.errors import ConfigError, InputError, ToolkitError, VocabSizeWarning
 from toolkit.interop._io import missing_folders, remove_empty_folders
 from toolkit.interop.files import (
     detect_format, load_tokenizer, output_format, read_files, same_file, save_tokenizer, written_files,
@@ -61,7 +62,7 @@ def integer(minimum: int, maximum: int | None = None) -> Any:
 # ---------------------------------------------------------------------------------------- train
 def cmd_train(args: argparse.Namespace) -> int:
     """``train CONFIG``: train from a config file, write the tokenizer, print a one-line summary."""
-    from toolkit.training.config import TrainingConfig, train_from_config
+    from toolkit.training.config import TrainingConfig, output_problem, train_from_config
 
     overrides = list(args.set)
     if args.num_workers is not None:
@@ -70,8 +71,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     output = args.output if args.output is not None else config.output
     if output is None:
         raise ConfigError(f"{args.config}: output: no output path; set output = \"...\" in the config or pass --output PATH")
-    if Path(output).is_dir():
-        raise ConfigError(f"--output: {output} is a directory; give a file path")
+    problem = output_problem(output)
+    if problem is not None:  # before any text is read
+        raise ConfigError(problem.replace("output:", "--output:", 1) if args.output is not None else f"{args.config}: {problem}")
     bar = progress_bar(quiet=args.quiet, force=args.progress)  # a disabled bar still replaces show_progress
     try:
         with warnings.catch_warnings():
@@ -101,9 +103,16 @@ def _load(args: argparse.Namespace) -> Tokenizer:
 def _read_input(args: argparse.Namespace, positional: Any) -> str:
     """The text of the positional argument(s), of ``--file``, or of standard input."""
     if positional is not None and args.file is not None:
-        raise UsageError(f"{PROG} {args.command}: give the input as an argument or with --file, not both")
+        raise UsageError(f"{PROG} {args.command}: error: give the input as an argument or with --file, not both")
     if positional is not None:
-        return positional if isinstance(positional, str) else " ".join(positional)
+        text = positional if isinstance(positional, str) else " ".join(positional)
+        undecodable = _ARGV_UNDECODABLE.search(text)
+        if undecodable is not None:  # bytes the locale could not decode arrive as U+DC80..U+DCFF
+            raise InputError(
+                f"the {_WHAT[args.command]} argument is not valid UTF-8 (byte 0x{ord(undecodable.group()) - 0xDC00:02X} at "
+                f"character {undecodable.start()}); give the {_WHAT[args.command]} with --file instead"
+            )
+        return text
     if args.file is not None and args.file != "-":
         try:
             with open(args.file, "rb") as fh:
@@ -139,6 +148,7 @@ def _read_input(args: argparse.Namespace, positional: Any) -> str:
 
 
 _WHAT = {"encode": "text", "decode": "ids"}
+_ARGV_UNDECODABLE = re.compile("[\udc80-\udcff]")
 
 
 def _is_terminal(stream: Any) -> bool:
@@ -174,10 +184,15 @@ def _drop_final_newline(text: str) -> str:
 
 
 def _lines(text: str) -> list[str]:
+    """The lines of ``text`` without their ends (``\n`` or ``\r\n``); no empty last line after a final end.
+
+    >>> _lines("a\r\nb\n\nc\n")
+    ['a', 'b', '', 'c']
+    """
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return lines
+    return [line.removesuffix("\r") for line in lines]
 
 
 def _allowed_special(value: str | None) -> Any:
@@ -235,18 +250,22 @@ def _parse_ids(text: str, where: str) -> list[int]:
             raise InputError(f"{where}: expected a JSON list of integers")
         return value
     ids = []
-    for part in text.replace(",", " ").split():
-        digits = part.lstrip("+-")
-        if digits.isascii() and digits.isdigit() and len(digits) > 20:  # int() refuses over 4,300 digits
+    text = text.removesuffix(",").rstrip()  # "1, 2, 3," as copied from a list
+    for item in _ID_SEPARATOR.split(text) if text else ():
+        if _ID.fullmatch(item) is None:  # int() would also take "١٢", "1_0" and " 7 "
+            shown = f"{item[:40]!r}" if item else "an empty item between commas"
+            raise InputError(f"{where}: {shown} is not an integer id; give ids as ASCII digits separated by spaces or commas")
+        if len(item.lstrip("+-")) > 20:  # int() refuses over 4,300 digits
             raise InputError(
-                f"{where}: id {part[:12]}… ({len(digits):,} digits) is not in any vocabulary "
+                f"{where}: id {item[:12]}… ({len(item.lstrip('+-')):,} digits) is not in any vocabulary "
                 f"(ids are at most {limits.MAX_TOKEN_ID})"
             )
-        try:
-            ids.append(int(part))
-        except ValueError:
-            raise InputError(f"{where}: {part[:40]!r} is not an integer id") from None
+        ids.append(int(item))
     return ids
+
+
+_ID = re.compile(r"[+-]?[0-9]+")
+_ID_SEPARATOR = re.compile(r"\s*,\s*|\s+")
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
@@ -345,6 +364,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
     src_fmt = detect_format(source) if args.from_format == "auto" else args.from_format
     check_indent(args.indent)
     tok = load_tokenizer(source, format=src_fmt, merges=args.merges, pattern=args.pattern, lowercase=args.lowercase)
+    if args.output in ("", "-"):  # "" is the current folder to Path, "-" would become a folder named "-"
+        raise UsageError(f"{PROG} convert: error: the output {'path is empty' if not args.output else '- (standard output) cannot take a tokenizer'}; "
+                         "give a file path, or a folder for vocab.json + merges.txt or --to transformers")
     output = Path(args.output)
     dst_fmt = output_format(output, src_fmt) if args.to_format == "auto" else args.to_format
     _refuse_overwriting_the_input(source, src_fmt, output, dst_fmt, args.merges)
@@ -354,8 +376,10 @@ def cmd_convert(args: argparse.Namespace) -> int:
             output.parent.mkdir(parents=True, exist_ok=True)
         written = save_tokenizer(tok, output, format=dst_fmt, indent=args.indent,
                                  template=_template(args, source, dst_fmt))
-    except BaseException:
+    except BaseException as exc:
         remove_empty_folders(made)  # a failed convert leaves no folders behind either
+        if isinstance(exc, ToolkitError) and exc.args and isinstance(exc.args[0], str):
+            exc.args = (_WRITER_NAME.sub(f"--to {dst_fmt}: ", exc.args[0], count=1), *exc.args[1:])
         raise
     if not args.quiet:
         print(f"converted {source} ({src_fmt}) -> {' + '.join(map(str, written))} ({dst_fmt}): {tok.vocab_size:,} tokens")
@@ -367,12 +391,16 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
+# The writers' errors name the Python function (save_tiktoken: ...); on the command line it is --to FMT.
+_WRITER_NAME = re.compile(r"^(?:save_[a-z_]+|to_hf_json|to_hf_dict): ")
+
+
 def _template(args: argparse.Namespace, source: Path, dst_fmt: str) -> Path | None:
     """``--template``, or the ``tokenizer_config.json`` beside (or in) the input when converting a model's
     tokenizer to a transformers directory: its roles and settings then carry over."""
     if args.template is not None:
         if dst_fmt != "transformers":
-            raise UsageError(f"{PROG} convert: --template applies to --to transformers only")
+            raise UsageError(f"{PROG} convert: error: --template applies to --to transformers only")
         return Path(args.template)
     if dst_fmt != "transformers":
         return None
@@ -389,7 +417,7 @@ def _refuse_overwriting_the_input(source: Path, src_fmt: str, output: Path, dst_
         for read in read_files(source, src_fmt, merges):
             if same_file(written, read):
                 raise UsageError(
-                    f"{PROG} convert: the output {written} is the input file {read} ({src_fmt}); writing it as "
+                    f"{PROG} convert: error: the output {written} is the input file {read} ({src_fmt}); writing it as "
                     f"{dst_fmt} would replace it: give another output path (or --to {src_fmt} to rewrite it in place)"
                 )
 

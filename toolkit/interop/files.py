@@ -134,7 +134,8 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     """Tell a tokenizer file's format from its content (and, for a file that does not exist, its name).
 
     ``.model``, or any other file whose first bytes are a SentencePiece ``ModelProto`` → ``sentencepiece``;
-    a folder or ``.bpe`` → ``vocab-merges``; a ``.json`` file (or a JSON object under another name) →
+    a folder holding a ``tokenizer.json`` → ``transformers`` (as ``AutoTokenizer`` reads it), another
+    folder or ``.bpe`` → ``vocab-merges``; a ``.json`` file (or a JSON object under another name) →
     ``toolkit`` (our format), ``hf`` (``tokenizer.json``) or ``vocab-merges`` (``vocab.json``); other
     files by their lines: BERT ``vocab.txt`` (one token per line; only for ``.txt`` names), a merges
     file (two), ``.tiktoken`` (base64 and rank). A file that is none of these (a corpus given by
@@ -145,7 +146,9 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     if name.endswith(".model") or (p.is_file() and not name.endswith((".json", ".txt", ".tiktoken", ".bpe"))
                                    and sentencepiece.is_sentencepiece_model(_first_bytes(p))):
         return "sentencepiece"
-    if p.is_dir() or name.endswith(".bpe"):
+    if p.is_dir():  # a transformers directory, or a folder of vocab.json + merges.txt
+        return "transformers" if (p / "tokenizer.json").is_file() else "vocab-merges"
+    if name.endswith(".bpe"):
         return "vocab-merges"
     if not p.exists():
         if name.endswith(".json"):
@@ -156,7 +159,9 @@ def detect_format(path: str | os.PathLike[str]) -> str:
         raise ConfigError(f"{p}: cannot tell the tokenizer format from the name; pass format=FMT (--from FMT on the command line), FMT one of {_CHOICES}")
     if name.endswith(".json"):
         return _detect_json(p)
-    if name.endswith((".txt", ".tiktoken")):
+    if name.endswith(".tiktoken"):  # the name says it: a bad line is for the reader to name, not a reason to guess
+        return "tiktoken"
+    if name.endswith(".txt"):
         return _detect_text(p)
     if _head(p).lstrip().startswith("{"):
         return _detect_json(p)
@@ -180,6 +185,8 @@ def output_format(output: Path, source_format: str) -> str:
         return "vocab-txt"
     if name.endswith(".json"):
         return "hf" if source_format == "toolkit" else "toolkit"
+    if output.is_dir() and (output / "tokenizer.json").is_file():
+        return "transformers"
     if output.is_dir() or not output.suffix:
         return "vocab-merges"
     raise ConfigError(f"{output}: cannot tell the output format from the name; pass --to {{{_CHOICES}}}")

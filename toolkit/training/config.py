@@ -66,6 +66,7 @@ __all__ = [
     "read_config_file",
     "apply_overrides",
     "train_from_config",
+    "output_problem",
     "PIPELINE_SECTIONS",
 ]
 
@@ -226,10 +227,8 @@ class TrainingConfig(_Strict):
                 resolve_sources([source], format=self.corpus.format)
             except CorpusError as exc:
                 problems.append(f"corpus.files[{i}]: {exc}")
-        if self.output is not None and Path(self.output).is_dir():
-            problems.append(f"output: {self.output} is a directory; give a file path such as {self.output}/tokenizer.json")
-        elif self.output is not None and "\0" in self.output:
-            problems.append("output: the path holds a NUL character, which no file name can")
+        if self.output is not None and (problem := output_problem(self.output)) is not None:
+            problems.append(problem)
         try:  # the metadata goes into the tokenizer's JSON file: known before any text is read
             json.dumps(self.metadata, allow_nan=False)
         except (TypeError, ValueError) as exc:
@@ -537,7 +536,7 @@ def train_from_config(
     corpus = config.corpus_spec()
     target = output if output is not None else config.output
     if write and target is not None:
-        _check_target(Path(target), corpus, config._source)
+        _check_target(target, corpus, config._source)
     fingerprint = corpus.fingerprint()
     with training_progress(trainer) as shown:  # the caller's progress, else the trainer's show_progress bar
         counted = _count(corpus, config, tokenizer, shown)
@@ -589,22 +588,58 @@ def _printable(value: Any) -> Any:
     return value
 
 
-def _check_target(target: Path, corpus: Corpus, config_file: str | None) -> None:
-    """Refuse an output path that no file can have, or that names an input: the corpus or the config
-    would be replaced by the tokenizer (checked before any text is read)."""
+#: Names the file format is told from (``toolkit.interop.files``): our JSON written under one of them
+#: would be read as that format and refused, so training refuses them.
+_OTHER_FORMATS = {".txt": "vocab-txt", ".tiktoken": "tiktoken", ".model": "sentencepiece", ".bpe": "vocab-merges"}
+
+
+def output_problem(output: str | os.PathLike[str]) -> str | None:
+    """What is wrong with ``output`` as the tokenizer file a training writes, or ``None``: an empty path,
+    a directory, a NUL character, a name of another file format, a folder nobody may write in."""
+    text = os.fspath(output)
+    if not text:
+        return "output: the path is empty; give a file path such as out/tokenizer.json"
+    if "\0" in text:
+        return "output: the path holds a NUL character, which no file name can; give another path"
+    path = Path(text)
+    fmt = _OTHER_FORMATS.get(path.suffix.lower())
+    if fmt is not None:
+        return (f"output: {text}: training writes the tokenizer as JSON, which a {path.suffix} name would pass off "
+                f"as a {fmt} file; name it {path.with_suffix('.json').name}, then convert it "
+                f"(tokenizer-toolkit convert {path.with_suffix('.json')} {text})")
+    try:
+        if path.is_dir():
+            return f"output: {text} is a directory; give a file path such as {path / 'tokenizer.json'}"
+        folder = path.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent  # the folders still to be made are made in the nearest one that exists
+        if not folder.is_dir():
+            return f"output: {text}: {folder} is a file, not a folder; give another path"
+    except OSError as exc:  # a folder on the way that we may not look into
+        return f"output: {text}: cannot reach it: {exc.strerror or exc}; give another path"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"output: {text}: the folder {folder} is not writable; give another path"
+    return None
+
+
+def _check_target(target: str | os.PathLike[str], corpus: Corpus, config_file: str | None) -> None:
+    """Refuse an output path that no file can have (:func:`output_problem`), or that names an input: the
+    corpus or the config would be replaced by the tokenizer (checked before any text is read)."""
     from toolkit.interop.files import same_file
 
-    if "\0" in os.fspath(target):
-        raise ConfigError("output: the path holds a NUL character, which no file name can; give another path")
-    inputs = [("a corpus file", Path(f.path)) for f in corpus.files] if corpus.sources else []
-    if config_file is not None:
-        inputs.append(("the config file", Path(config_file)))
-    for kind, path in inputs:
-        if path.exists() and same_file(target, path):
-            raise ConfigError(
-                f"output: {target} is {kind} of this training ({path}); writing the tokenizer there would replace it: "
-                "give another output path"
-            )
+    problem = output_problem(target)
+    if "\0" not in os.fspath(target):  # an input named as output is the worse mistake: said first
+        inputs = [("a corpus file", Path(f.path)) for f in corpus.files] if corpus.sources else []
+        if config_file is not None:
+            inputs.append(("the config file", Path(config_file)))
+        for kind, path in inputs:
+            if path.exists() and same_file(Path(target), path):
+                raise ConfigError(
+                    f"output: {target} is {kind} of this training ({path}); writing the tokenizer there would "
+                    "replace it: give another output path"
+                )
+    if problem is not None:
+        raise ConfigError(problem)
 
 
 def _count(corpus: Corpus, config: TrainingConfig, tokenizer: Tokenizer,

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from toolkit.errors import CorpusError, InputError
 from toolkit.training.reading import Corpus, _Task, _task_texts
 
 _MIN_CHUNK = 1 << 20  # smallest byte range worth sending to a worker
@@ -89,7 +90,14 @@ def _count_into_reference(
 def _count_task(task: _Task, corpus: Corpus, normalizer: Any, pre_tokenizer: Any,
                 report: Callable[[int], None] | None) -> tuple[Counter[str], int, int]:
     counts: Counter[str] = Counter()
-    docs, nbytes = _count_into(counts, _task_texts(task, corpus, report), normalizer, pre_tokenizer)
+    try:
+        docs, nbytes = _count_into(counts, _task_texts(task, corpus, report), normalizer, pre_tokenizer)
+    except InputError as exc:  # a normalized document over MAX_INPUT_CHARS: say which file, and the fix here
+        where = f"corpus file {task.file.path}" if task.file is not None else "corpus texts"
+        one = ('document = "file" makes each file one document: use document = "line", or ' if task.file is not None
+               and corpus.document == "file" else "split the long documents, or ")
+        reason = str(exc).rsplit("; ", 1)[0]  # its fix is for encode
+        raise CorpusError(f"{where}: a document cannot be normalized: {reason}; {one}raise the limit") from None
     return counts, docs, nbytes
 
 
