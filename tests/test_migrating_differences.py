@@ -17,7 +17,7 @@ from pretokenizers import WhitespaceSplit
 from toolkit import Tokenizer
 from toolkit.decoders import CTC
 from toolkit.errors import InputError
-from toolkit.normalizers import Precompiled
+from toolkit.normalizers import Precompiled, Prepend
 from toolkit.interop.hf_json import to_hf_dict
 from toolkit.normalizers.precompiled import build_charsmap
 from toolkit.processors import BertProcessing, TemplateProcessing
@@ -87,6 +87,21 @@ def test_a_special_token_added_again_as_ordinary_is_decoded_as_text() -> None:
     assert ours.decode(ids) == Tokenizer.from_str(ours.to_str()).decode(ids) == "a <s> b"
     assert hf.decode(ids) == "a b"  # HF still skips it until reloaded from its own file
     assert tokenizers.Tokenizer.from_str(hf.to_str()).decode(ids) == "a <s> b"
+
+
+def test_an_ordinary_token_added_again_as_special_is_skipped_at_once() -> None:
+    tokenizers = require("tokenizers")
+    ours, hf = _pair(None, None)
+    ours.normalizer, hf.normalizer = Prepend("▁"), tokenizers.normalizers.Prepend("▁")
+    for tok in (ours, hf):
+        tok.add_tokens(["<p>"])  # normalized: matched, and named by id_to_token, as "▁<p>"
+        assert tok.id_to_token(9) == "▁<p>"
+        tok.add_special_tokens(["<p>"])
+        assert tok.get_added_tokens_decoder()[9].special
+    ids = [4, 9, 5]
+    assert ours.decode(ids) == Tokenizer.from_str(ours.to_str()).decode(ids) == "a b"
+    assert hf.decode(ids) == "a ▁<p> b"  # HF keeps its normalized text until reloaded from its own file
+    assert tokenizers.Tokenizer.from_str(hf.to_str()).decode(ids) == "a b"
 
 
 def test_pre_tokenize_str_lists_no_empty_piece() -> None:
