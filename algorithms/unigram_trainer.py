@@ -481,13 +481,13 @@ class UnigramTrainer(Trainer):
         vocab_size: StrictInt = Field(8000, ge=1)
         show_progress: StrictBool = True
         special_tokens: list[str] = []
-        shrinking_factor: float = Field(0.75, gt=0.0, lt=1.0)
+        shrinking_factor: float = Field(0.75, gt=0.0, lt=1.0, allow_inf_nan=False)
         unk_token: str | None = None
         max_piece_length: StrictInt = Field(16, ge=1, le=limits.MAX_TOKEN_LENGTH)
         n_sub_iterations: StrictInt = Field(2, ge=1, le=1000)
         initial_alphabet: list[str] = []
         seed_size: StrictInt = Field(1_000_000, ge=1)
-        character_coverage: float = Field(1.0, gt=0.0, le=1.0)
+        character_coverage: float = Field(1.0, gt=0.0, le=1.0, allow_inf_nan=False)
 
     positional = ("vocab_size",)
 

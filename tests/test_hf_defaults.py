@@ -169,6 +169,21 @@ def test_a_bad_config_pattern_is_one_line(pattern: Any, message: str) -> None:
     assert message in str(info.value) and "\n" not in str(info.value)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.text(min_size=1, max_size=12))
+def test_the_pattern_hint_is_valid_toml_for_the_same_pattern(pattern: str) -> None:
+    """The ``{Regex = ...}`` the message suggests, pasted into a TOML file, reads back as the pattern
+    (a backslash stays one backslash: ``'\\s+'`` is a literal string)."""
+    import re
+    import tomllib
+
+    with pytest.raises(ConfigError) as info:
+        TrainingConfig.from_dict(_config(pattern))
+    suggested = re.search(r"write \{Regex = (.*)\} for a regular expression or \{String = ", str(info.value))
+    assert suggested is not None, str(info.value)
+    assert tomllib.loads(f"pattern = {{Regex = {suggested.group(1)}}}")["pattern"] == {"Regex": pattern}
+
+
 # ---------------------------------------------------------------------------------------------- load-time checks
 def _reference_depth(value: Any) -> int:
     """Obviously correct (recursive): how deeply dicts and lists nest; tuples and scalars count 0."""

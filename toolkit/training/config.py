@@ -318,13 +318,36 @@ def _check_split_patterns(spec: Any, where: str, depth: int = 0) -> None:
     if not isinstance(spec, Mapping) or depth > 100:  # deeper nesting: build() refuses it
         return
     if spec.get("type") == "Split" and isinstance(spec.get("pattern"), str):
+        shown = _toml_string(spec["pattern"])
         raise ConfigError(
-            f"{where}.pattern: write {{Regex = {spec['pattern']!r}}} for a regular expression or "
-            f"{{String = {spec['pattern']!r}}} for literal text (in JSON/YAML: {{\"Regex\": ...}} or {{\"String\": ...}})"
+            f"{where}.pattern: write {{Regex = {shown}}} for a regular expression or "
+            f"{{String = {shown}}} for literal text (in JSON/YAML: {{\"Regex\": ...}} or {{\"String\": ...}})"
         )
     children = spec.get("pretokenizers") if spec.get("type") == "Sequence" else None
     for i, child in enumerate(children if isinstance(children, list) else []):
         _check_split_patterns(child, f"{where}.pretokenizers[{i}]", depth + 1)
+
+
+def _toml_string(value: str) -> str:
+    """``value`` as TOML writes it: a literal string ('...', backslashes as they are) when it can be one.
+
+    >>> print(_toml_string(r"\\s+"), _toml_string("it's"))
+    '\\s+' "it's"
+    """
+    if "'" not in value and value.isprintable() and not re.search(r"\s\s|[^\S ]", value):
+        return f"'{value}'"
+    # A TOML basic string, every character that is not printable escaped; so is whitespace other than
+    # single spaces, since an error message is made one line by collapsing runs of whitespace.
+    loose = {i for m in re.finditer(r"\s{2,}|[^\S ]", value) for i in range(m.start(), m.end())}
+    out = []
+    for i, c in enumerate(value):
+        if c in '"\\':
+            out.append("\\" + c)
+        elif i in loose or not c.isprintable():
+            out.append(f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}")
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
 
 
 def _probe(built: Mapping[str, Any]) -> list[str]:
