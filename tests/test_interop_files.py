@@ -222,3 +222,39 @@ def test_a_blank_line_of_vocab_txt_leaves_its_id_unused_and_encodes_as_hf(tmp_pa
     with pytest.raises(SerializationError, match=r"id 4 is missing .* save such a vocabulary as tokenizer\.json"):
         ours.save_bert_vocab(tmp_path / "out.txt")
     assert not (tmp_path / "out.txt").exists()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no named pipes here")
+@pytest.mark.parametrize("name, content, says", [
+    ("fifo", None, None),  # our JSON, detected by content
+    ("fifo.json", b'{"broken": ', "this does not look like a tokenizer file"),
+])
+def test_a_pipe_is_read_once_and_named_in_errors(tmp_path: Path, name: str, content: bytes | None, says: str | None) -> None:
+    """``encode <(cat tok.json)`` and ``/dev/stdin``: detecting the format must not use up the stream."""
+    import os
+    import threading
+
+    from algorithms import WordLevel
+    from toolkit import Tokenizer
+    from toolkit.interop.files import load_tokenizer
+
+    tok = Tokenizer(WordLevel({"[UNK]": 0, "hi": 1}, unk_token="[UNK]"))
+    data = tok.to_str().encode("utf-8") if content is None else content
+    pipe = tmp_path / name
+    os.mkfifo(pipe)
+
+    def feed() -> None:
+        with open(pipe, "wb") as fh:
+            fh.write(data)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    try:
+        if says is None:
+            assert load_tokenizer(pipe).encode("hi").ids == [1]
+        else:
+            with pytest.raises(SerializationError) as caught:
+                load_tokenizer(pipe)
+            assert str(caught.value).startswith(f"{pipe}: ") and says in str(caught.value) and "tokenizer-toolkit-" not in str(caught.value)
+    finally:
+        writer.join(timeout=10)

@@ -263,6 +263,8 @@ def load_tokenizer(path: str | os.PathLike[str], *, format: str = "auto", **opti
     if unknown:
         raise ConfigError(f"load_tokenizer: unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(_ALL_OPTIONS))}")
     p = Path(path)
+    if _is_stream(p):
+        return _load_stream(p, format, options)
     fmt = detect_format(p) if format == "auto" else format
     reader = _READERS.get(fmt)
     if reader is None:
@@ -270,6 +272,38 @@ def load_tokenizer(path: str | os.PathLike[str], *, format: str = "auto", **opti
     if fmt != "vocab-merges" and not p.exists():
         raise SerializationError(f"{p}: no such tokenizer file")
     return reader(p, **{k: v for k, v in options.items() if v is not None and k in _OPTIONS[fmt]})
+
+
+def _is_stream(path: Path) -> bool:
+    """A pipe or device (``<(cat tok.json)``, ``/dev/stdin``): it can be read only once, and detecting
+    its format reads it."""
+    try:
+        return path.exists() and not path.is_file() and not path.is_dir()
+    except OSError:
+        return False
+
+
+def _load_stream(path: Path, format: str, options: dict[str, Any]) -> Tokenizer:
+    """:func:`load_tokenizer` of a stream: read once (up to ``MAX_FILE_BYTES``) into a file of the same
+    name in a temporary folder, loaded from there; errors name the stream, not the copy."""
+    import tempfile
+
+    from toolkit import limits
+    from toolkit.errors import ToolkitError
+
+    try:
+        with open(path, "rb") as fh:
+            data = limits.read_bounded(fh, source=str(path))
+    except OSError as exc:
+        raise SerializationError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    with tempfile.TemporaryDirectory(prefix="tokenizer-toolkit-") as folder:
+        copy = Path(folder) / path.name
+        copy.write_bytes(data)
+        try:
+            return load_tokenizer(copy, format=format, **options)
+        except ToolkitError as exc:
+            exc.args = tuple(a.replace(str(copy), str(path)) if isinstance(a, str) else a for a in exc.args)
+            raise
 
 
 # ---------------------------------------------------------------------------------------- saving
