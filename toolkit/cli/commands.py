@@ -184,9 +184,9 @@ def _drop_final_newline(text: str) -> str:
 
 
 def _lines(text: str) -> list[str]:
-    """The lines of ``text`` without their ends (``\n`` or ``\r\n``); no empty last line after a final end.
+    """The lines of ``text`` without their ends (``\\n`` or ``\\r\\n``); no empty last line after a final end.
 
-    >>> _lines("a\r\nb\n\nc\n")
+    >>> _lines("a\\r\\nb\\n\\nc\\n")
     ['a', 'b', '', 'c']
     """
     lines = text.split("\n")
@@ -360,13 +360,13 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------- convert
 def cmd_convert(args: argparse.Namespace) -> int:
     """``convert INPUT OUTPUT``: read a tokenizer in one format, write it in another."""
+    if args.output in ("", "-"):  # "" is the current folder to Path, "-" would become a folder named "-"
+        raise UsageError(f"{PROG} convert: error: the output {'path is empty' if not args.output else '- (standard output) cannot take a tokenizer'}; "
+                         "give a file path, or a folder for vocab.json + merges.txt or --to transformers")
     source = Path(args.input)
     src_fmt = detect_format(source) if args.from_format == "auto" else args.from_format
     check_indent(args.indent)
     tok = load_tokenizer(source, format=src_fmt, merges=args.merges, pattern=args.pattern, lowercase=args.lowercase)
-    if args.output in ("", "-"):  # "" is the current folder to Path, "-" would become a folder named "-"
-        raise UsageError(f"{PROG} convert: error: the output {'path is empty' if not args.output else '- (standard output) cannot take a tokenizer'}; "
-                         "give a file path, or a folder for vocab.json + merges.txt or --to transformers")
     output = Path(args.output)
     dst_fmt = output_format(output, src_fmt) if args.to_format == "auto" else args.to_format
     _refuse_overwriting_the_input(source, src_fmt, output, dst_fmt, args.merges)
