@@ -165,3 +165,32 @@ def test_documented_differences_from_tiktoken(ours: Tokenizer, reference) -> Non
     ids = [6151, 100257]
     assert reference.decode(ids) == ours.decode(ids, skip_special_tokens=False) == "hi<|endoftext|>"
     assert ours.decode(ids) == "hi"  # HF's default
+    assert reference.decode_batch([ids]) == ours.decode_batch([ids], skip_special_tokens=False) == ["hi<|endoftext|>"]
+    assert ours.decode_batch([ids]) == ["hi"]  # HF's default, as decode
+    assert reference.encode_ordinary_batch("ab") == [reference.encode_ordinary("a"), reference.encode_ordinary("b")]
+    with pytest.raises(TypeError):
+        ours.encode_ordinary_batch("ab")
+
+
+def test_keyword_names_and_type_errors_like_tiktoken(ours: Tokenizer, reference) -> None:  # noqa: F811
+    ids = reference.encode_ordinary("hello world")
+    assert ours.decode_bytes(tokens=ids) == reference.decode_bytes(tokens=ids) == b"hello world"
+    for bad in (5, None, 1.5):
+        with pytest.raises(TypeError):
+            reference.encode_single_token(bad)
+        with pytest.raises(TypeError):
+            ours.encode_single_token(bad)
+    np = pytest.importorskip("numpy")
+    assert ours.is_special_token(np.int64(reference.eot_token)) and not ours.is_special_token(np.int64(0))
+
+
+def test_text_a_custom_pattern_does_not_match_is_kept(cl100k_path) -> None:  # noqa: F811
+    """docs/migrating.md: tiktoken drops what its pattern does not match; ours keeps it."""
+    from tiktoken import load as tiktoken_load
+
+    text = "Hello, world"
+    reference = tiktoken.Encoding("words", pat_str=r"\w+", mergeable_ranks=tiktoken_load.load_tiktoken_bpe(str(cl100k_path)),
+                                  special_tokens={})
+    ours = Tokenizer.from_tiktoken(cl100k_path, pattern=r"\w+")
+    assert reference.decode(reference.encode_ordinary(text)) == "Helloworld"
+    assert ours.decode_bytes(ours.encode_ordinary(text)) == text.encode()

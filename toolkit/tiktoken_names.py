@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 
 from toolkit.arguments import check_batch
 from toolkit.bytelevel import bytes_to_byte_level, from_byte_level, is_byte_level
-from toolkit.errors import InputError
+from toolkit.errors import InputError, InputTypeError
 
 __all__ = ["TiktokenNames", "token_bytes"]
 
@@ -52,7 +52,9 @@ class TiktokenNames:
     def is_special_token(self, token: int) -> bool:
         """Whether id ``token`` is a special token's."""
         if type(token) is not int:
-            raise InputError(f"is_special_token expects an int id, got {type(token).__name__} {token!r:.60}")
+            if isinstance(token, bool) or not hasattr(token, "__index__"):
+                raise InputTypeError(f"is_special_token expects an int id, got {type(token).__name__} {token!r:.60}")
+            token = token.__index__()  # numpy and torch integers, as decode takes them
         return token in set(self._specials(self.model).values())  # type: ignore[attr-defined]
 
     def _byte_level(self) -> bool:
@@ -67,7 +69,7 @@ class TiktokenNames:
         elif isinstance(text_or_bytes, (bytes, bytearray)):
             raw = bytes(text_or_bytes)
         else:
-            raise InputError(f"encode_single_token expects str or bytes, got {type(text_or_bytes).__name__}")
+            raise InputTypeError(f"encode_single_token expects str or bytes, got {type(text_or_bytes).__name__}")
         try:
             text: str | None = raw.decode("utf-8")
         except UnicodeDecodeError:

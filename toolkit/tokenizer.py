@@ -471,10 +471,10 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
             return self.decoder.decode(tokens)
         return " ".join(tokens)
 
-    def decode_bytes(self, ids: Iterable[int]) -> bytes:
-        """tiktoken's ``decode_bytes``: the bytes of ``ids``, special tokens included; byte-level
-        tokens give their exact bytes even when they end inside a UTF-8 character."""
-        tokens = self._tokens_of(ids, False)
+    def decode_bytes(self, tokens: Iterable[int]) -> bytes:
+        """tiktoken's ``decode_bytes``: the bytes of the ids ``tokens`` (tiktoken's name), special tokens
+        included; byte-level tokens give their exact bytes even when they end inside a UTF-8 character."""
+        tokens = self._tokens_of(tokens, False)
         if self._byte_level():
             return b"".join(token_bytes(t, byte_level=True) for t in tokens)
         text = self.decoder.decode(tokens) if self.decoder is not None else " ".join(tokens)
