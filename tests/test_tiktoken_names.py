@@ -189,8 +189,8 @@ def test_text_a_custom_pattern_does_not_match_is_kept(cl100k_path) -> None:  # n
     from tiktoken import load as tiktoken_load
 
     text = "Hello, world"
-    reference = tiktoken.Encoding("words", pat_str=r"\w+", mergeable_ranks=tiktoken_load.load_tiktoken_bpe(str(cl100k_path)),
-                                  special_tokens={})
-    ours = Tokenizer.from_tiktoken(cl100k_path, pattern=r"\w+")
-    assert reference.decode(reference.encode_ordinary(text)) == "Helloworld"
-    assert ours.decode_bytes(ours.encode_ordinary(text)) == text.encode()
+    words = tiktoken.Encoding("words", pat_str=r"\w+", mergeable_ranks=tiktoken_load.load_tiktoken_bpe(str(cl100k_path)),
+                              special_tokens={})
+    kept = Tokenizer.from_tiktoken(cl100k_path, pattern=r"\w+")
+    assert words.decode(words.encode_ordinary(text)) == "Helloworld"
+    assert kept.decode_bytes(kept.encode_ordinary(text)) == text.encode()
