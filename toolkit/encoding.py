@@ -29,7 +29,7 @@ Ranges = dict[int, tuple[int, int]]
 
 def _index(value: Any, name: str) -> int:
     if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise InputError(f"{name} must be a non-negative integer, got {type(value).__name__} {value!r:.60}")
+        raise InputTypeError(f"{name} must be a non-negative integer, got {type(value).__name__} {value!r:.60}")
     value = value.__index__()
     if value < 0:
         raise InputError(f"{name} must be a non-negative integer, got {value}")
@@ -154,10 +154,10 @@ class Encoding:
         r = self.ranges
         if not r:
             return 0
-        for i in range(0, len(r), 3):
-            if r[i + 1] <= token_index < r[i + 2]:
-                return r[i]
-        return None
+        # Ranges that overlap (set_sequence_id on a post-processed encoding) give the highest sequence,
+        # as sequence_ids does; HF's answer there depends on its hash map's order.
+        found = [r[i] for i in range(0, len(r), 3) if r[i + 1] <= token_index < r[i + 2]]
+        return max(found) if found else None
 
     def token_to_chars(self, token_index: int) -> Span | None:
         """The ``(start, end)`` character span of a token in its input text.

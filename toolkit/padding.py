@@ -22,7 +22,8 @@ from typing import Any
 
 from toolkit import limits
 from toolkit.encoding import Encoding, pad_encoding, pad_to, truncate_encoding
-from toolkit.errors import ConfigError, InputError, SerializationError
+from toolkit.arguments import check_flag
+from toolkit.errors import ConfigError, InputError, InputTypeError, SerializationError
 
 __all__ = [
     "DIRECTIONS",
@@ -278,6 +279,7 @@ class TruncationPadding:
 
     def num_special_tokens_to_add(self, is_pair: bool) -> int:
         """How many special tokens the post-processor adds to one sequence or a pair."""
+        is_pair = check_flag(is_pair, "is_pair")
         processor = getattr(self, "post_processor", None)
         return processor.num_special_tokens_to_add(is_pair) if processor is not None else 0
 
@@ -285,8 +287,9 @@ class TruncationPadding:
         """Truncate, add the post-processor's special tokens, pad: the last steps of ``encode``, on
         encodings made elsewhere (HF's ``Tokenizer.post_process``); the inputs are not changed."""
         for value, name in ((encoding, "encoding"), (pair, "pair")):
-            if value is not None and not isinstance(value, Encoding):
-                raise InputError(f"{name} must be an Encoding, got {type(value).__name__}")
+            if (value is not None or name == "encoding") and not isinstance(value, Encoding):
+                raise InputTypeError(f"{name} must be an Encoding, got {type(value).__name__}")
+        add_special_tokens = check_flag(add_special_tokens, "add_special_tokens")
         return post_process(
             getattr(self, "post_processor", None), encoding.copy(), None if pair is None else pair.copy(),
             add_special_tokens=add_special_tokens, truncation=self._truncation, padding=self._padding,
