@@ -650,3 +650,16 @@ def test_a_tiktoken_file_with_a_bad_line_is_reported_by_line(tmp_path: Path, cap
     code, _, err = run(["inspect", str(bad), "--pattern", "GPT2_PATTERN"], capsys)
     line = one_line_error(err)
     assert code == 1 and line.endswith("bad.tiktoken:3: expected '<base64 token> <rank>', got 'not base64 2'"), line
+
+
+def test_a_config_output_that_cannot_be_written_is_no_problem_when_output_overrides_it(
+    tmp_path: Path, corpus_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "train.toml"
+    config.write_text((CONFIGS / "bpe.toml").read_text(encoding="utf-8").replace(
+        'output = "out/bpe.json"', f'output = "{corpus_file}/under/a/file.json"'), encoding="utf-8")
+    code, _, err = run(["train", str(config), "--set", f'corpus.files=["{corpus_file}"]',
+                        "--set", "trainer.vocab_size=120", "-o", str(tmp_path / "mine.json"), "-q"], capsys)
+    assert code == 0 and (tmp_path / "mine.json").is_file(), err
+    code, _, err = run(["train", str(config), "--set", f'corpus.files=["{corpus_file}"]'], capsys)
+    assert code == 2 and f"{config}: output: {corpus_file}/under/a/file.json: {corpus_file} is a file" in one_line_error(err)

@@ -227,7 +227,8 @@ class TrainingConfig(_Strict):
                 resolve_sources([source], format=self.corpus.format)
             except CorpusError as exc:
                 problems.append(f"corpus.files[{i}]: {exc}")
-        if self.output is not None and (problem := output_problem(self.output)) is not None:
+        # Whether its folder is writable is checked when writing: --output may name another path.
+        if self.output is not None and (problem := output_problem(self.output, reachable=False)) is not None:
             problems.append(problem)
         try:  # the metadata goes into the tokenizer's JSON file: known before any text is read
             json.dumps(self.metadata, allow_nan=False)
@@ -616,9 +617,10 @@ def _printable(value: Any) -> Any:
 _OTHER_FORMATS = {".txt": "vocab-txt", ".tiktoken": "tiktoken", ".model": "sentencepiece", ".bpe": "vocab-merges"}
 
 
-def output_problem(output: str | os.PathLike[str]) -> str | None:
+def output_problem(output: str | os.PathLike[str], *, reachable: bool = True) -> str | None:
     """What is wrong with ``output`` as the tokenizer file a training writes, or ``None``: an empty path,
-    a directory, a NUL character, a name of another file format, a folder nobody may write in."""
+    a directory, a NUL character, a name of another file format; with ``reachable``, also a path under
+    a file or in a folder nobody may write in."""
     text = os.fspath(output)
     if not text:
         return "output: the path is empty; give a file path such as out/tokenizer.json"
@@ -633,6 +635,8 @@ def output_problem(output: str | os.PathLike[str]) -> str | None:
     try:
         if path.is_dir():
             return f"output: {text} is a directory; give a file path such as {path / 'tokenizer.json'}"
+        if not reachable:
+            return None
         folder = path.parent
         while not folder.exists() and folder != folder.parent:
             folder = folder.parent  # the folders still to be made are made in the nearest one that exists
