@@ -13,7 +13,7 @@ from typing import Any
 from toolkit.errors import ConfigError, InputError, InputTypeError, SerializationError
 from toolkit.interfaces import Model
 
-__all__ = ["ComponentSlot", "MAX_INDENT", "check_flag", "check_indent", "check_path", "writing", "ids_to_tokens"]
+__all__ = ["ComponentSlot", "MAX_INDENT", "as_index", "check_flag", "check_indent", "check_path", "writing", "ids_to_tokens"]
 
 
 #: Largest JSON indent accepted: more only makes the file bigger (an indent of 100,000 would write
@@ -53,6 +53,20 @@ def check_flag(value: Any, what: str) -> bool:
     return value
 
 
+def as_index(value: Any) -> int | None:
+    """``value`` as an ``int`` when it is an integer (numpy and torch integers too), else ``None``; a
+    bool is not one (a mask passed for ids is a bug in the caller).
+
+    >>> as_index(7), as_index(True), as_index("7")
+    (7, None, None)
+    """
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        return None
+    return int(value.__index__())
+
+
 def check_batch(batch: Any, what: str, items: str) -> list[Any]:
     """``batch`` as a list when it is a collection (not one string); else :class:`InputTypeError`:
     ``"{what} expects a list of {items}, got ..."``."""
@@ -87,9 +101,10 @@ def ids_to_tokens(
     tokens: list[str] = []
     for position, token_id in enumerate(ids):
         if type(token_id) is not int:
-            if isinstance(token_id, bool) or not hasattr(token_id, "__index__"):
+            index = as_index(token_id)
+            if index is None:
                 raise _bad_id(token_id, position)
-            token_id = token_id.__index__()  # numpy and torch integers
+            token_id = index
         if skip_special_tokens and token_id in special_ids:
             continue
         token = id_to_token(token_id) if token_id >= 0 else None

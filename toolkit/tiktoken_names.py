@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from toolkit.arguments import check_batch
+from toolkit.arguments import as_index, check_batch
 from toolkit.bytelevel import bytes_to_byte_level, from_byte_level, is_byte_level
 from toolkit.errors import InputError, InputTypeError
 
@@ -51,11 +51,10 @@ class TiktokenNames:
 
     def is_special_token(self, token: int) -> bool:
         """Whether id ``token`` is a special token's."""
-        if type(token) is not int:
-            if isinstance(token, bool) or not hasattr(token, "__index__"):
-                raise InputTypeError(f"is_special_token expects an int id, got {type(token).__name__} {token!r:.60}")
-            token = token.__index__()  # numpy and torch integers, as decode takes them
-        return token in set(self._specials(self.model).values())  # type: ignore[attr-defined]
+        index = as_index(token)  # numpy and torch integers too, as decode takes them
+        if index is None:
+            raise InputTypeError(f"is_special_token expects an int id, got {type(token).__name__} {token!r:.60}")
+        return index in set(self._specials(self.model).values())  # type: ignore[attr-defined]
 
     def _byte_level(self) -> bool:
         """Whether token strings spell bytes in the byte-level alphabet (the ``ByteLevel`` decoder)."""

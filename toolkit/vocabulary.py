@@ -15,6 +15,7 @@ from typing import Any, Literal
 import regex
 
 from toolkit.added_tokens import AddedToken, AddedVocabulary, Cutter, as_added_token, check_added_ids
+from toolkit.arguments import as_index
 from toolkit.cache import BoundedCache
 from toolkit.errors import ConfigError, InputError, InputTypeError
 from toolkit.interfaces import Model
@@ -133,12 +134,11 @@ class VocabularyMixin:
 
     def id_to_token(self, token_id: int) -> str | None:
         """The token string of ``token_id`` or ``None``."""
-        if type(token_id) is not int:
-            if isinstance(token_id, bool) or not hasattr(token_id, "__index__"):
-                raise InputTypeError(f"token_id must be an int, got {type(token_id).__name__} {token_id!r:.60}")
-            token_id = token_id.__index__()  # numpy and torch integers
-        found = self._added_strings().get(token_id)
-        return self.model.id_to_token(token_id) if found is None else found
+        index = as_index(token_id)
+        if index is None:
+            raise InputTypeError(f"token_id must be an int, got {type(token_id).__name__} {token_id!r:.60}")
+        found = self._added_strings().get(index)
+        return self.model.id_to_token(index) if found is None else found
 
     def _added_strings(self) -> dict[int, str]:
         """id → the string an added token decodes to: its content, normalized when it is matched on
