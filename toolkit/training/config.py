@@ -335,11 +335,12 @@ def _toml_string(value: str) -> str:
     >>> print(_toml_string(r"\\s+"), _toml_string("it's"))
     '\\s+' "it's"
     """
-    if "'" not in value and value.isprintable() and not re.search(r"\s\s|[^\S ]", value):
-        return f"'{value}'"
-    # A TOML basic string, every character that is not printable escaped; so is whitespace other than
-    # single spaces, since an error message is made one line by collapsing runs of whitespace.
+    # Whitespace other than single spaces is escaped: an error message is made one line by collapsing
+    # runs of whitespace.
     loose = {i for m in re.finditer(r"\s{2,}|[^\S ]", value) for i in range(m.start(), m.end())}
+    if "'" not in value and value.isprintable() and not loose:
+        return f"'{value}'"
+    # A TOML basic string, every character that is not printable (or loose whitespace) escaped.
     out = []
     for i, c in enumerate(value):
         if c in '"\\':
