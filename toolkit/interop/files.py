@@ -147,7 +147,7 @@ def detect_format(path: str | os.PathLike[str]) -> str:
                                    and sentencepiece.is_sentencepiece_model(_first_bytes(p))):
         return "sentencepiece"
     if p.is_dir():  # a transformers directory, or a folder of vocab.json + merges.txt
-        return "transformers" if (p / "tokenizer.json").is_file() else "vocab-merges"
+        return "transformers" if _is_transformers_folder(p) else "vocab-merges"
     if name.endswith(".bpe"):
         return "vocab-merges"
     if not p.exists():
@@ -171,6 +171,11 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     return fmt
 
 
+def _is_transformers_folder(path: Path) -> bool:
+    """A folder holding a ``tokenizer.json``: what ``AutoTokenizer`` reads (and ``--to transformers`` writes)."""
+    return path.is_dir() and (path / "tokenizer.json").is_file()
+
+
 def output_format(output: Path, source_format: str) -> str:
     """The format to write ``output`` in, from its name (``source_format``: what was read).
 
@@ -185,7 +190,7 @@ def output_format(output: Path, source_format: str) -> str:
         return "vocab-txt"
     if name.endswith(".json"):
         return "hf" if source_format == "toolkit" else "toolkit"
-    if output.is_dir() and (output / "tokenizer.json").is_file():
+    if _is_transformers_folder(output):
         return "transformers"
     if output.is_dir() or not output.suffix:
         return "vocab-merges"
