@@ -35,7 +35,11 @@ PROG = "tokenizer-toolkit"
 
 
 class UsageError(Exception):
-    """A command-line usage problem: one line, exit code 2."""
+    """A command-line usage problem: one line, ``<prog>: error: <message>``, exit code 2 (``prog``: the
+    program and command, e.g. ``tokenizer-toolkit convert``)."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(f"{prog}: error: {message}")
 
 
 def integer(minimum: int, maximum: int | None = None) -> Any:
@@ -103,7 +107,7 @@ def _load(args: argparse.Namespace) -> Tokenizer:
 def _read_input(args: argparse.Namespace, positional: Any) -> str:
     """The text of the positional argument(s), of ``--file``, or of standard input."""
     if positional is not None and args.file is not None:
-        raise UsageError(f"{PROG} {args.command}: error: give the input as an argument or with --file, not both")
+        raise UsageError(f"{PROG} {args.command}", "give the input as an argument or with --file, not both")
     if positional is not None:
         text = positional if isinstance(positional, str) else " ".join(positional)
         undecodable = _ARGV_UNDECODABLE.search(text)
@@ -361,7 +365,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 def cmd_convert(args: argparse.Namespace) -> int:
     """``convert INPUT OUTPUT``: read a tokenizer in one format, write it in another."""
     if args.output in ("", "-"):  # "" is the current folder to Path, "-" would become a folder named "-"
-        raise UsageError(f"{PROG} convert: error: the output {'path is empty' if not args.output else '- (standard output) cannot take a tokenizer'}; "
+        raise UsageError(f"{PROG} convert", f"the output {'path is empty' if not args.output else '- (standard output) cannot take a tokenizer'}; "
                          "give a file path, or a folder for vocab.json + merges.txt or --to transformers")
     source = Path(args.input)
     src_fmt = detect_format(source) if args.from_format == "auto" else args.from_format
@@ -400,7 +404,7 @@ def _template(args: argparse.Namespace, source: Path, dst_fmt: str) -> Path | No
     tokenizer to a transformers directory: its roles and settings then carry over."""
     if args.template is not None:
         if dst_fmt != "transformers":
-            raise UsageError(f"{PROG} convert: error: --template applies to --to transformers only")
+            raise UsageError(f"{PROG} convert", "--template applies to --to transformers only")
         return Path(args.template)
     if dst_fmt != "transformers":
         return None
@@ -417,7 +421,7 @@ def _refuse_overwriting_the_input(source: Path, src_fmt: str, output: Path, dst_
         for read in read_files(source, src_fmt, merges):
             if same_file(written, read):
                 raise UsageError(
-                    f"{PROG} convert: error: the output {written} is the input file {read} ({src_fmt}); writing it as "
+                    f"{PROG} convert", f"the output {written} is the input file {read} ({src_fmt}); writing it as "
                     f"{dst_fmt} would replace it: give another output path (or --to {src_fmt} to rewrite it in place)"
                 )
 

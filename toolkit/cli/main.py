@@ -47,7 +47,7 @@ __all__ = ["main", "build_parser", "ProgressBar"]
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # argparse prints usage + message over lines; we want one
-        raise UsageError(f"{self.prog}: error: {_suggest(message)} (see {self.prog} --help)")
+        raise UsageError(self.prog, f"{_suggest(message)} (see {self.prog} --help)")
 
 
 def _suggest(message: str) -> str:
