@@ -118,7 +118,20 @@ def _detect_text(path: Path) -> str:
     )
 
 
-_BY_NAME = (((".tiktoken",), "tiktoken"), ((".txt",), "vocab-txt"), ((".json",), None))
+#: The formats a file's name says by itself (a ``.json`` name is read to tell ours, HF's and a vocab.json
+#: apart): what :func:`detect_format` takes for a file that does not exist, :func:`output_format` writes,
+#: and what a training refuses to name its JSON output (``training.config.output_problem``).
+FORMAT_BY_SUFFIX = {".tiktoken": "tiktoken", ".model": "sentencepiece", ".txt": "vocab-txt", ".bpe": "vocab-merges"}
+
+
+def format_from_name(path: str | os.PathLike[str]) -> str | None:
+    """The format ``path``'s name says (:data:`FORMAT_BY_SUFFIX`), or ``None``.
+
+    >>> format_from_name("cl100k_base.tiktoken"), format_from_name("out/tokenizer.json")
+    ('tiktoken', None)
+    """
+    name = Path(path).name.lower()
+    return next((fmt for suffix, fmt in FORMAT_BY_SUFFIX.items() if name.endswith(suffix)), None)
 
 
 def _first_bytes(path: Path) -> bytes:
@@ -143,25 +156,25 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     """
     p = Path(path)
     name = p.name.lower()
-    if name.endswith(".model") or (p.is_file() and not name.endswith((".json", ".txt", ".tiktoken", ".bpe"))
-                                   and sentencepiece.is_sentencepiece_model(_first_bytes(p))):
+    named = format_from_name(p)
+    if named == "sentencepiece" or (p.is_file() and named is None and not name.endswith(".json")
+                                    and sentencepiece.is_sentencepiece_model(_first_bytes(p))):
         return "sentencepiece"
     if p.is_dir():  # a transformers directory, or a folder of vocab.json + merges.txt
         return "transformers" if _is_transformers_folder(p) else "vocab-merges"
-    if name.endswith(".bpe"):
-        return "vocab-merges"
+    if named == "vocab-merges":  # vocab.bpe, GPT-2's merges file
+        return named
     if not p.exists():
         if name.endswith(".json"):
             raise SerializationError(f"{p}: no such tokenizer file")
-        for suffixes, fmt in _BY_NAME:
-            if fmt is not None and name.endswith(suffixes):
-                return fmt
+        if named is not None:
+            return named
         raise ConfigError(f"{p}: cannot tell the tokenizer format from the name; pass format=FMT (--from FMT on the command line), FMT one of {_CHOICES}")
     if name.endswith(".json"):
         return _detect_json(p)
-    if name.endswith(".tiktoken"):  # the name says it: a bad line is for the reader to name, not a reason to guess
-        return "tiktoken"
-    if name.endswith(".txt"):
+    if named == "tiktoken":  # the name says it: a bad line is for the reader to name, not a reason to guess
+        return named
+    if named == "vocab-txt":
         return _detect_text(p)
     if _head(p).lstrip().startswith("{"):
         return _detect_json(p)
@@ -182,12 +195,9 @@ def output_format(output: Path, source_format: str) -> str:
     Converting our file to ``.json`` means "export to Hugging Face"; any other ``.json`` output is ours.
     """
     name = output.name.lower()
-    if name.endswith(".tiktoken"):
-        return "tiktoken"
-    if name.endswith(".model"):
-        return "sentencepiece"
-    if name.endswith(".txt"):
-        return "vocab-txt"
+    named = format_from_name(output)
+    if named is not None and named != "vocab-merges":  # vocab-merges is written to a folder, not a .bpe file
+        return named
     if name.endswith(".json"):
         return "hf" if source_format == "toolkit" else "toolkit"
     if _is_transformers_folder(output):

@@ -613,24 +613,21 @@ def _printable(value: Any) -> Any:
     return value
 
 
-#: Names the file format is told from (``toolkit.interop.files``): our JSON written under one of them
-#: would be read as that format and refused, so training refuses them.
-_OTHER_FORMATS = {".txt": "vocab-txt", ".tiktoken": "tiktoken", ".model": "sentencepiece", ".bpe": "vocab-merges"}
-
-
 def output_problem(output: str | os.PathLike[str], *, reachable: bool = True) -> str | None:
     """What is wrong with ``output`` as the tokenizer file a training writes, or ``None``: an empty path,
-    a directory, a NUL character, a name of another file format; with ``reachable``, also a path under
-    a file or in a folder nobody may write in."""
+    a directory, a NUL character, a name of another file format (our JSON under it would be read as that
+    format and refused); with ``reachable``, also a path under a file or in a folder nobody may write in."""
     text = os.fspath(output)
     if not text:
         return "output: the path is empty; give a file path such as out/tokenizer.json"
     if "\0" in text:
         return "output: the path holds a NUL character, which no file name can; give another path"
+    from toolkit.interop.files import format_from_name
+
     path = Path(text)
-    fmt = _OTHER_FORMATS.get(path.suffix.lower())
+    fmt = format_from_name(path)
     if fmt is not None:
-        return (f"output: {text}: training writes the tokenizer as JSON, which a {path.suffix} name would pass off "
+        return (f"output: {text}: training writes the tokenizer as JSON, which a {path.suffix or path.name} name would pass off "
                 f"as a {fmt} file; name it {path.with_suffix('.json').name}, then convert it "
                 f"(tokenizer-toolkit convert {path.with_suffix('.json')} {text})")
     try:
