@@ -9,6 +9,10 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+# pytest-xdist: one test process per CPU (logical cores), at most 4 (each loads its own vocabularies); JOBS=0 runs the
+# tests in pytest's own process (for --pdb). .ci/run passes the same options.
+JOBS   ?= logical
+PYTEST := $(BIN)/python -m pytest -q -n $(JOBS) --maxprocesses=4
 
 .PHONY: demo test test-slow notebooks mutate bench clean
 
@@ -41,10 +45,10 @@ demo: $(VENV)/.installed
 	$(BIN)/python examples/demo.py
 
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q
+	$(PYTEST)
 
 test-slow: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q -m slow
+	$(PYTEST) -m slow
 
 notebooks: $(VENV)/.installed-notebook
 	$(BIN)/jupyter lab examples/notebooks

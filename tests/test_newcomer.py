@@ -311,6 +311,21 @@ def test_make_notebooks_installs_the_notebook_extra_and_opens_the_notebooks() ->
     assert "pip install -q -e '.[notebook]'" in makefile
 
 
+def test_make_test_spreads_the_tests_over_the_cores_with_the_test_extra() -> None:
+    # The default set takes about twice as long in one process (docs/testing.md): make test, make
+    # test-slow and .ci/run pass pytest-xdist's -n, which the test extra installs.
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert any(req.startswith("pytest-xdist") for req in extras["test"])
+    for target in ("test", "test-slow"):
+        dry = subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+                             env={**os.environ, "MAKEFLAGS": ""})
+        assert dry.returncode == 0, dry.stderr
+        assert "-m pytest -q -n logical --maxprocesses=4" in dry.stdout
+    assert (ROOT / ".ci" / "run").read_text().count("-m pytest -q -n logical --maxprocesses=4") == 2
+
+
 def test_the_install_metadata_uses_an_spdx_license_string() -> None:
     # `pip install -e .` warns about a `project.license` table and "License ::" classifiers
     # (setuptools >= 77 deprecates both); an SPDX expression string installs without warnings.

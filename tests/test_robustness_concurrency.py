@@ -266,9 +266,20 @@ def workers_always(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("toolkit.batch.WARM_NEW_PER_1000", 0.0)
 
 
+# Both start methods, whatever this process would pick: under pytest-xdist a test process has execnet's
+# thread, so encode_batch would spawn; a single-threaded script on Linux forks.
+@pytest.mark.parametrize("method", [
+    pytest.param("fork", marks=pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")),
+    "spawn",
+])
 @pytest.mark.parametrize("name", ["chat", "bert", *(pytest.param(n, marks=pytest.mark.slow)
                                                     for n in ("gpt2", "tiktoken", "bpe", "bpe_metaspace", "wordpiece"))])
-def test_encode_batch_with_worker_processes_is_identical(name: str, workers_always: None) -> None:
+def test_encode_batch_with_worker_processes_is_identical(
+    name: str, method: str, workers_always: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolkit import batch
+
+    monkeypatch.setattr(batch, "start_method", lambda: method)
     tok = pipelines()[name]
     texts: list = _texts(400, seed=7)
     texts[5:5] = [(a, b) for a, b in zip(texts[:20], texts[20:40])]  # pairs, mixed in
