@@ -175,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = _Parser(
         prog=PROG,
-        description="Train, use and convert tokenizers (BPE, byte-level BPE, WordPiece).",
+        description="Train, use and convert tokenizers (BPE, byte-level BPE, WordPiece, Unigram, WordLevel).",
         epilog="Exit codes: 0 ok, 1 runtime error, 2 usage or configuration error. See docs/cli.md.",
     )
     _global_options(parser, suppress=False)
