@@ -20,7 +20,11 @@ __all__ = ["ByteLevel"]
 
 @register("ByteLevel", kind="normalizer")
 class ByteLevel(Normalizer):
-    """Rewrites text in the byte-level alphabet (Hugging Face's ``normalizers.ByteLevel``)."""
+    """Rewrites text in the byte-level alphabet (Hugging Face's ``normalizers.ByteLevel``).
+
+    >>> ByteLevel().normalize_str("héllo world")
+    'hÃ©lloĠworld'
+    """
 
     class Params(Params):
         """No options."""

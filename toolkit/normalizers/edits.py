@@ -61,7 +61,12 @@ class Strip(Normalizer):
 
 class PatternReplacement:
     """Options of the ``Replace`` normalizer and decoder: ``pattern`` (a literal string or a
-    :class:`Regex`; ``{"String": ...}`` / ``{"Regex": ...}`` in JSON) and ``content``."""
+    :class:`Regex`; ``{"String": ...}`` / ``{"Regex": ...}`` in JSON) and ``content``.
+
+    >>> from toolkit.normalizers import Replace
+    >>> Replace(Regex(" +"), " ").normalize_str("a   b"), Replace("a", "b").to_dict()["pattern"]
+    ('a b', {'String': 'a'})
+    """
 
     class Params(Params):
         pattern: StrictStr | Regex | dict[str, Any]

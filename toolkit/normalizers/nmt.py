@@ -27,7 +27,11 @@ _ANY_RE = re.compile(f"[{_REMOVED}{_SPACES}]")
 
 @register("Nmt")
 class Nmt(Normalizer):
-    """Removes ASCII control characters and maps other spacing characters to a space (HF ``Nmt``)."""
+    """Removes ASCII control characters and maps other spacing characters to a space (HF ``Nmt``).
+
+    >>> Nmt().normalize_str("a\x07b\u2028c")
+    'ab c'
+    """
 
     class Params(Params):
         """No options."""

@@ -91,7 +91,11 @@ def compile_pattern(pattern: str) -> Any:
     """Compile a user regex the way Hugging Face's Oniguruma reads it: ``^``/``$`` match at line
     boundaries, ``^`` never matches at the very end of the text (after a final newline), and ``(?i)``
     folds case fully (``ß`` matches ``ss``).
-    An invalid pattern is a :class:`ConfigError` naming it."""
+    An invalid pattern is a :class:`ConfigError` naming it.
+
+    >>> [m.group() for m in compile_pattern("(?i)STRASSE").finditer("Straße")]
+    ['Straße']
+    """
     if not isinstance(pattern, str):
         raise ConfigError(f"a regular expression must be a str, got {type(pattern).__name__}")
     check_repeat_cost(pattern, where="Regex")
@@ -396,7 +400,11 @@ class Regex:
 
 def parse_pattern(value: Any) -> str | Regex:
     """A ``Replace`` or ``Split`` pattern from its Python or JSON form: ``"lit"``, ``Regex("re")``,
-    ``{"String": "lit"}`` or ``{"Regex": "re"}``."""
+    ``{"String": "lit"}`` or ``{"Regex": "re"}``.
+
+    >>> parse_pattern({"String": "a.b"}), parse_pattern({"Regex": "[0-9]+"}).pattern
+    ('a.b', '[0-9]+')
+    """
     if isinstance(value, (str, Regex)):
         return value
     if isinstance(value, Mapping) and len(value) == 1:
@@ -409,7 +417,11 @@ def parse_pattern(value: Any) -> str | Regex:
 
 
 def pattern_to_json(pattern: str | Regex) -> dict[str, str]:
-    """The JSON form of a ``Replace`` or ``Split`` pattern (the same as Hugging Face's)."""
+    """The JSON form of a ``Replace`` or ``Split`` pattern (the same as Hugging Face's).
+
+    >>> pattern_to_json("a.b"), pattern_to_json(Regex("[0-9]+"))
+    ({'String': 'a.b'}, {'Regex': '[0-9]+'})
+    """
     return {"Regex": pattern.pattern} if isinstance(pattern, Regex) else {"String": pattern}
 
 
