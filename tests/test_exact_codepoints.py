@@ -4,7 +4,7 @@ Every code point (surrogates aside) goes through each named pattern in several c
 letter, after a space, before a digit, after an apostrophe, before ``'s``), the texts of a context joined
 by a newline. The pieces must equal HF ``tokenizers``' ``Split`` with the pattern's HF spelling (Oniguruma),
 and the ids those of tiktoken (GPT-2, cl100k, o200k) or HF (the Llama-3 file). The default run samples
-the code points (every ASCII and Latin-1 one, every 313th beyond, the points where Unicode tables of
+the code points (every ASCII and Latin-1 one, every 313th beyond, a few points where Unicode tables of
 different versions disagree); ``-m slow`` runs all of them.
 """
 
