@@ -24,7 +24,7 @@ import pytest
 from algorithms import BPE, ByteLevelBPE, WordPiece
 from conftest import require
 from pretokenizers import ByteLevel, Metaspace, Whitespace
-from toolkit import ConfigError, InputError, Tokenizer, TrainingError, decoders
+from toolkit import ConfigError, InputError, Tokenizer, TrainingError, VocabSizeWarning, decoders
 from toolkit.bytelevel import BYTE_TO_CHAR
 from toolkit.analysis import METRICS, ComparisonReport, SweepResult, TokenView, compare, sweep, visualize
 from toolkit.analysis.metrics import surface_function, token_surface, vocabulary_strings
@@ -325,6 +325,34 @@ def test_sweep_on_separate_texts_and_languages() -> None:
     m = result.points[0].metrics
     assert m.text.texts == 2 and m.text.words == 3
     assert result.tokenizers == {}  # not kept by default
+
+
+def test_sweep_point_with_added_tokens_equals_train_then_compare() -> None:
+    # An added token's id before training belongs to a trained token after it: the sweep renumbers the
+    # added tokens as Tokenizer.train does (two tokens on one id decoded "<think>" for a merge before).
+    import warnings
+
+    from toolkit.training.presets import gpt2_style
+
+    def pipeline():  # noqa: ANN202
+        tok, trainer = gpt2_style(vocab_size=280)
+        tok.add_tokens(["<think>"])
+        return tok, trainer
+
+    texts = ["the newest <think> wider", "The lowest widest."]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", VocabSizeWarning)
+        tok, trainer = pipeline()
+        trained = tok.train(CORPUS, trainer)
+        result = sweep({"bl": pipeline()}, CORPUS, vocab_sizes=[280], texts=texts, keep_tokenizers=True)
+    swept = result.tokenizers[("bl", 280)]
+    assert swept.get_vocab() == trained.get_vocab()
+    assert swept.token_to_id("<think>") >= swept.model.vocab_size  # past the trained vocabulary
+    assert [swept.decode(swept.encode_ids(t)) for t in texts] == texts
+    expected = compare({"bl": trained}, texts, measure_speed=False).rows[0].to_dict()
+    got = result.points[0].metrics.to_dict()
+    assert {k: v for k, v in got.items() if k != "train_seconds"} == {
+        k: v for k, v in expected.items() if k != "train_seconds"}
 
 
 def test_sweep_renderings() -> None:

@@ -161,6 +161,13 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
                     self._renew_patterns()
         return caches
 
+    def _use_trained_model(self, model: Model) -> None:
+        """Make ``model``, just trained, this pipeline's: the added tokens get ids after its vocabulary
+        (their old ids may belong to trained tokens now) and their matching patterns are renewed."""
+        self.model = model
+        self._renumber_added_tokens()
+        self._renew_patterns()
+
     def clear_cache(self) -> None:
         """Forget cached pieces; needed only after changing a model's vocabulary in place."""
         with _CACHES_LOCK:
@@ -528,9 +535,7 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
             counts = tool("count_words")(
                 corpus, normalizer=self.normalizer, pre_tokenizer=self.pre_tokenizer, progress=progress
             )
-            self.model = trainer.train(counts, model=self.model)
-        self._renumber_added_tokens()  # their old ids may belong to trained tokens now
-        self._renew_patterns()
+            self._use_trained_model(trainer.train(counts, model=self.model))
         mismatch = self._special_id_mismatch()
         if mismatch is not None:
             raise ConfigError(

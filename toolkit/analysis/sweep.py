@@ -232,6 +232,6 @@ def _train_at(name: str, template: Tokenizer, trainer: Trainer, size: int, count
         raise type(exc)(f"sweep: {name} at vocab_size={size}: {exc}") from exc
     seconds = time.perf_counter() - t1
     tok = Tokenizer.from_dict(template.to_dict(), trusted=True)
-    tok.model = model
+    tok._use_trained_model(model)  # as Tokenizer.train: added tokens move past the trained vocabulary
     tok.metadata = {"training": {"stats": {"training_seconds": seconds}}}
     return tok
