@@ -78,5 +78,9 @@ def test_bad_inputs_of_visualize_and_compare_are_typed_errors() -> None:
         visualize(tok, None)  # type: ignore[arg-type]
     with pytest.raises(InputError, match="got bytes; decode bytes to str first"):
         visualize(tok, b"ab")  # type: ignore[arg-type]
-    with pytest.raises(ConfigError, match=r"training_seconds\['t'\] must be a number of seconds >= 0, got 'fast'"):
-        compare({"t": tok}, ["hug"], training_seconds={"t": "fast"}, measure_speed=False)  # type: ignore[dict-item]
+    for bad in ("'fast'", "nan", "inf", "-1.0"):  # nan would reach to_json() as NaN, which is not JSON
+        value = "fast" if bad == "'fast'" else float(bad)
+        with pytest.raises(ConfigError, match=rf"training_seconds\['t'\] must be a finite number of seconds >= 0, got {bad}"):
+            compare({"t": tok}, ["hug"], training_seconds={"t": value}, measure_speed=False)  # type: ignore[dict-item]
+    with pytest.raises(ConfigError, match="training_seconds must be a mapping of tokenizer names to seconds, got list"):
+        compare({"t": tok}, ["hug"], training_seconds=[3.0], measure_speed=False)  # type: ignore[arg-type]

@@ -197,6 +197,10 @@ def test_closer_to_one_is_best() -> None:
     assert _best_of([0.8, 1.1, 1.3], "closer to 1") == {1}
     assert _best_of([0.5, 2.0, None], "closer to 1") == {0, 1}  # equally far in ratio terms: a tie
     assert _best_of([1.0, 1.0], "closer to 1") == set() and _best_of([2.0, 1.0], "higher") == {0}
+    # Ratios of token counts: |log(3/2)| and |log(2/3)| differ in the last bit as floats, still a tie.
+    assert abs(math.log(3 / 2)) != abs(math.log(2 / 3))
+    assert _best_of([3 / 2, 2 / 3, 2.0], "closer to 1") == {0, 1}
+    assert _best_of([1.0 + 1e-6, 1.0 - 1e-6 + 1e-7], "closer to 1") == {1}  # near, but not a tie
 
 
 # ------------------------------------------------------------------------------ the parallel sample

@@ -107,11 +107,15 @@ def compare(
     _check_parallel(groups, reference)
     if not isinstance(timing_repeats, int) or timing_repeats < 1:
         raise ConfigError(f"compare: timing_repeats must be a positive integer, got {timing_repeats!r}")
+    if training_seconds is not None and not isinstance(training_seconds, Mapping):
+        raise ConfigError("compare: training_seconds must be a mapping of tokenizer names to seconds, got "
+                          f"{type(training_seconds).__name__}")
     known = dict(training_seconds or {})
-    bad = {name: v for name, v in known.items() if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0}
+    bad = {name: v for name, v in known.items()
+           if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < math.inf}
     if bad:
         name, value = next(iter(bad.items()))
-        raise ConfigError(f"compare: training_seconds[{name!r}] must be a number of seconds >= 0, got {value!r}")
+        raise ConfigError(f"compare: training_seconds[{name!r}] must be a finite number of seconds >= 0, got {value!r}")
     unknown = set(known) - set(toks)
     if unknown:
         raise ConfigError(f"compare: training_seconds names unknown tokenizers: {', '.join(sorted(unknown))}")
@@ -268,9 +272,10 @@ def _best_of(values: Sequence[float | int | None], direction: str) -> set[int]:
     present = [v for v in values if v is not None]
     if not direction or len(present) < 2 or len(set(present)) < 2:
         return set()
-    if direction == "closer to 1":
+    if direction == "closer to 1":  # 1.5 and 2/3 tie: |log| equal up to rounding
         target = min(abs(math.log(v)) if v > 0 else math.inf for v in present)
-        return {i for i, v in enumerate(values) if v is not None and v > 0 and abs(math.log(v)) == target}
+        return {i for i, v in enumerate(values)
+                if v is not None and v > 0 and math.isclose(abs(math.log(v)), target, rel_tol=1e-9, abs_tol=1e-12)}
     goal = max(present) if direction == "higher" else min(present)
     return {i for i, v in enumerate(values) if v == goal}
 
