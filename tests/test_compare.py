@@ -612,6 +612,15 @@ def test_cli_file_format_options_blame_and_markdown_names(files: Path, capsys: p
     config.write_text(f'texts = ["{files / "en.txt"}"]\n[tokenizers]\nbpe = "{files / "bpe.json"}"\n', encoding="utf-8")
     assert main(["compare", str(config), "--renyi-alpha", "-1", "-q"]) == 2
     assert f"command line (over {config}): renyi_alpha:" in capsys.readouterr().err
+    # A boolean is no number (pydantic alone reads true as 1: Shannon's alpha, one timing pass, one byte).
+    base = config.read_text(encoding="utf-8")
+    for key in ("renyi_alpha = true", "timing_repeats = true", "max_bytes = false", "vocab_size = true"):
+        config.write_text(key + "\n" + base, encoding="utf-8")  # top-level keys go before the first table
+        assert main(["compare", str(config), "-q", "--no-plots"]) == 2
+        assert f"{key.split()[0]}: expected a number, got {key.split()[-1]}" in capsys.readouterr().err
+    config.write_text(base + "[sweep]\nvocab_sizes = [300, true]\n", encoding="utf-8")
+    assert main(["compare", str(config), "-q", "--no-plots"]) == 2
+    assert "sweep.vocab_sizes: expected a number, got true" in capsys.readouterr().err
 
 
 def test_cli_drops_a_byte_order_mark_and_writes_strict_json(files: Path, capsys: pytest.CaptureFixture[str]) -> None:

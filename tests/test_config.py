@@ -176,6 +176,13 @@ def test_every_bad_field_is_listed_with_its_path(corpus_file: Path, tmp_path: Pa
     assert "corpus.files[1]: corpus file" in message and "missing.txt does not exist" in message
 
 
+def test_a_boolean_is_no_number_of_workers(corpus_file: Path) -> None:
+    # pydantic reads ``true`` as 1 for an int field: ``num_workers = true`` would count in one process.
+    for value in (True, False):
+        assert f"num_workers: expected a number of processes, got {str(value).lower()}" in _error(
+            {**_base(corpus_file), "num_workers": value})
+
+
 def test_unknown_algorithm_lists_the_known_ones(corpus_file: Path) -> None:
     message = _error({**_base(corpus_file), "algorithm": "sentencepiece"})
     assert "algorithm: unknown algorithm 'sentencepiece' (did you mean 'sentencepiecebpe'?)" in message

@@ -45,7 +45,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from toolkit.cli.commands import integer, warn
 from toolkit.errors import ConfigError, VocabSizeWarning
@@ -66,6 +66,13 @@ DEFAULT_MAX_BYTES = 2_000_000
 # ---------------------------------------------------------------------------------------- config
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+def _not_a_bool(value: Any) -> Any:
+    """Refuse ``true``/``false`` where a number belongs (pydantic would read ``true`` as 1)."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a number, got {str(value).lower()}")
+    return value
 
 
 class TokenizerSpec(_Strict):
@@ -93,6 +100,14 @@ class SweepSpec(_Strict):
     corpus: list[str] | None = Field(None, description="Training files for every pipeline (default: each config's corpus).")
     metrics: list[str] = Field(default_factory=lambda: ["bytes_per_token", "renyi_efficiency"],
                                description="One plot per metric.")
+
+    @field_validator("vocab_sizes", mode="before")
+    @classmethod
+    def _no_bools(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            for item in value:
+                _not_a_bool(item)
+        return value
 
     @model_validator(mode="after")
     def _check(self) -> SweepSpec:
@@ -135,6 +150,11 @@ class CompareConfig(_Strict):
         False, description="Use the shipped parallel sample as texts (reference: en); a list: only these languages."
     )
     unreachable: bool = Field(True, description="Check every token for reachability (one encode per token).")
+
+    @field_validator("max_bytes", "vocab_size", "timing_repeats", "renyi_alpha", mode="before")
+    @classmethod
+    def _numbers_not_bools(cls, value: Any) -> Any:
+        return _not_a_bool(value)
 
     @model_validator(mode="after")
     def _texts_or_sample(self) -> CompareConfig:

@@ -162,6 +162,13 @@ class TrainingConfig(_Strict):
     def _bare_type(cls, value: Any) -> Any:
         return _section_value(value)
 
+    @field_validator("num_workers", mode="before")
+    @classmethod
+    def _not_a_bool(cls, value: Any) -> Any:  # pydantic would read ``true`` as 1
+        if isinstance(value, bool):
+            raise ValueError(f"expected a number of processes, got {str(value).lower()}")
+        return value
+
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_dict(cls, data: Any, *, overrides: Sequence[str] | Mapping[str, Any] = (), source: str = "config") -> TrainingConfig:
