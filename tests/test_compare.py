@@ -451,6 +451,12 @@ def test_token_view_html(tmp_path: Path) -> None:
 def test_tokenizer_visualize_method() -> None:
     view = bpe().visualize("hugs")
     assert isinstance(view, TokenView) and str(view) == "hug|s"
+    # Truncation and padding are a batch layout, left out as in compare (the tokenizer keeps them).
+    laid_out = bpe()
+    laid_out.enable_truncation(max_length=1)
+    laid_out.enable_padding(length=6, pad_token="[UNK]")
+    assert str(visualize(laid_out, "hugs hug")) == "hug|s hug"
+    assert laid_out.encode("hugs hug").tokens == ["hug", "[UNK]", "[UNK]", "[UNK]", "[UNK]", "[UNK]"]
     with pytest.raises(InputError):
         visualize(bpe(), [])
     with pytest.raises(ConfigError):

@@ -306,7 +306,8 @@ def visualize(
 
     ``tokenizers`` is one tokenizer or a mapping ``{name: tokenizer}`` shown side by side.
     ``add_special_tokens`` lets post-processors add ``[CLS]``/``[SEP]`` (shown as grey pills);
-    ``show_ids`` prints each token's id under it (hover shows it anyway).
+    ``show_ids`` prints each token's id under it (hover shows it anyway). Truncation and padding are
+    left out, as in :func:`~toolkit.analysis.compare`: the view shows each text's own tokens.
 
     >>> from toolkit import Tokenizer
     >>> from algorithms import BPE
@@ -315,6 +316,7 @@ def visualize(
     bpe   2 tokens  ab|[UNK]
     same  2 tokens  ab|[UNK]
     """
+    from toolkit.analysis.metrics import for_measuring
     from toolkit.tokenizer import Tokenizer
 
     if isinstance(tokenizers, Tokenizer):
@@ -342,7 +344,7 @@ def visualize(
     for text in items:
         row = []
         for name, tok in named.items():
-            r = _cells(tok, text, add_special_tokens=add_special_tokens)
+            r = _cells(for_measuring(tok), text, add_special_tokens=add_special_tokens)
             row.append(TokenRow(name, r.n_tokens, r.cells))
         rows.append(row)
     return TokenView(items, rows, show_ids=show_ids)
