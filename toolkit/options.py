@@ -38,6 +38,7 @@ __all__ = [
     "validate_params",
     "format_validation_error",
     "validation_messages",
+    "refuse_bool",
     "generation",
     "bump_generation",
     "where_override",
@@ -52,6 +53,22 @@ class Params(BaseModel):
     """Base of every component's options model: unknown keys are errors, values are validated strictly."""
 
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+
+def refuse_bool(value: Any, expected: str = "a number") -> Any:
+    """``value`` unchanged, unless it is ``True``/``False``: a config's ``mode="before"`` check for a
+    number field, since pydantic reads ``true`` as 1 there.
+
+    >>> refuse_bool(3), refuse_bool(2.5)
+    (3, 2.5)
+    >>> refuse_bool(True, "a number of processes")
+    Traceback (most recent call last):
+    ...
+    ValueError: expected a number of processes, got true
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"expected {expected}, got {str(value).lower()}")
+    return value
 
 
 def known_fields(model: type[BaseModel] | None, loc: tuple[Any, ...]) -> list[str]:

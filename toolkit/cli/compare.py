@@ -50,7 +50,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from toolkit.cli.commands import integer, warn
 from toolkit.errors import ConfigError, VocabSizeWarning
 from toolkit.interop.files import TOKENIZER_FORMATS
-from toolkit.options import validation_messages
+from toolkit.options import refuse_bool, validation_messages
 
 if TYPE_CHECKING:
     from toolkit.analysis.report import ComparisonReport
@@ -66,13 +66,6 @@ DEFAULT_MAX_BYTES = 2_000_000
 # ---------------------------------------------------------------------------------------- config
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-
-def _not_a_bool(value: Any) -> Any:
-    """Refuse ``true``/``false`` where a number belongs (pydantic would read ``true`` as 1)."""
-    if isinstance(value, bool):
-        raise ValueError(f"expected a number, got {str(value).lower()}")
-    return value
 
 
 class TokenizerSpec(_Strict):
@@ -106,7 +99,7 @@ class SweepSpec(_Strict):
     def _no_bools(cls, value: Any) -> Any:
         if isinstance(value, list):
             for item in value:
-                _not_a_bool(item)
+                refuse_bool(item)
         return value
 
     @model_validator(mode="after")
@@ -154,7 +147,7 @@ class CompareConfig(_Strict):
     @field_validator("max_bytes", "vocab_size", "timing_repeats", "renyi_alpha", mode="before")
     @classmethod
     def _numbers_not_bools(cls, value: Any) -> Any:
-        return _not_a_bool(value)
+        return refuse_bool(value)
 
     @model_validator(mode="after")
     def _texts_or_sample(self) -> CompareConfig:

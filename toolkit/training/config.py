@@ -48,7 +48,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError, did_you_mean
 from toolkit.limits import lone_surrogate_in, surrogate_problem
-from toolkit.options import validation_messages
+from toolkit.options import refuse_bool, validation_messages
 from toolkit.training.config_files import PIPELINE_SECTIONS, _override_items, apply_overrides, read_config_file
 from toolkit.training.results import TrainingResult, _check_post_processor, _tokens_on_counts
 from toolkit.progress import training_progress
@@ -164,10 +164,8 @@ class TrainingConfig(_Strict):
 
     @field_validator("num_workers", mode="before")
     @classmethod
-    def _not_a_bool(cls, value: Any) -> Any:  # pydantic would read ``true`` as 1
-        if isinstance(value, bool):
-            raise ValueError(f"expected a number of processes, got {str(value).lower()}")
-        return value
+    def _not_a_bool(cls, value: Any) -> Any:
+        return refuse_bool(value, "a number of processes")
 
     # ------------------------------------------------------------------ construction
     @classmethod
