@@ -151,6 +151,64 @@ def test_saving_keeps_the_file_permissions(tmp_path: Path) -> None:
         os.umask(mask)
 
 
+def _as_a_user_without_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``os.access`` as for a user who is not root (the tests may run as root, who may write anything):
+    a file with no write bit is not writable."""
+    real = os.access
+
+    def access(path, mode, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        if mode & os.W_OK and os.path.isfile(path) and not os.stat(path).st_mode & 0o222:
+            return False
+        return real(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+
+
+def test_saving_refuses_a_read_only_file_and_keeps_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save replaces the file by a rename, which the folder allows even when the file is read-only:
+    it used to replace a file made read-only to protect it (a plain open() would have failed)."""
+    _as_a_user_without_root(monkeypatch)
+    target = tmp_path / "tok.json"
+    pipelines()["bpe"].save(target)
+    before = target.read_bytes()
+    target.chmod(0o444)
+    with pytest.raises(SerializationError, match=f"cannot write {target}: the file is read-only .*chmod u\\+w"):
+        pipelines()["chat"].save(target)
+    assert target.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["tok.json"]
+    target.chmod(0o644)
+    pipelines()["chat"].save(target)  # writable again: saved
+    assert target.read_bytes() != before
+
+
+def test_saving_two_files_refuses_a_read_only_one_and_keeps_both(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolkit.interop import save_vocab_merges
+
+    _as_a_user_without_root(monkeypatch)
+    save_vocab_merges(pipelines()["bpe"], tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    (tmp_path / "merges.txt").chmod(0o444)
+    with pytest.raises(SerializationError, match="merges.txt: the file is read-only"):
+        save_vocab_merges(pipelines()["chat"], tmp_path)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_cli_train_refuses_a_read_only_output_before_training(
+    tmp_path: Path, corpus_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toolkit.cli import main
+
+    _as_a_user_without_root(monkeypatch)
+    out = tmp_path / "tok.json"
+    out.write_text("{}", encoding="utf-8")
+    out.chmod(0o444)
+    config = TESTS.parent / "examples" / "configs" / "bpe.toml"
+    code = main(["train", str(config), "--set", f'corpus.files=["{corpus_file}"]', "-o", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert f"output: {out}: the file is read-only; make it writable (chmod u+w) or give another path" in err
+    assert out.read_text(encoding="utf-8") == "{}"
+
+
 # ---------------------------------------------------------------------------------------- corpus trouble mid-training
 class _SideEffect(Normalizer):
     """A normalizer that runs ``action`` once, after it has seen ``after`` texts (i.e. mid-counting)."""

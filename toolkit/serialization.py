@@ -303,7 +303,22 @@ def _write_target(path: Path) -> Path:
         raise SerializationError(
             f"cannot write {path}: it is a {kind}, not a regular file; save to a file path instead"
         )
+    refuse_read_only(target, shown=path)
     return target
+
+
+def refuse_read_only(target: Path, *, shown: str | os.PathLike[str]) -> None:
+    """A :class:`SerializationError` when the existing file ``target`` is read-only for this user.
+
+    The save replaces the file by a rename, which the folder's permissions allow even when the file's
+    do not; a plain ``open(path, "w")`` (and Hugging Face's ``save``) would fail there, so a file made
+    read-only to protect it is refused rather than replaced. ``shown`` is the path the caller gave.
+    """
+    if os.access(target, os.F_OK) and not os.access(target, os.W_OK):
+        raise SerializationError(
+            f"cannot write {os.fspath(shown)}: the file is read-only (Permission denied); make it writable "
+            "(chmod u+w) or save elsewhere"
+        )
 
 
 def _write_error(path: str | os.PathLike[str], exc: OSError) -> SerializationError:

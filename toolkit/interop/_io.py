@@ -16,7 +16,7 @@ from pathlib import Path
 
 from toolkit.errors import SerializationError
 from toolkit.limits import check_file_size, read_bounded
-from toolkit.serialization import atomic_write_text
+from toolkit.serialization import atomic_write_text, refuse_read_only
 
 __all__ = ["PathLike", "missing_folders", "numbered_lines", "read_bytes", "read_text", "remove_empty_folders", "rstrip_ws",
            "where", "write_as_unit", "write_text"]
@@ -116,6 +116,7 @@ def write_as_unit(folder: Path, write: Callable[[Path], list[Path]], *, remove: 
             target = folder / path.name
             if (target.exists() or target.is_symlink()) and not target.is_file():
                 raise SerializationError(f"{target}: exists and is not a file; remove it or write elsewhere")
+            refuse_read_only(target, shown=target)
         for index, path in enumerate(staged):
             target = folder / path.name
             backup = None

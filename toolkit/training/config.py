@@ -621,7 +621,8 @@ def _printable(value: Any) -> Any:
 def output_problem(output: str | os.PathLike[str], *, reachable: bool = True) -> str | None:
     """What is wrong with ``output`` as the tokenizer file a training writes, or ``None``: an empty path,
     a directory, a NUL character, a name of another file format (our JSON under it would be read as that
-    format and refused); with ``reachable``, also a path under a file or in a folder nobody may write in."""
+    format and refused); with ``reachable``, also a path under a file, in a folder nobody may write in,
+    or of a read-only file (the save would refuse it: :func:`toolkit.serialization.refuse_read_only`)."""
     text = os.fspath(output)
     if not text:
         return "output: the path is empty; give a file path such as out/tokenizer.json"
@@ -649,6 +650,8 @@ def output_problem(output: str | os.PathLike[str], *, reachable: bool = True) ->
         return f"output: {text}: cannot reach it: {exc.strerror or exc}; give another path"
     if not os.access(folder, os.W_OK | os.X_OK):
         return f"output: {text}: the folder {folder} is not writable; give another path"
+    if os.access(path, os.F_OK) and not os.access(path, os.W_OK):
+        return f"output: {text}: the file is read-only; make it writable (chmod u+w) or give another path"
     return None
 
 
