@@ -46,5 +46,5 @@ class ModelFactory:
                 vocab_size=4000 if lang == "zh" else 800, byte_fallback=byte_fallback, hard_vocab_limit=False,
                 minloglevel=2, num_threads=1, **extra,
             )
-            self.made[key] = prefix.with_suffix(".model")
+            self.made[key] = Path(f"{prefix}.model")  # not with_suffix: an extra value may hold a dot
         return self.made[key]

@@ -26,6 +26,7 @@ from toolkit import Tokenizer, limits
 from toolkit.errors import ConfigError, SerializationError, VocabularyError
 from toolkit.interop.files import detect_format, load_tokenizer, save_tokenizer
 from toolkit.interop.sentencepiece import (
+    extra_space_steps,
     from_sentencepiece,
     read_sentencepiece,
     save_sentencepiece,
@@ -516,6 +517,53 @@ def test_user_defined_pieces_holding_spaces_encode_as_sentencepiece(models: Mode
         again = spm.SentencePieceProcessor(model_file=str(tmp_path / "again.model"))
         sp = spm.SentencePieceProcessor(model_file=str(path))
         assert [again.encode(t) for t in texts] == [sp.encode(t) for t in texts], (setting, model_type)
+
+
+#: Custom rules (hex code points, tab, hex output) whose outputs hold runs of spaces, lead or end with one:
+#: sentencepiece keeps a run inside one rule's output, as inside a user-defined symbol.
+SPACED_RULES = {"K": "k  k", "ab": "  z", "Q": " ", "W": "w ", "E": "   "}
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("keep_spaces", [False, True], ids=["remove_extra", "keep_spaces"])
+def test_rules_writing_runs_of_spaces_encode_as_sentencepiece(models: ModelFactory, keep_spaces: bool,
+                                                              tmp_path: Path) -> None:
+    """A custom rule whose output holds two spaces in a row: the loader used to collapse the run (as HF's
+    converter does), where sentencepiece keeps it (``"K"`` gave ``▁ k ▁ k``, not ``▁ k ▁ ▁ k``)."""
+    spm = require("sentencepiece")
+    import random
+
+    rules = tmp_path / "rules.tsv"
+    rules.write_text("".join(f"{' '.join(f'{ord(c):X}' for c in key)}\t{' '.join(f'{ord(c):X}' for c in out)}\n"
+                             for key, out in SPACED_RULES.items()), encoding="utf-8")
+    rng = random.Random(keep_spaces)
+    parts = ["a", "b", "ab", "K", "Q", "W", "E", "v", " ", "  ", "the", "\u3000", "\t"]
+    texts = ["K", "vab", "v K", "K K", " Q ", "QQ", "aWb", "W W", "E", "aEb", ""]
+    texts += ["".join(rng.choice(parts) for _ in range(rng.randint(1, 10))) for _ in range(300)]
+    extra = {"remove_extra_whitespaces": False} if keep_spaces else {}
+    for model_type, byte_fallback in (("unigram", False), ("bpe", True)):
+        path = models("en", model_type, byte_fallback, normalization_rule_tsv=str(rules), **extra)
+        _check_parity(path, texts)
+        Tokenizer.from_str(from_sentencepiece(path).to_str()).save_sentencepiece(tmp_path / "again.model")
+        again = spm.SentencePieceProcessor(model_file=str(tmp_path / "again.model"))
+        sp = spm.SentencePieceProcessor(model_file=str(path))
+        assert [again.encode(t) for t in texts] == [sp.encode(t) for t in texts], (keep_spaces, model_type)
+        _check_parity(tmp_path / "again.model", texts)
+    if keep_spaces:
+        return
+    # HF's shape (a map without space removal, then Replace steps) collapses those runs: refused on saving
+    from toolkit.interfaces import build
+    from toolkit.normalizers import Precompiled, Sequence
+
+    tok = from_sentencepiece(path)
+    first, *rest = tok.normalizer.normalizers
+    assert isinstance(first, Precompiled) and first.remove_extra_whitespaces
+    hf_shape = Precompiled(first.precompiled_charsmap, matching="sentencepiece")
+    tok.normalizer = Sequence([hf_shape, *(build("normalizer", step) for step in extra_space_steps()), *rest])
+    with pytest.raises(SerializationError, match="a rule of the character map writes two spaces in a row, which "
+                       r"sentencepiece keeps.*remove_extra_whitespaces=True\) in place of the Replace steps"):
+        tok.save_sentencepiece(tmp_path / "x.model")
+    assert not (tmp_path / "x.model").exists()
 
 
 def test_saving_refuses_user_defined_lists_that_disagree(models: ModelFactory, tmp_path: Path) -> None:

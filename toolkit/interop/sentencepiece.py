@@ -6,9 +6,10 @@ and a :class:`~toolkit.Tokenizer` that gives the same ids and pieces as ``senten
 - normalizer: ``Precompiled(charsmap, matching="sentencepiece")`` when the file has a character map,
   then SentencePiece's whitespace handling (``remove_extra_whitespaces``: runs of spaces become one,
   none at either end, nor a ``▁`` at the end once escaped; ``escape_whitespaces``: space → ``▁``;
-  ``add_dummy_prefix``: a leading ``▁``). When a user-defined piece holds a space, ``Precompiled``
-  (with the empty map if the file has none) removes the extra spaces itself
-  (``remove_extra_whitespaces=True``), because sentencepiece keeps the spaces inside such a piece;
+  ``add_dummy_prefix``: a leading ``▁``). When a user-defined piece holds a space, or a rule of the
+  map writes two in a row, ``Precompiled`` (with the empty map if the file has none) removes the extra
+  spaces itself (``remove_extra_whitespaces=True``), because sentencepiece keeps the spaces inside
+  such a piece or rule output;
 - pre-tokenizer: for BPE, ``Metaspace(prepend_scheme="never")`` splitting before each ``▁`` when no
   piece holds a ``▁`` after its first character (then the split never changes a segmentation, and
   each word is cached); for Unigram none: sentencepiece sums float32 scores over the whole sentence
@@ -111,9 +112,12 @@ def _pipeline_parts(proto: ModelProto, source: str) -> dict[str, Any]:
     normalizers: list[dict[str, Any]] = []
     charsmap = norm.get("precompiled_charsmap")
     users = _user_defined(proto)
-    # sentencepiece removes extra spaces a unit at a time, keeping those inside a user-defined symbol:
-    # only Precompiled knows the units (HF's Replace steps below are the same for any other symbol)
-    spaced = bool(norm.get("remove_extra_whitespaces")) and any(" " in u for u in users)
+    # sentencepiece removes extra spaces a unit at a time, keeping a run inside one unit (a user-defined
+    # symbol, or a rule whose output holds one): only Precompiled knows the units (HF's Replace steps
+    # below are the same wherever no unit holds two spaces in a row)
+    spaced = bool(norm.get("remove_extra_whitespaces")) and (
+        any(" " in u for u in users) or _writes_space_runs(charsmap)
+    )
     if charsmap or spaced:
         # sentencepiece copies its user-defined pieces unchanged (they bypass the character map)
         normalizers.append({"type": "Precompiled",
@@ -134,6 +138,15 @@ def _pipeline_parts(proto: ModelProto, source: str) -> dict[str, Any]:
         normalizers.insert(0, {"type": "Prepend", "prepend": " "})
     return {"normalizers": normalizers, "escape": escape, "dummy": norm.get("add_dummy_prefix"),
             "remove_extra": norm.get("remove_extra_whitespaces")}
+
+
+def _writes_space_runs(charsmap: bytes | None) -> bool:
+    """Whether a rule of the character map writes two spaces in a row (a custom rule set may; the
+    built-in ones do not). The map is a trie (its size first, 4 bytes) and then the rules' outputs,
+    each ending in a NUL, so a run of spaces there lies inside one output."""
+    if not charsmap or len(charsmap) < 4:
+        return False
+    return b"  " in charsmap[4 + int.from_bytes(charsmap[:4], "little") :]
 
 
 def _user_defined(proto: ModelProto) -> list[str]:
@@ -217,7 +230,7 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
     spec = Message("normalizer_spec")
     flags = {"add_dummy_prefix": False, "remove_extra_whitespaces": False, "escape_whitespaces": False}
     charsmap = b""
-    precompiled = False
+    precompiled = unit_spaces = False
     strips: list[str] = []
     items: list[Any] = []
     if tok.normalizer is not None:
@@ -234,6 +247,7 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
                     "a .model file has one list of user-defined pieces: assign the same list to both"
                 )
             flags["remove_extra_whitespaces"] |= d["remove_extra_whitespaces"]
+            unit_spaces |= d["remove_extra_whitespaces"]
             precompiled = True
         elif t == "Replace" and pattern == _SPACE_RUN:
             flags["remove_extra_whitespaces"] = True
@@ -246,12 +260,15 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
             flags["add_dummy_prefix"] = True
         else:
             raise SerializationError(f"save_sentencepiece: the normalizer {t} {d!r:.80} has no SentencePiece equivalent")
-    if not precompiled and flags["remove_extra_whitespaces"] and any(" " in u for u in tok.model.user_defined):
-        raise SerializationError(
-            "save_sentencepiece: a user-defined piece holds a space, which sentencepiece keeps where this pipeline's "
-            "Replace(Regex(' {2,}'), ' ') collapses it; normalize with Precompiled(Precompiled.EMPTY, "
-            "matching='sentencepiece', user_defined_symbols=..., remove_extra_whitespaces=True) instead"
-        )
+    if flags["remove_extra_whitespaces"] and not unit_spaces:  # collapsed by Replace, not a unit at a time
+        spaced = ("a user-defined piece holds a space" if any(" " in u for u in tok.model.user_defined) else
+                  "a rule of the character map writes two spaces in a row" if _writes_space_runs(charsmap) else None)
+        if spaced:
+            raise SerializationError(
+                f"save_sentencepiece: {spaced}, which sentencepiece keeps where this pipeline's "
+                "Replace(Regex(' {2,}'), ' ') collapses it; normalize with Precompiled(..., matching='sentencepiece', "
+                "user_defined_symbols=..., remove_extra_whitespaces=True) in place of the Replace steps"
+            )
     if strips and not flags["remove_extra_whitespaces"]:
         raise SerializationError(
             f"save_sentencepiece: the normalizer {strips[0]} strips the ends of the text, which SentencePiece does "
