@@ -123,6 +123,17 @@ def test_template_defaults_are_hugging_faces() -> None:
     }
 
 
+@pytest.mark.parametrize("template", ["", " $A", "$A ", "[CLS]  $A", "$A\t[CLS]", "[CLS]\n$A"])
+def test_a_string_template_is_cut_at_single_spaces_as_hfs(template: str) -> None:
+    """An empty piece is refused (``single=""`` used to give empty encodings silently); a piece is
+    separated by one space only, so a tab or newline is part of a piece, which does not read."""
+    with pytest.raises(ConfigError, match="empty piece|cannot read template piece|does not define"):
+        TemplateProcessing(single=template, special_tokens=[("[CLS]", 2)])
+    hf = require("tokenizers").processors.TemplateProcessing
+    with pytest.raises(Exception):  # noqa: B017, PT011 (HF: ValueError or its own exception types)
+        hf(single=template, special_tokens=[("[CLS]", 2)])
+
+
 def test_empty_sequences() -> None:
     empty = Encoding()
     out = BertProcessing().process(empty, empty)

@@ -112,7 +112,13 @@ def parse_template(value: Any) -> list[dict[str, dict[str, Any]]]:
     [{'Sequence': {'id': 'A', 'type_id': 0}}, {'SpecialToken': {'id': '[SEP]', 'type_id': 1}}]
     """
     if isinstance(value, str):
-        value = value.split()
+        pieces = value.split(" ")  # as HF: one space between pieces, no other separator
+        if "" in pieces:
+            raise ConfigError(
+                f"template {value!r}: an empty piece (the template is empty, or has a space at either end or two "
+                'in a row); separate the pieces by single spaces, as in "[CLS] $A [SEP]"'
+            )
+        value = pieces
     if isinstance(value, Mapping) or not isinstance(value, Iterable):
         raise ConfigError(f"a template must be a string or a list of pieces, got {type(value).__name__}")
     return [_parse_piece(item) for item in value]
