@@ -341,3 +341,58 @@ def test_padding_targets_and_pad_ids_are_bounded() -> None:
     hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(Tokenizer(WordLevel(VOCAB, unk_token="[UNK]")))))
     hf.enable_padding(length=10**7, pad_id=2**31)  # HF takes any u32
     assert hf.padding["length"] == 10**7 and hf.padding["pad_id"] == 2**31
+
+
+def test_metaspace_first_after_a_normalizer_that_expands_the_first_character() -> None:
+    tokenizers = require("tokenizers")
+    from pretokenizers import Metaspace, Punctuation
+    from pretokenizers import Sequence as PreSequence
+    from toolkit.normalizers import NFKC
+
+    vocab = {"[UNK]": 0, "▁": 1, ".": 2, "▁.": 3, "a": 4}
+    ours = Tokenizer(WordLevel(vocab, unk_token="[UNK]"), normalizer=NFKC(),
+                     pre_tokenizer=PreSequence([Punctuation(), Metaspace(prepend_scheme="first", split=False)]))
+    hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(ours)))
+    assert ours.encode("…").tokens == ["▁.", ".", "."]  # "..." : only the piece that starts the text
+    assert hf.encode("…").tokens == ["▁.", "▁.", "▁."]  # every piece at original offset 0
+
+
+def test_split_has_a_default_behavior_where_hf_requires_one() -> None:
+    tokenizers = require("tokenizers")
+    from pretokenizers import Split
+
+    assert Split(" ").pre_tokenize_str("a b") == Split(" ", "isolated").pre_tokenize_str("a b")
+    assert Split(" ", "isolated").pre_tokenize_str("a b") == tokenizers.pre_tokenizers.Split(
+        " ", "isolated").pre_tokenize_str("a b") == [("a", (0, 1)), (" ", (1, 2)), ("b", (2, 3))]
+    with pytest.raises(TypeError):
+        tokenizers.pre_tokenizers.Split(" ")
+
+
+def test_strip_decoder_strips_a_short_token_as_far_as_it_goes_where_hf_panics() -> None:
+    tokenizers = require("tokenizers")
+    from toolkit.decoders import Strip
+
+    assert Strip(" ", 0, 1).decode(["", "ab "]) == "ab"
+    assert Strip(" ", 1, 1).decode([" ", " b "]) == "b"
+    assert Strip(" ", 0, 1).decode(["a ", "b "]) == tokenizers.decoders.Strip(" ", 0, 1).decode(["a ", "b "]) == "ab"
+    for strip, tokens in (((" ", 0, 1), [""]), ((" ", 1, 1), [" "])):
+        with pytest.raises(BaseException):  # noqa: B017, PT011 (pyo3's PanicException derives from BaseException)
+            tokenizers.decoders.Strip(*strip).decode(tokens)
+
+
+def test_bert_processing_reads_a_list_as_the_token_and_id_pair() -> None:
+    tokenizers = require("tokenizers")
+
+    assert BertProcessing(["[SEP]", 2], ["[CLS]", 1]).to_dict() == BertProcessing(("[SEP]", 2), ("[CLS]", 1)).to_dict()
+    with pytest.raises(TypeError):
+        tokenizers.processors.BertProcessing(["[SEP]", 2], ("[CLS]", 1))
+
+
+def test_prepend_of_nothing_keeps_the_offsets() -> None:
+    tokenizers = require("tokenizers")
+
+    ours = Tokenizer(WordLevel({"[UNK]": 0, "a": 1, "b": 2}, unk_token="[UNK]"), normalizer=Prepend(""),
+                     pre_tokenizer=WhitespaceSplit())
+    hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(ours)))
+    assert ours.encode("a b").offsets == [(0, 1), (2, 3)]
+    assert hf.encode("a b").offsets == [(0, 0), (2, 3)]

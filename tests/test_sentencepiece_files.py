@@ -689,3 +689,18 @@ def test_renamed_bos_eos_pad_survive_saving(tmp_path: Path) -> None:
     with pytest.raises(SerializationError, match=r"bos_token='hello' is not a special token of the model; pass one of"):
         tok.save_sentencepiece(tmp_path / "bad.model", bos_token="hello")
     assert not (tmp_path / "bad.model").exists()
+
+
+@pytest.mark.parity
+def test_decode_leaves_skipped_ids_out_before_joining_bytes(models: ModelFactory) -> None:
+    """docs/migrating.md: a skipped control or unknown id between byte pieces lets them join (as HF's
+    conversions); sentencepiece ends the byte run there."""
+    spm = require("sentencepiece")
+    path = models("en", "bpe", True)
+    sp = spm.SentencePieceProcessor(model_file=str(path))
+    tok = from_sentencepiece(path)
+    c3, a9 = sp.piece_to_id("<0xC3>"), sp.piece_to_id("<0xA9>")
+    for between in (sp.bos_id(), sp.unk_id()):
+        assert tok.decode([c3, between, a9]) == "é"
+        assert sp.decode([c3, between, a9]) in ("\ufffd\ufffd", "\ufffd ⁇ \ufffd")
+    assert tok.decode([c3, a9]) == sp.decode([c3, a9]) == "é"
