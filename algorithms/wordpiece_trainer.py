@@ -28,7 +28,7 @@ from algorithms._wordpiece_likelihood import _LikelihoodRun, likelihood_gain
 from algorithms._wordpiece_runs import WordPieceTraining, _Run
 from algorithms.wordpiece import DEFAULT_SPECIAL_TOKENS, WordPiece
 from toolkit import limits
-from toolkit.errors import ConfigError, TrainingError
+from toolkit.errors import TrainingError
 from toolkit.interfaces import Model, Trainer
 from toolkit.progress import training_progress
 from toolkit.registry import register
@@ -94,8 +94,6 @@ class WordPieceTrainer(Trainer):
             self.vocab_size, specials, where=where, initial_alphabet=self.initial_alphabet,
             affixes=(self.continuing_subword_prefix, self.end_of_word_suffix),
         )
-        if len(set(specials)) != len(specials) or "" in specials:
-            raise ConfigError(f"{where}.special_tokens: must be distinct non-empty strings, got {specials!r}")
 
     # -------------------------------------------------------------------------------- public API
     def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> WordPiece:
@@ -119,7 +117,7 @@ class WordPieceTrainer(Trainer):
             "unk_token": unk_token,
             "continuing_subword_prefix": self.continuing_subword_prefix,
             "max_input_chars_per_word": max_chars,
-            "special_tokens": self.special_tokens,
+            "special_tokens": list(dict.fromkeys(self.special_tokens)),  # a repeated one counts once, as HF's
         }
         vocab = {t: i for i, t in enumerate(result.tokens)}
         return WordPiece._assemble(options, validate=False, where="WordPieceTrainer", vocab=vocab, check=False)  # type: ignore[no-any-return]
@@ -154,5 +152,6 @@ class WordPieceTrainer(Trainer):
         plen = len(self.continuing_subword_prefix)
         merges = [(a, b, a + b[plen:]) for a, b in bpe.merges]
         merged = {m[2] for m in merges}
-        n_base = next((i for i, t in enumerate(tokens) if t in merged and i >= len(self.special_tokens)), len(tokens))
+        n_specials = len(set(self.special_tokens))
+        n_base = next((i for i, t in enumerate(tokens) if t in merged and i >= n_specials), len(tokens))
         return WordPieceTraining(tokens, merges, n_base)

@@ -16,7 +16,7 @@ from algorithms import WordLevel
 from pretokenizers import WhitespaceSplit
 from toolkit import Tokenizer
 from toolkit.decoders import CTC
-from toolkit.errors import InputError
+from toolkit.errors import ConfigError, InputError
 from toolkit.normalizers import Precompiled, Prepend
 from toolkit.interop.hf_json import to_hf_dict
 from toolkit.normalizers.precompiled import build_charsmap
@@ -396,3 +396,60 @@ def test_prepend_of_nothing_keeps_the_offsets() -> None:
     hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(ours)))
     assert ours.encode("a b").offsets == [(0, 1), (2, 3)]
     assert hf.encode("a b").offsets == [(0, 0), (2, 3)]
+
+
+def _train_both(model: str, texts: list[str], **options: object) -> tuple[Tokenizer, object]:
+    """The same WhitespaceSplit pipeline trained by us and by HF (``model``: "BPE" or "WordPiece")."""
+    import algorithms
+
+    tokenizers = require("tokenizers")
+    ours = Tokenizer(getattr(algorithms, model)(), pre_tokenizer=WhitespaceSplit())
+    ours.train_from_iterator(texts, getattr(algorithms, f"{model}Trainer")(show_progress=False, **options))
+    hf_model = tokenizers.models.BPE() if model == "BPE" else tokenizers.models.WordPiece(unk_token="[UNK]")
+    hf = tokenizers.Tokenizer(hf_model)
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    hf_options = {k: v for k, v in options.items() if k != "criterion"}
+    hf.train_from_iterator(texts, getattr(tokenizers.trainers, f"{model}Trainer".replace("BPE", "Bpe"))(
+        show_progress=False, **hf_options))
+    return ours, hf
+
+
+def test_max_token_length_is_the_longest_token_where_hfs_stops_one_short() -> None:
+    ours, hf = _train_both("BPE", ["abc abc abc"], vocab_size=30, max_token_length=3)
+    assert set(ours.get_vocab()) == {"a", "b", "c", "ab", "abc"}
+    assert set(hf.get_vocab()) == {"a", "b", "c", "ab"}
+    ours2, _ = _train_both("BPE", ["abc abc abc"], vocab_size=30, max_token_length=2)
+    assert ours2.get_vocab() == hf.get_vocab()  # HF's n is our n - 1
+
+
+def test_affixed_symbols_are_numbered_by_code_point_where_hf_uses_its_word_order() -> None:
+    ours, hf = _train_both("BPE", ["aacba"], vocab_size=8, continuing_subword_prefix="##")
+    assert [ours.token_to_id(t) for t in ("##a", "##b", "##c")] == [3, 4, 5]
+    assert [hf.token_to_id(t) for t in ("##a", "##c", "##b")] == [3, 4, 5]  # one word: its order
+    assert "##ba" in ours.get_vocab() and "##cb" in hf.get_vocab()
+    plain, hf_plain = _train_both("BPE", ["aacba cab"], vocab_size=9)  # no affix: HF's vocabulary
+    assert plain.get_vocab() == hf_plain.get_vocab()
+
+
+def test_a_repeated_special_token_counts_once_and_an_empty_one_is_refused() -> None:
+    from algorithms import BPETrainer, WordLevelTrainer, WordPieceTrainer
+
+    for criterion in ("frequency", "likelihood", "score"):
+        ours, hf = _train_both("WordPiece", ["hug pug pun bun hugs"] * 3, vocab_size=12, criterion=criterion,
+                               special_tokens=["[UNK]", "[UNK]", "[PAD]"])
+        assert [ours.token_to_id(t) for t in ("[UNK]", "[PAD]")] == [hf.token_to_id(t) for t in ("[UNK]", "[PAD]")] == [0, 1]
+    for make in (BPETrainer, WordPieceTrainer, WordLevelTrainer):
+        with pytest.raises(ConfigError, match="special_tokens: the empty string cannot be a token"):
+            make(special_tokens=["[UNK]", ""])
+
+
+def test_a_special_token_that_is_a_character_of_the_text() -> None:
+    tokenizers = require("tokenizers")
+    ours, hf = _train_both("WordPiece", ["a b ab ab"], vocab_size=30, criterion="frequency",
+                           special_tokens=["[UNK]", "a"])
+    assert ours.encode("a b").tokens == ["[UNK]", "b"]
+    assert hf.encode("a b").tokens == ["a", "b"]  # HF matches it anywhere in the text
+    assert hf.encode("ba").tokens == ours.encode("ba", allowed_special="all").tokens == ["b", "a"]
+    bpe, _ = _train_both("BPE", ["a b ab ab"], vocab_size=30, special_tokens=["[UNK]", "a"])
+    assert bpe.encode("a").ids == [bpe.token_to_id("a")]
+    assert tokenizers  # imported for the skip when HF is absent

@@ -579,7 +579,7 @@ def test_bad_word_counts_are_training_errors(counts) -> None:
         {"limit_alphabet": -2},
         {"initial_alphabet": ["ab"]},
         {"initial_alphabet": "abc"},
-        {"special_tokens": ["[UNK]", "[UNK]"]},
+        {"special_tokens": ["[UNK]", ""]},
         {"special_tokens": "[UNK]"},
         {"continuing_subword_prefix": None},
         {"progress": 3},

@@ -77,7 +77,7 @@ def reference_wordpiece_trainer(
         symbols |= kept
     for split in splits:
         symbols.update(s for s in split if s is not None)
-    vocab: list[str] = list(special_tokens)
+    vocab: list[str] = list(dict.fromkeys(special_tokens))
     for s in sorted(symbols):
         if s not in vocab:
             vocab.append(s)
