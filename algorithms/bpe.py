@@ -12,7 +12,8 @@ This module owns character-level byte-pair encoding with Hugging Face ``models.B
 The trainer turns word counts into such a model with Hugging Face ``BpeTrainer`` semantics (special
 tokens, then the alphabet sorted by code point, then merges learned by
 :func:`algorithms._merges.learn_merges`). With ``tie_break="ids"`` and the same pre-tokenization,
-alphabet and special tokens, its merges are identical to Hugging Face's.
+alphabet and special tokens, its merges are identical to Hugging Face's (without a
+``continuing_subword_prefix`` or ``end_of_word_suffix``: HF numbers those symbols in hash-map order).
 
 >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 >>> model = BPETrainer(vocab_size=11, special_tokens=["[UNK]"]).train(counts)
