@@ -184,3 +184,20 @@ def test_token_to_sequence_agrees_with_sequence_ids_after_set_sequence_id() -> N
     enc.set_sequence_id(1)
     assert enc.sequence_ids == [1, 1, 1, 1]
     assert [enc.token_to_sequence(i) for i in range(len(enc))] == enc.sequence_ids
+
+
+def test_train_without_a_trainer_uses_the_models_as_hf(tmp_path: Path) -> None:
+    """``tok.train(files)``: HF's ``trainer=None`` picks the model's trainer with its defaults (ours
+    required one; ``train_from_iterator`` already had the default)."""
+    tokenizers = require("tokenizers")
+    from algorithms import BPE
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low lower lowest\nnew newer newest\n" * 20, encoding="utf-8")
+    ours = Tokenizer(BPE(), pre_tokenizer=Whitespace())
+    assert ours.train([str(corpus)]) is ours
+    hf = tokenizers.Tokenizer(tokenizers.models.BPE())
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    hf.train([str(corpus)])
+    assert ours.get_vocab() == hf.get_vocab()
+    assert ours.encode("lowest newer").ids == hf.encode("lowest newer").ids

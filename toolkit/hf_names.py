@@ -88,10 +88,12 @@ class HFNames:
             raise ConfigError(f"length must be a non-negative integer or None, got {length!r:.60}")
         if isinstance(iterator, (str, bytes)) or not hasattr(iterator, "__iter__"):
             raise CorpusError(f"train_from_iterator expects an iterable of texts, got {type(iterator).__name__}")
-        if trainer is None:
-            model = self.model  # type: ignore[attr-defined]
-            trainer = lookup("trainer", f"{model.type_name}Trainer")()
         self.train(_flatten(iterator), trainer)  # type: ignore[attr-defined]
+
+    def _model_trainer(self) -> Any:
+        """The trainer of this pipeline's model with its defaults (``BPE`` → ``BPETrainer()``), as HF's
+        ``trainer=None``."""
+        return lookup("trainer", f"{self.model.type_name}Trainer")()  # type: ignore[attr-defined]
 
     def save_pretrained(self, directory: str | os.PathLike[str], *, template: str | os.PathLike[str] | None = None,
                         **roles: Any) -> list[str]:

@@ -504,16 +504,18 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
         return StreamDecoder(self, skip_special_tokens=skip_special_tokens, ids=ids)
 
     # ------------------------------------------------------------------ training
-    def train(self, corpus: CorpusSource, trainer: Trainer) -> Tokenizer:
-        """Train the model on ``corpus`` with ``trainer``; returns ``self``.
+    def train(self, corpus: CorpusSource, trainer: Trainer | None = None) -> Tokenizer:
+        """Train the model on ``corpus`` with ``trainer`` (``None``: the model's trainer with its
+        defaults, ``BPE`` → ``BPETrainer()``, as HF's); returns ``self``.
 
         Progress (counting, then merging) is drawn when ``trainer.show_progress`` and stderr is a
         terminal or this runs in a notebook; a ``vocab_size`` the corpus cannot fill is a
         :class:`~toolkit.errors.VocabSizeWarning`.
 
         ``corpus`` is an iterable of strings, or a path / list of paths to UTF-8 text files (read line
-        by line, never whole). The normalizer and pre-tokenizer of this pipeline cut the text into the
-        word counts the trainer learns from.
+        by line, never whole). A list of strings is read as paths when every string names an existing
+        file or folder, else as texts (:meth:`train_from_iterator` always reads texts). The normalizer
+        and pre-tokenizer of this pipeline cut the text into the word counts the trainer learns from.
 
         >>> from algorithms import WordLevel, WordLevelTrainer
         >>> from pretokenizers import Whitespace
@@ -522,6 +524,8 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
         >>> tok.train(["the cat", "the dog"], trainer).encode("the bird").tokens
         ['the', '[UNK]']
         """
+        if trainer is None:
+            trainer = self._model_trainer()
         if not isinstance(trainer, Trainer):
             raise ConfigError(f"trainer must be a Trainer, got {type(trainer).__name__}")
         if isinstance(corpus, (bytes, bytearray)) or not (

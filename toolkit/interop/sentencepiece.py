@@ -230,7 +230,7 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
     spec = Message("normalizer_spec")
     flags = {"add_dummy_prefix": False, "remove_extra_whitespaces": False, "escape_whitespaces": False}
     charsmap = b""
-    precompiled = unit_spaces = False
+    unit_spaces = False
     strips: list[str] = []
     items: list[Any] = []
     if tok.normalizer is not None:
@@ -248,7 +248,6 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
                 )
             flags["remove_extra_whitespaces"] |= d["remove_extra_whitespaces"]
             unit_spaces |= d["remove_extra_whitespaces"]
-            precompiled = True
         elif t == "Replace" and pattern == _SPACE_RUN:
             flags["remove_extra_whitespaces"] = True
         elif t == "Replace" and pattern in (_END_SPACE, {"Regex": _TRAILING_SPACES}) or t == "Strip":
