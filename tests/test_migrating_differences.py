@@ -453,3 +453,45 @@ def test_a_special_token_that_is_a_character_of_the_text() -> None:
     bpe, _ = _train_both("BPE", ["a b ab ab"], vocab_size=30, special_tokens=["[UNK]", "a"])
     assert bpe.encode("a").ids == [bpe.token_to_id("a")]
     assert tokenizers  # imported for the skip when HF is absent
+
+
+def _lowercase_pair(normalizer: str = "Lowercase") -> tuple[Tokenizer, object]:
+    """The same WordLevel pipeline in HF and (loaded from HF's JSON) ours, with ``normalizer``."""
+    tokenizers = require("tokenizers")
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel({"[UNK]": 0, "a": 1, "b": 2, "ab": 3}, "[UNK]"))
+    hf.normalizer = getattr(tokenizers.normalizers, normalizer)()
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    return Tokenizer.from_str(hf.to_str()), hf
+
+
+def test_decode_skips_special_tokens_by_id_where_hf_compares_their_text() -> None:
+    ours, hf = _lowercase_pair()
+    for tok in (ours, hf):
+        tok.add_special_tokens(["<s>"])
+        tok.add_tokens(["<S>"])  # ordinary, normalized: matches "<S>" as "<s>"
+    ids = hf.encode("<S>").ids
+    assert ours.encode("<S>").ids == ids
+    assert ours.decode(ids) == "<s>" and hf.decode(ids) == ""  # kept (as its normalized text), HF skips it
+
+
+def test_an_added_token_added_again_unnormalized_decodes_as_its_content_at_once() -> None:
+    from toolkit import AddedToken
+
+    tokenizers = require("tokenizers")
+    ours, hf = _lowercase_pair()
+    ours.add_tokens([AddedToken("AB")])
+    ours.add_tokens([AddedToken("AB", normalized=False)])
+    hf.add_tokens([tokenizers.AddedToken("AB")])
+    hf.add_tokens([tokenizers.AddedToken("AB", normalized=False)])
+    ids = hf.encode("AB").ids
+    assert ours.encode("AB").ids == ids
+    assert ours.decode(ids) == "AB" and hf.decode(ids) == "ab"
+    assert tokenizers.Tokenizer.from_str(hf.to_str()).decode(ids) == "AB"  # HF once reloaded
+
+
+def test_an_added_token_the_normalizer_deletes_matches_nothing() -> None:
+    ours, hf = _lowercase_pair("BertNormalizer")
+    for tok in (ours, hf):
+        tok.add_tokens(["\u200b"])
+    assert ours.encode("ab").tokens == ["ab"]
+    assert hf.encode("ab").tokens == ["a", "b"]  # HF: the empty text matches everywhere
