@@ -495,3 +495,13 @@ def test_an_added_token_the_normalizer_deletes_matches_nothing() -> None:
         tok.add_tokens(["\u200b"])
     assert ours.encode("ab").tokens == ["ab"]
     assert hf.encode("ab").tokens == ["a", "b"]  # HF: the empty text matches everywhere
+
+
+def test_two_added_tokens_normalizing_alike_match_as_the_first_added() -> None:
+    from toolkit.normalizers import NFKC, Lowercase, Sequence
+
+    tok = Tokenizer(WordLevel(VOCAB, unk_token="[UNK]"), normalizer=Sequence([NFKC(), Lowercase()]),
+                    pre_tokenizer=WhitespaceSplit())
+    tok.add_tokens(["AB", "ＡＢ"])  # both normalize to "ab"; HF picks one in hash-map order
+    first = tok.token_to_id("AB")
+    assert tok.encode("AB ＡＢ ab").ids == [first] * 3
