@@ -308,6 +308,51 @@ def test_inspect(bl_tokenizer: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert len(info["training"]["corpus_sha256"]) == 64
 
 
+@pytest.mark.parametrize("training", [
+    {"stats": {"bytes": "x"}}, {"corpus": 5}, {"stats": [1]}, {"corpus": {"files": 7, "sha256": 3}},
+])
+def test_inspect_reads_hand_edited_training_metadata(bl_tokenizer: Path, training: dict, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """metadata is free-form: a shape other than a training's crashed inspect (ValueError, AttributeError)."""
+    doc = json.loads(bl_tokenizer.read_text(encoding="utf-8"))
+    doc["metadata"]["training"] = training
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(doc), encoding="utf-8")
+    for extra in ([], ["--json"]):
+        code, out, err = run(["inspect", str(edited), *extra], capsys)
+        assert code == 0 and err == "" and "ByteLevelBPE" in out
+
+
+def test_a_config_is_read_with_a_bound_and_a_nesting_limit(tmp_path: Path, corpus_file: Path,
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A config named /dev/zero filled the memory; a deeply nested one crashed in copy.deepcopy
+    (RecursionError); a deep --set path in json.dumps. Each is now a one-line usage error."""
+    from toolkit import limits
+
+    zero = tmp_path / "zero.toml"
+    zero.symlink_to("/dev/zero")
+    monkeypatch.setattr(limits, "MAX_FILE_BYTES", 1 << 20)  # the bound, not its size, is under test
+    code, _, err = run(["train", str(zero)], capsys)
+    assert code == 2 and "more than 1,048,576 bytes" in one_line_error(err)
+    monkeypatch.undo()
+    base = f'algorithm = "bpe"\ncorpus.files = ["{corpus_file}"]\n'
+    deep_toml = tmp_path / "deep.toml"
+    deep_toml.write_text(base + "metadata." + "a." * 3000 + "a = 1\n", encoding="utf-8")
+    deep_json = tmp_path / "deep.json"
+    deep_json.write_text(json.dumps({"algorithm": "bpe", "corpus": {"files": [str(corpus_file)]}})[:-1]
+                         + ', "metadata": {"x": ' + "[" * 600 + "]" * 600 + "}}", encoding="utf-8")
+    flat = tmp_path / "flat.toml"
+    flat.write_text(base, encoding="utf-8")
+    out = tmp_path / "t.json"
+    for argv in (["train", str(deep_toml)], ["train", str(deep_json)],
+                 ["train", str(flat), "--set", "metadata." + "a." * 5000 + "a=1"],
+                 ["train", str(flat), "--set", "metadata." + "a." * 100 + "a=1"]):
+        code, _, err = run([*argv, "-o", str(out)], capsys)
+        assert code == 2 and "nested more than 64 levels deep" in one_line_error(err), argv
+        assert not out.exists()
+
+
 # ---------------------------------------------------------------------------------------- convert
 def test_convert_round_trips_through_every_format(
     bl_tokenizer: Path, wp_tokenizer: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]

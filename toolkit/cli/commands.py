@@ -322,10 +322,15 @@ def _inspect_info(tok: Tokenizer, file: str, top: int) -> dict[str, Any]:
     }
     training = tok.metadata.get("training") if isinstance(tok.metadata, dict) else None
     if isinstance(training, dict):
+        # metadata is free-form (a hand-edited file may hold anything there): take only what has the
+        # shape a training writes
+        corpus, stats = training.get("corpus"), training.get("stats")
+        corpus = corpus if isinstance(corpus, dict) else {}
+        files = corpus.get("files")
         info["training"] = {
-            "corpus_sha256": (training.get("corpus") or {}).get("sha256"),
-            "corpus_files": len((training.get("corpus") or {}).get("files") or []),
-            **(training.get("stats") or {}),
+            "corpus_sha256": corpus.get("sha256") if isinstance(corpus.get("sha256"), str) else None,
+            "corpus_files": len(files) if isinstance(files, list) else 0,
+            **(stats if isinstance(stats, dict) else {}),
         }
     return info
 
@@ -345,9 +350,11 @@ def _print_inspect(info: dict[str, Any]) -> None:
     print(f"longest tokens: {shown(info['longest_tokens'])}")
     if "training" in info:
         t = info["training"]
+        size = t.get("bytes", 0)
+        size = f"{size:,}" if isinstance(size, int) and not isinstance(size, bool) else repr(size)[:40]
         print(
-            f"trained on:     {t.get('corpus_files', 0)} file(s), sha256 {str(t.get('corpus_sha256'))[:16]}…, "
-            f"{t.get('bytes', 0):,} bytes, {t.get('bytes_per_token', 0)} bytes/token"
+            f"trained on:     {t['corpus_files']} file(s), sha256 {str(t['corpus_sha256'])[:16]}…, "
+            f"{size} bytes, {str(t.get('bytes_per_token', 0))[:40]} bytes/token"
         )
 
 

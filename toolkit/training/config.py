@@ -49,7 +49,13 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError, did_you_mean
 from toolkit.limits import lone_surrogate_in, surrogate_problem
 from toolkit.options import refuse_bool, validation_messages
-from toolkit.training.config_files import PIPELINE_SECTIONS, _override_items, apply_overrides, read_config_file
+from toolkit.training.config_files import (
+    PIPELINE_SECTIONS,
+    _override_items,
+    apply_overrides,
+    check_config_depth,
+    read_config_file,
+)
 from toolkit.training.results import TrainingResult, _check_post_processor, _tokens_on_counts
 from toolkit.progress import training_progress
 
@@ -180,6 +186,7 @@ class TrainingConfig(_Strict):
         """
         if not isinstance(data, Mapping):
             raise ConfigError(f"{source}: the config must be a table/object, got {type(data).__name__}")
+        check_config_depth(data, source=source)  # before anything recurses into it
         data = copy.deepcopy(dict(data))
         items = _override_items(overrides)
         # `preset` first: the other overrides apply to the config as merged with its preset, so
@@ -189,6 +196,7 @@ class TrainingConfig(_Strict):
         problems: list[str] = []
         data = _apply_preset(data, problems)
         apply_overrides(data, [(k, v) for k, v in items if k != "preset"])
+        check_config_depth(data, source=source)  # a --set path or value may nest it deeper
         data = _expand(data)
         problems.extend(_surrogate_problems(data))
         _resolve_algorithm(data, problems)

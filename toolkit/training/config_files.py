@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from toolkit.errors import ConfigError
+from toolkit.errors import ConfigError, SerializationError
+from toolkit.limits import check_nesting_depth, read_bounded
 
 __all__ = ["PIPELINE_SECTIONS", "read_config_file", "apply_overrides"]
 
@@ -46,7 +47,9 @@ def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     if suffix not in (".toml", ".yaml", ".yml", ".json"):
         raise ConfigError(f"{p}: unsupported config file type {suffix or '(none)'!r}; use .toml, .yaml, .yml or .json")
     try:
-        text = p.read_text(encoding="utf-8-sig")  # a BOM (Windows editors) is dropped, as by the tokenizer file readers
+        with p.open("rb") as fh:  # bounded: a config named /dev/zero or a FIFO must not fill the memory
+            data_bytes = read_bounded(fh, source=str(p), error=ConfigError)
+        text = data_bytes.decode("utf-8-sig")  # a BOM (Windows editors) is dropped, as by the tokenizer file readers
     except FileNotFoundError:
         raise ConfigError(f"{p}: no such config file") from None
     except UnicodeDecodeError as exc:
@@ -84,7 +87,17 @@ def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
             data = {}
     if not isinstance(data, dict):
         raise ConfigError(f"{p}: the config must be a table/mapping at the top level, got {type(data).__name__}")
+    check_config_depth(data, source=str(p))
     return data
+
+
+def check_config_depth(data: Any, *, source: str) -> None:
+    """A :class:`ConfigError` when ``data`` nests more than :data:`toolkit.limits.MAX_NESTING_DEPTH`
+    levels (the limit of the tokenizer file the training writes; deeper would crash copying)."""
+    try:
+        check_nesting_depth(data, source=source)
+    except SerializationError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _parse_value(text: str) -> Any:
