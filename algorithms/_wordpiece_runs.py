@@ -128,7 +128,7 @@ class _Run(_Splits):
         if self.every_initial:
             symbols.update(alphabet)
 
-        self.tokens: list[str] = list(dict.fromkeys(trainer.special_tokens))  # a repeated one counts once
+        self.tokens: list[str] = list(trainer.distinct_special_tokens)
         self.ids: dict[str, int] = {t: i for i, t in enumerate(self.tokens)}
         for s in sorted(symbols):
             if s not in self.ids:  # a special token may coincide with a symbol

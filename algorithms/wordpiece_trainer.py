@@ -95,6 +95,11 @@ class WordPieceTrainer(Trainer):
             affixes=(self.continuing_subword_prefix, self.end_of_word_suffix),
         )
 
+    @property
+    def distinct_special_tokens(self) -> list[str]:
+        """``special_tokens`` with a repeated one counted once (its first place), as HF's trainers."""
+        return list(dict.fromkeys(self.special_tokens))
+
     # -------------------------------------------------------------------------------- public API
     def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> WordPiece:
         """Learn a vocabulary from ``word_counts`` and return a new :class:`WordPiece`.
@@ -117,7 +122,7 @@ class WordPieceTrainer(Trainer):
             "unk_token": unk_token,
             "continuing_subword_prefix": self.continuing_subword_prefix,
             "max_input_chars_per_word": max_chars,
-            "special_tokens": list(dict.fromkeys(self.special_tokens)),  # a repeated one counts once, as HF's
+            "special_tokens": self.distinct_special_tokens,
         }
         vocab = {t: i for i, t in enumerate(result.tokens)}
         return WordPiece._assemble(options, validate=False, where="WordPieceTrainer", vocab=vocab, check=False)  # type: ignore[no-any-return]
@@ -152,6 +157,6 @@ class WordPieceTrainer(Trainer):
         plen = len(self.continuing_subword_prefix)
         merges = [(a, b, a + b[plen:]) for a, b in bpe.merges]
         merged = {m[2] for m in merges}
-        n_specials = len(set(self.special_tokens))
+        n_specials = len(self.distinct_special_tokens)
         n_base = next((i for i, t in enumerate(tokens) if t in merged and i >= n_specials), len(tokens))
         return WordPieceTraining(tokens, merges, n_base)

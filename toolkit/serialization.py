@@ -307,6 +307,11 @@ def _write_target(path: Path) -> Path:
     return target
 
 
+def is_read_only(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is an existing file this user may not write (root may write any)."""
+    return os.access(path, os.F_OK) and not os.access(path, os.W_OK)
+
+
 def refuse_read_only(target: Path, *, shown: str | os.PathLike[str]) -> None:
     """A :class:`SerializationError` when the existing file ``target`` is read-only for this user.
 
@@ -314,7 +319,7 @@ def refuse_read_only(target: Path, *, shown: str | os.PathLike[str]) -> None:
     do not; a plain ``open(path, "w")`` (and Hugging Face's ``save``) would fail there, so a file made
     read-only to protect it is refused rather than replaced. ``shown`` is the path the caller gave.
     """
-    if os.access(target, os.F_OK) and not os.access(target, os.W_OK):
+    if is_read_only(target):
         raise SerializationError(
             f"cannot write {os.fspath(shown)}: the file is read-only (Permission denied); make it writable "
             "(chmod u+w) or save elsewhere"

@@ -49,6 +49,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError, did_you_mean
 from toolkit.limits import lone_surrogate_in, surrogate_problem
 from toolkit.options import refuse_bool, validation_messages
+from toolkit.serialization import is_read_only
 from toolkit.training.config_files import (
     PIPELINE_SECTIONS,
     _override_items,
@@ -658,7 +659,7 @@ def output_problem(output: str | os.PathLike[str], *, reachable: bool = True) ->
         return f"output: {text}: cannot reach it: {exc.strerror or exc}; give another path"
     if not os.access(folder, os.W_OK | os.X_OK):
         return f"output: {text}: the folder {folder} is not writable; give another path"
-    if os.access(path, os.F_OK) and not os.access(path, os.W_OK):
+    if is_read_only(path):
         return f"output: {text}: the file is read-only; make it writable (chmod u+w) or give another path"
     return None
 
