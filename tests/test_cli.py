@@ -567,6 +567,9 @@ def test_convert_refuses_to_overwrite_its_input_with_another_format(
     ("tok.model", "--output: tok.model: training writes the tokenizer as JSON, which a .model name would pass off"),
     ("tok.tiktoken", "name it tok.json, then convert it (tokenizer-toolkit convert tok.json tok.tiktoken)"),
     ("vocab.TXT", "as a vocab-txt file"),
+    ("-", "--output: - (standard output) cannot take a tokenizer; give a file path"),
+    ("tok.json/", "--output: tok.json/ ends with a slash, which names a directory; give a file path such as tok.json/tokenizer.json"),
+    ("/dev/null", "--output: /dev/null: it is a device or special file, not a regular file"),
 ])
 def test_train_refuses_an_output_it_cannot_write_or_that_would_not_load(
     output: str, says: str, tmp_path: Path, corpus_file: Path, capsys: pytest.CaptureFixture[str],
@@ -657,6 +660,33 @@ def test_convert_refuses_standard_output_and_an_empty_path(
     code, _, err = run(["convert", str(bl_tokenizer), output], capsys)
     assert code == 2 and one_line_error(err).startswith("tokenizer-toolkit convert: error: the output ")
     assert sorted(tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize("output, says", [
+    ("/dev/null", "the output /dev/null/vocab.json: /dev/null is a device or special file, not a folder; give another "
+                  "path (--to vocab-merges writes vocab.json + merges.txt into a folder)"),
+    ("{file}/x.json", "the output {file}/x.json: {file} is a file, not a folder; give another path"),
+    ("{file}", "the output {file}/vocab.json: {file} is a file, not a folder"),
+    ("x.json/", "the output x.json/: the path ends with a slash, which names a folder; give a file path"),
+    ("{folder}/tokenizer.json", "the output {folder}/tokenizer.json: it is a folder, not a regular file"),
+])
+def test_convert_refuses_an_output_it_cannot_write_before_reading_the_input(
+    output: str, says: str, tmp_path: Path, bl_tokenizer: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import toolkit.cli.commands
+
+    work = tmp_path / "work"
+    (work / "dir" / "tokenizer.json").mkdir(parents=True)
+    (work / "afile").write_text("keep", encoding="utf-8")
+    monkeypatch.chdir(work)
+    names = {"file": "afile", "folder": "dir"}
+    monkeypatch.setattr(toolkit.cli.commands, "load_tokenizer", None)  # reading the input would fail the test
+    code, out, err = run(["convert", str(bl_tokenizer), output.format(**names)], capsys)
+    assert code == 2 and out == "", err
+    assert one_line_error(err).startswith("tokenizer-toolkit convert: error: " + says.format(**names))
+    assert sorted(p.name for p in work.iterdir()) == ["afile", "dir"] and (work / "afile").read_text() == "keep"
+    assert [p.name for p in (work / "dir").iterdir()] == ["tokenizer.json"]
 
 
 def test_usage_errors_of_commands_say_error(bl_tokenizer: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -205,7 +205,7 @@ def test_cli_train_refuses_a_read_only_output_before_training(
     code = main(["train", str(config), "--set", f'corpus.files=["{corpus_file}"]', "-o", str(out)])
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1, err
-    assert f"output: {out}: the file is read-only; make it writable (chmod u+w) or give another path" in err
+    assert f"output: {out}: the file is read-only (Permission denied); make it writable (chmod u+w) or save elsewhere" in err
     assert out.read_text(encoding="utf-8") == "{}"
 
 

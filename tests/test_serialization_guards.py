@@ -102,3 +102,22 @@ def test_saved_files_are_utf8_with_unix_newlines_and_no_temporary_left(tmp_path:
     assert "é中".encode() in raw and b"\r\n" not in raw and b"\n" in raw
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tok.json"]
     assert Tokenizer.load(path).encode_ids("é中") == [2]
+
+
+@pytest.mark.parametrize("name", ["tok.json/", "missing/"])
+def test_a_save_to_a_path_ending_in_a_slash_is_refused_and_writes_nothing(tmp_path: Path, name: str) -> None:
+    # Path() would drop the slash and write a file "tok.json"; Hugging Face's save fails there too.
+    with pytest.raises(SerializationError, match="ends with a slash, which names a folder; give a file path"):
+        Tokenizer(BPE({"a": 0}, [])).save(f"{tmp_path}/{name}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_write_problem_says_what_the_save_would_refuse(tmp_path: Path) -> None:
+    from toolkit.serialization import write_problem
+
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    assert write_problem(tmp_path / "new" / "deeper" / "tok.json") is None  # the caller makes the folders
+    assert write_problem(tmp_path / "file") is None  # replaced by the save
+    assert write_problem(tmp_path) == "it is a folder, not a regular file; save to a file path instead"
+    assert write_problem(tmp_path / "file" / "tok.json") == f"{tmp_path / 'file'} is a file, not a folder; give another path"
+    assert write_problem(f"{tmp_path}/x/") == "the path ends with a slash, which names a folder; give a file path"

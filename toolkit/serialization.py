@@ -57,6 +57,7 @@ __all__ = [
     "reading_untrusted",
     "untrusted_document",
     "atomic_write_text",
+    "write_problem",
     "utf8",
     "atomic_write_bytes",
 ]
@@ -261,8 +262,11 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
 
     If anything fails, the previous file (if any) is untouched, no temporary file is left, and a
     :class:`SerializationError` names ``path`` (disk full, read-only folder...). A symlink is
-    followed (its target is replaced, the link stays); a FIFO, device or folder is refused.
+    followed (its target is replaced, the link stays); a FIFO, device or folder is refused, and so is
+    a path ending in a slash (it names a folder).
     """
+    if _names_a_folder(path):
+        raise SerializationError(f"cannot write {os.fspath(path)}: {_FOLDER_NAME}")
     target = _write_target(Path(path))
     folder = target.parent
     if not folder.is_dir():
@@ -290,21 +294,66 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         raise
 
 
+_FOLDER_NAME = "the path ends with a slash, which names a folder; give a file path"
+
+
+def _names_a_folder(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` ends with a separator (``out/``): ``Path`` would drop it and write a file ``out``."""
+    return os.fspath(path).endswith(tuple(sep for sep in (os.sep, os.altsep) if sep))
+
+
+def _not_a_file(path: Path) -> str | None:
+    """Why the existing ``path`` (followed if a symlink) cannot be replaced by a file, or ``None``."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None  # nothing there yet (or a dangling link: its target is created)
+    if stat.S_ISREG(mode):
+        return None
+    kind = "folder" if stat.S_ISDIR(mode) else "FIFO" if stat.S_ISFIFO(mode) else "device or special file"
+    return f"it is a {kind}, not a regular file; save to a file path instead"
+
+
 def _write_target(path: Path) -> Path:
     """The file a save to ``path`` replaces: the target of a symlink (so the link survives); a path
     that exists but is not a regular file (FIFO, device, folder) is a :class:`SerializationError`."""
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
-    try:
-        mode = os.stat(target).st_mode
-    except OSError:
-        return target  # nothing there yet (or a dangling link: create its target)
-    if not stat.S_ISREG(mode):
-        kind = "folder" if stat.S_ISDIR(mode) else "FIFO" if stat.S_ISFIFO(mode) else "device or special file"
-        raise SerializationError(
-            f"cannot write {path}: it is a {kind}, not a regular file; save to a file path instead"
-        )
+    problem = _not_a_file(target)
+    if problem is not None:
+        raise SerializationError(f"cannot write {path}: {problem}")
     refuse_read_only(target, shown=path)
     return target
+
+
+def write_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why a save to ``path`` would be refused, or ``None``; a command checks it before its work (a
+    training, a comparison), so that the work never ends in a refused save. The folders on the way
+    may be missing (the caller makes them), but the nearest one that exists must be a folder this user
+    may write in.
+
+    >>> write_problem("/dev/null")
+    'it is a device or special file, not a regular file; save to a file path instead'
+    >>> write_problem("out/")
+    'the path ends with a slash, which names a folder; give a file path'
+    """
+    if _names_a_folder(path):
+        return _FOLDER_NAME
+    try:
+        target = Path(os.path.realpath(path)) if Path(path).is_symlink() else Path(path)
+        problem = _not_a_file(target)
+        if problem is not None:
+            return problem
+        folder = target.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent  # the folders still to be made are made in the nearest one that exists
+        if not folder.is_dir():
+            kind = "a file" if folder.is_file() else "a device or special file"
+            return f"{folder} is {kind}, not a folder; give another path"
+    except OSError as exc:  # a folder on the way that we may not look into
+        return f"cannot reach it: {exc.strerror or exc}; give another path"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} is not writable; give another path"
+    return _READ_ONLY if is_read_only(target) else None
 
 
 def is_read_only(path: str | os.PathLike[str]) -> bool:
@@ -320,10 +369,10 @@ def refuse_read_only(target: Path, *, shown: str | os.PathLike[str]) -> None:
     read-only to protect it is refused rather than replaced. ``shown`` is the path the caller gave.
     """
     if is_read_only(target):
-        raise SerializationError(
-            f"cannot write {os.fspath(shown)}: the file is read-only (Permission denied); make it writable "
-            "(chmod u+w) or save elsewhere"
-        )
+        raise SerializationError(f"cannot write {os.fspath(shown)}: {_READ_ONLY}")
+
+
+_READ_ONLY = "the file is read-only (Permission denied); make it writable (chmod u+w) or save elsewhere"
 
 
 def _write_error(path: str | os.PathLike[str], exc: OSError) -> SerializationError:

@@ -25,6 +25,7 @@ from toolkit.interop.files import (
     detect_format, load_tokenizer, output_format, read_files, same_file, save_tokenizer, written_files,
 )
 from toolkit.arguments import check_indent
+from toolkit.serialization import write_problem
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
@@ -377,9 +378,10 @@ def cmd_convert(args: argparse.Namespace) -> int:
     source = Path(args.input)
     src_fmt = detect_format(source) if args.from_format == "auto" else args.from_format
     check_indent(args.indent)
-    tok = load_tokenizer(source, format=src_fmt, merges=args.merges, pattern=args.pattern, lowercase=args.lowercase)
     output = Path(args.output)
     dst_fmt = output_format(output, src_fmt) if args.to_format == "auto" else args.to_format
+    _refuse_an_output_it_cannot_write(args.output, dst_fmt)  # before the input is read: nothing to lose
+    tok = load_tokenizer(source, format=src_fmt, merges=args.merges, pattern=args.pattern, lowercase=args.lowercase)
     _refuse_overwriting_the_input(source, src_fmt, output, dst_fmt, args.merges)
     made = missing_folders(output.parent) if dst_fmt != "vocab-merges" else []
     try:
@@ -417,6 +419,19 @@ def _template(args: argparse.Namespace, source: Path, dst_fmt: str) -> Path | No
         return None
     beside = (source if source.is_dir() else source.parent) / "tokenizer_config.json"
     return beside if beside.is_file() else None
+
+
+def _refuse_an_output_it_cannot_write(output: str, dst_fmt: str) -> None:
+    """A usage error naming why a file ``convert`` would write to ``output`` in ``dst_fmt`` would be refused
+    (:func:`toolkit.serialization.write_problem`): a device, a folder where a file goes, a file where a
+    folder goes (``vocab-merges`` and ``transformers`` write folders)."""
+    files = written_files(output, dst_fmt)
+    into_folder = files != [Path(output)]
+    for path in files if into_folder else [output]:  # the string as given: a final slash names a folder
+        problem = write_problem(path)
+        if problem is not None:
+            into = f" (--to {dst_fmt} writes {' + '.join(p.name for p in files)} into a folder)" if into_folder else ""
+            raise UsageError(f"{PROG} convert", f"the output {path}: {problem}{into}")
 
 
 def _refuse_overwriting_the_input(source: Path, src_fmt: str, output: Path, dst_fmt: str, merges: Any) -> None:

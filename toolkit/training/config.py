@@ -49,7 +49,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError, did_you_mean
 from toolkit.limits import lone_surrogate_in, surrogate_problem
 from toolkit.options import refuse_bool, validation_messages
-from toolkit.serialization import is_read_only
+from toolkit.serialization import write_problem
 from toolkit.training.config_files import (
     PIPELINE_SECTIONS,
     _override_items,
@@ -629,12 +629,16 @@ def _printable(value: Any) -> Any:
 
 def output_problem(output: str | os.PathLike[str], *, reachable: bool = True) -> str | None:
     """What is wrong with ``output`` as the tokenizer file a training writes, or ``None``: an empty path,
-    a directory, a NUL character, a name of another file format (our JSON under it would be read as that
-    format and refused); with ``reachable``, also a path under a file, in a folder nobody may write in,
-    or of a read-only file (the save would refuse it: :func:`toolkit.serialization.refuse_read_only`)."""
+    ``-`` (standard output, which takes no tokenizer file), a path ending in a slash or naming a directory,
+    a NUL character, a name of another file format (our JSON under it would be read as that format and
+    refused); with ``reachable``, also whatever would make the save refuse it
+    (:func:`toolkit.serialization.write_problem`: a device, a path under a file, a folder nobody may write
+    in, a read-only file)."""
     text = os.fspath(output)
     if not text:
         return "output: the path is empty; give a file path such as out/tokenizer.json"
+    if text == "-":
+        return "output: - (standard output) cannot take a tokenizer; give a file path such as out/tokenizer.json"
     if "\0" in text:
         return "output: the path holds a NUL character, which no file name can; give another path"
     from toolkit.interop.files import format_from_name
@@ -646,22 +650,15 @@ def output_problem(output: str | os.PathLike[str], *, reachable: bool = True) ->
                 f"as a {fmt} file; name it {path.with_suffix('.json').name}, then convert it "
                 f"(tokenizer-toolkit convert {path.with_suffix('.json')} {text})")
     try:
-        if path.is_dir():
-            return f"output: {text} is a directory; give a file path such as {path / 'tokenizer.json'}"
-        if not reachable:
-            return None
-        folder = path.parent
-        while not folder.exists() and folder != folder.parent:
-            folder = folder.parent  # the folders still to be made are made in the nearest one that exists
-        if not folder.is_dir():
-            return f"output: {text}: {folder} is a file, not a folder; give another path"
-    except OSError as exc:  # a folder on the way that we may not look into
-        return f"output: {text}: cannot reach it: {exc.strerror or exc}; give another path"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return f"output: {text}: the folder {folder} is not writable; give another path"
-    if is_read_only(path):
-        return f"output: {text}: the file is read-only; make it writable (chmod u+w) or give another path"
-    return None
+        if path.is_dir() or text.endswith(("/", os.sep)):
+            what = "is a directory" if path.is_dir() else "ends with a slash, which names a directory"
+            return f"output: {text} {what}; give a file path such as {path / 'tokenizer.json'}"
+    except OSError:
+        pass  # a folder on the way that we may not look into: write_problem says so
+    if not reachable:
+        return None
+    problem = write_problem(path)
+    return f"output: {text}: {problem}" if problem is not None else None
 
 
 def _check_target(target: str | os.PathLike[str], corpus: Corpus, config_file: str | None) -> None:
