@@ -595,6 +595,46 @@ def test_cli_errors(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "training configs" in capsys.readouterr().err
     assert main(["compare", "-t", str(files / "bpe.json"), "--texts", str(files / "en.txt"), "--sweep", "a,b"]) == 2
     assert "comma-separated integers" in capsys.readouterr().err
+    for sizes in ("300,,400", "300,", ",300"):  # an empty item is a typo, not a size to skip
+        assert main(["compare", "-t", str(files / "bpe.json"), "--texts", str(files / "en.txt"), "--sweep", sizes]) == 2
+        assert f"--sweep expects comma-separated integers, got '{sizes}'" in capsys.readouterr().err
+
+
+def test_cli_refuses_an_output_folder_it_cannot_write_before_measuring(
+    files: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import toolkit.analysis.report
+    from toolkit.cli import main
+
+    monkeypatch.setattr(toolkit.analysis.report, "compare", None)  # measuring would fail the test
+    (files / "afile").write_text("keep", encoding="utf-8")
+    (files / "taken" / "report.md").mkdir(parents=True)
+    for output, says in ((files / "afile", f"{files / 'afile'} is a file, not a folder"),
+                         (files / "afile" / "deeper", f"{files / 'afile'} is a file, not a folder"),
+                         (files / "taken", "cannot write report.md there: it is a folder, not a regular file")):
+        code = main(["compare", "-t", str(files / "bpe.json"), "--texts", str(files / "en.txt"), "-o", str(output)])
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and f"compare: output_dir (-o DIR) {output}: " in err and says in err, err
+    assert (files / "afile").read_text(encoding="utf-8") == "keep"
+    assert [p.name for p in (files / "taken").iterdir()] == ["report.md"]
+
+
+def test_cli_writes_its_files_all_or_none(files: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolkit.cli.compare
+    from toolkit.cli import main
+
+    out = files / "out"
+    argv = ["compare", "-t", str(files / "bpe.json"), "--texts", str(files / "en.txt"), "--no-plots", "-o", str(out), "-q"]
+    assert main(argv) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def broken(*args: object) -> str:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(toolkit.cli.compare, "_markdown", broken)  # report.json is written, report.md fails
+    assert main([*argv, "--texts", str(files / "fr.txt")]) == 1
+    assert "No space left on device" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # the previous run's reports, and nothing else
 
 
 def test_cli_file_format_options_blame_and_markdown_names(files: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -51,6 +51,7 @@ from toolkit.cli.commands import integer, warn
 from toolkit.errors import ConfigError, VocabSizeWarning
 from toolkit.interop.files import TOKENIZER_FORMATS
 from toolkit.options import refuse_bool, validation_messages
+from toolkit.serialization import write_problem
 
 if TYPE_CHECKING:
     from toolkit.analysis.report import ComparisonReport
@@ -285,7 +286,7 @@ def _effective_config(args: argparse.Namespace) -> CompareConfig:
         data["vocab_size"] = args.vocab_size
     if args.sweep:
         try:
-            sizes = [int(v) for v in args.sweep.replace(" ", "").split(",") if v]
+            sizes = [int(v) for v in args.sweep.replace(" ", "").split(",")]  # an empty item is an error too
         except ValueError:
             raise ConfigError(f"compare: --sweep expects comma-separated integers, got {args.sweep!r}") from None
         data["sweep"] = {**(data.get("sweep") or {}), "vocab_sizes": sizes}
@@ -435,6 +436,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``compare``: load or train the tokenizers, measure, print, write the files; the exit code."""
     from toolkit.analysis.report import compare
     from toolkit.cli.progress import progress_bar
+    from toolkit.interop._io import write_as_unit
     from toolkit.serialization import atomic_write_text
 
     config = _effective_config(args)
@@ -443,6 +445,9 @@ def run(args: argparse.Namespace) -> int:
     if not config.texts and not config.parallel_sample:
         raise ConfigError("compare: no evaluation texts; give --texts FILE, --lang LANG=FILE, --parallel-sample, "
                           "or texts in the config")
+    problem = _output_problem(config.output_dir)
+    if problem is not None:  # before anything is loaded, trained or measured
+        raise ConfigError(problem)
     quiet = bool(getattr(args, "quiet", False))
     bar = progress_bar(quiet=quiet, force=bool(getattr(args, "progress", False)))
     texts, sources, reference = _evaluation_texts(config)
@@ -460,25 +465,24 @@ def run(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     out = Path(config.output_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    plots: list[Path] = []
-    if config.plots:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            sys.stderr.write('tokenizer-toolkit: warning: plots skipped: matplotlib is not installed '
-                             '(pip install "tokenizer-toolkit[compare]")\n')
-        else:
-            from toolkit.analysis.plots import save_plots
-
-            plots = save_plots(report, out, sweep=result, sweep_metrics=config.sweep.metrics if config.sweep else ())
+    plots = config.plots and _can_plot()
     settings = config.model_dump(by_alias=True)
     if math.isinf(settings.get("renyi_alpha", 0)):
         settings["renyi_alpha"] = "inf"  # JSON has no infinity (as in the report)
     data = {"config": settings, "report": report.to_dict(),
             "sweep": result.to_dict() if result is not None else None}
-    atomic_write_text(out / "report.json", json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-    atomic_write_text(out / "report.md", _markdown(config, report, result, plots, sources))
+
+    def write(staging: Path) -> list[Path]:
+        names = []
+        if plots:
+            from toolkit.analysis.plots import save_plots
+
+            names = save_plots(report, staging, sweep=result, sweep_metrics=config.sweep.metrics if config.sweep else ())
+        atomic_write_text(staging / "report.json", json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        atomic_write_text(staging / "report.md", _markdown(config, report, result, names, sources))
+        return [staging / "report.md", staging / "report.json", *names]
+
+    written = write_as_unit(out, write)  # all files or none, the reports of a previous run kept on failure
     if args.json:
         sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     else:
@@ -486,6 +490,26 @@ def run(args: argparse.Namespace) -> int:
         if result is not None:
             sys.stdout.write("\n" + result.to_text() + "\n")
     if not quiet and not args.json:
-        written = ["report.md", "report.json", *(p.name for p in plots)]
-        sys.stdout.write(f"\nwrote {', '.join(written)} to {out}\n")
+        sys.stdout.write(f"\nwrote {', '.join(p.name for p in written)} to {out}\n")
     return 0
+
+
+def _can_plot() -> bool:
+    """Whether matplotlib is there; if not, a warning says how to get the plots."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        sys.stderr.write('tokenizer-toolkit: warning: plots skipped: matplotlib is not installed '
+                         '(pip install "tokenizer-toolkit[compare]")\n')
+        return False
+    return True
+
+
+def _output_problem(output_dir: str) -> str | None:
+    """Why the reports could not be written into ``output_dir`` (a file, a device, a folder named
+    report.md...), checked before anything is measured; ``None`` if nothing is in the way."""
+    for name in ("report.json", "report.md"):
+        problem = write_problem(Path(output_dir) / name)
+        if problem is not None:
+            return f"compare: output_dir (-o DIR) {output_dir}: cannot write {name} there: {problem}"
+    return None
