@@ -689,6 +689,22 @@ def test_convert_refuses_an_output_it_cannot_write_before_reading_the_input(
     assert [p.name for p in (work / "dir").iterdir()] == ["tokenizer.json"]
 
 
+@pytest.mark.parametrize("argv, says", [
+    (["encode", "{tok}", "--pattern", "GPT2_PATTERN", "hi"], "the option pattern applies to tiktoken files only"),
+    (["inspect", "{tok}", "--pattern", "CL100K_PATTERN"], "the option pattern applies to tiktoken files only"),
+    (["decode", "{tok}", "--pattern", "CL100K_PATTERN", "1"], "the option pattern applies to tiktoken files only"),
+    (["convert", "{tok}", "{out}", "--lowercase"], "the option lowercase applies to vocab-txt files only"),
+    (["convert", "{tok}", "{out}", "--merges", "m.txt"], "the option merges applies to vocab-merges files only"),
+])
+def test_an_option_that_does_not_apply_to_the_file_is_an_error_not_ignored(
+    argv: list[str], says: str, tmp_path: Path, bl_tokenizer: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out.json"
+    code, printed, err = run([a.format(tok=bl_tokenizer, out=out) for a in argv], capsys)
+    assert code == 2 and printed == "" and not out.exists()
+    assert one_line_error(err) == f"tokenizer-toolkit: error: {bl_tokenizer} is a toolkit file: {says}; leave it out"
+
+
 def test_usage_errors_of_commands_say_error(bl_tokenizer: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["encode", str(bl_tokenizer), "text", "--file", str(bl_tokenizer)], capsys)
     assert code == 2 and one_line_error(err).startswith("tokenizer-toolkit encode: error: give the input")

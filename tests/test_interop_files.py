@@ -196,6 +196,36 @@ def test_load_any_is_the_one_loader_of_every_format(tmp_path: Path) -> None:
         load_tokenizer(vocab, format="bpe")
 
 
+def test_options_meant_for_another_format_are_ignored_or_refused_on_request(tmp_path: Path) -> None:
+    from toolkit.interop.files import load_tokenizer
+
+    vocab = write(tmp_path, "vocab.txt", "[UNK]\n[CLS]\n[SEP]\nHug\n##s\n")
+    assert load_tokenizer(vocab, pattern="GPT2_PATTERN").get_vocab() == load_tokenizer(vocab).get_vocab()
+    with pytest.raises(ConfigError, match=r"vocab.txt is a vocab-txt file: the option pattern applies to tiktoken "
+                                          r"files only; the option merges applies to vocab-merges files only; leave it out"):
+        load_tokenizer(vocab, unused="error", pattern="GPT2_PATTERN", merges="m.txt", lowercase=True)
+    with pytest.raises(ConfigError, match="special_tokens applies to vocab-merges and tiktoken files only"):
+        load_tokenizer(vocab, unused="error", special_tokens=["<s>"])
+    assert load_tokenizer(vocab, unused="error", lowercase=False, pattern=None).encode("Hugs").tokens[1] == "Hug"
+    with pytest.raises(ConfigError, match="unused must be 'ignore' or 'error'"):
+        load_tokenizer(vocab, unused="warn")
+
+
+def test_gpt2_files_take_their_options_through_the_one_loader(tmp_path: Path) -> None:
+    from toolkit.interop.files import load_tokenizer
+
+    # The options of from_gpt2 were dropped (special_tokens) or refused (add_prefix_space) by load_tokenizer.
+    from toolkit.bytelevel import BYTE_TO_CHAR
+
+    alphabet = {BYTE_TO_CHAR[b]: b for b in range(256)}  # a byte-level vocabulary holds every byte
+    write_vocab_json({**alphabet, "hi": 256, "Ġh": 257, "Ġhi": 258, "<|end|>": 259}, tmp_path / "vocab.json")
+    write_merges_txt([("Ġ", "h"), ("Ġh", "i"), ("h", "i")], tmp_path / "merges.txt")
+    tok = load_tokenizer(tmp_path / "vocab.json", special_tokens=["<|end|>"], add_prefix_space=True, unused="error")
+    assert tok.encode("hi<|end|>", allowed_special="all").tokens == ["Ġhi", "<|end|>"]
+    plain = load_tokenizer(tmp_path)
+    assert plain.encode("hi").tokens == ["hi"] and plain.encode("<|end|>").tokens != ["<|end|>"]
+
+
 def test_pattern_names_resolve_in_one_place() -> None:
     import pretokenizers
     from toolkit.interop.tiktoken_files import resolve_pattern

@@ -102,7 +102,7 @@ def warn(message: str) -> None:
 
 # ---------------------------------------------------------------------------------------- input
 def _load(args: argparse.Namespace) -> Tokenizer:
-    return load_tokenizer(args.tokenizer, format=args.from_format, pattern=args.pattern)
+    return load_tokenizer(args.tokenizer, format=args.from_format, unused="error", pattern=args.pattern)
 
 
 def _read_input(args: argparse.Namespace, positional: Any) -> str:
@@ -381,7 +381,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
     output = Path(args.output)
     dst_fmt = output_format(output, src_fmt) if args.to_format == "auto" else args.to_format
     _refuse_an_output_it_cannot_write(args.output, dst_fmt)  # before the input is read: nothing to lose
-    tok = load_tokenizer(source, format=src_fmt, merges=args.merges, pattern=args.pattern, lowercase=args.lowercase)
+    tok = load_tokenizer(source, format=src_fmt, unused="error", merges=args.merges, pattern=args.pattern,
+                         lowercase=args.lowercase)
     _refuse_overwriting_the_input(source, src_fmt, output, dst_fmt, args.merges)
     made = missing_folders(output.parent) if dst_fmt != "vocab-merges" else []
     try:

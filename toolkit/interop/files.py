@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -233,9 +233,10 @@ def _load_toolkit(path: Path, **options: Any) -> Tokenizer:
     return Tokenizer.load(path, **options)
 
 
-def _load_vocab_merges(path: Path, *, merges: str | os.PathLike[str] | None = None, **options: Any) -> Tokenizer:
+def _load_vocab_merges(path: Path, *, merges: str | os.PathLike[str] | None = None,
+                       special_tokens: Sequence[str] | None = None, add_prefix_space: bool = False) -> Tokenizer:
     vocab, merge_file = vocab_merges_pair(path, merges)
-    return gpt2.from_gpt2(vocab, merge_file, **options)
+    return gpt2.from_gpt2(vocab, merge_file, special_tokens=special_tokens, add_prefix_space=add_prefix_space)
 
 
 #: Format → reader; each reader takes the path and the keyword options of its signature.
@@ -260,14 +261,17 @@ _OPTIONS = {fmt: _keyword_options(reader) for fmt, reader in _READERS.items()} |
 _ALL_OPTIONS = set().union(*_OPTIONS.values())
 
 
-def load_tokenizer(path: str | os.PathLike[str], *, format: str = "auto", **options: Any) -> Tokenizer:
+def load_tokenizer(path: str | os.PathLike[str], *, format: str = "auto", unused: str = "ignore",
+                   **options: Any) -> Tokenizer:
     """Read a tokenizer in any supported format (see :data:`TOKENIZER_FORMATS`).
 
-    ``options`` go to the reader of the format: ``merges`` (the merges file of a ``vocab.json``),
-    ``special_tokens`` and ``add_prefix_space`` (GPT-2 files), ``pattern`` (``.tiktoken``),
+    ``options`` go to the reader of the format: ``merges``, ``special_tokens`` and ``add_prefix_space``
+    (GPT-2 ``vocab.json`` + ``merges.txt``), ``pattern`` and ``special_tokens`` (``.tiktoken``),
     ``lowercase``, ``unk_token``... (``vocab.txt``), ``strict`` (``tokenizer.json``), ``trusted`` (ours).
-    An option set to ``None`` or meant for another format is ignored, so one call can carry the
-    options of every format; a name no reader takes is a :class:`ConfigError`.
+    An option set to ``None`` is ignored, and so is one meant for another format, so one call can
+    carry the options of every format; with ``unused="error"`` (the command line's choice: an option
+    the user typed must do something) that is a :class:`ConfigError` naming the option and the
+    format. A name no reader takes is a :class:`ConfigError` either way.
 
     >>> load_tokenizer("no-such.json")
     Traceback (most recent call last):
@@ -277,13 +281,20 @@ def load_tokenizer(path: str | os.PathLike[str], *, format: str = "auto", **opti
     unknown = sorted(set(options) - _ALL_OPTIONS)
     if unknown:
         raise ConfigError(f"load_tokenizer: unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(_ALL_OPTIONS))}")
+    if unused not in ("ignore", "error"):
+        raise ConfigError(f"load_tokenizer: unused must be 'ignore' or 'error', got {unused!r}")
     p = Path(path)
     if _is_stream(p):
-        return _load_stream(p, format, options)
+        return _load_stream(p, format, options, unused)
     fmt = detect_format(p) if format == "auto" else format
     reader = _READERS.get(fmt)
     if reader is None:
         raise ConfigError(f"format: unknown format {fmt!r} (--from on the command line); choose one of {', '.join(TOKENIZER_FORMATS)}")
+    ignored = [name for name, value in options.items() if value is not None and name not in _OPTIONS[fmt]]
+    if ignored and unused == "error":
+        takes = {name: [f for f, names in _OPTIONS.items() if name in names] for name in ignored}
+        raise ConfigError(f"{p} is a {fmt} file: " + "; ".join(
+            f"the option {name} applies to {' and '.join(takes[name])} files only" for name in ignored) + "; leave it out")
     if fmt != "vocab-merges" and not p.exists():
         raise SerializationError(f"{p}: no such tokenizer file")
     return reader(p, **{k: v for k, v in options.items() if v is not None and k in _OPTIONS[fmt]})
@@ -298,7 +309,7 @@ def _is_stream(path: Path) -> bool:
         return False
 
 
-def _load_stream(path: Path, format: str, options: dict[str, Any]) -> Tokenizer:
+def _load_stream(path: Path, format: str, options: dict[str, Any], unused: str) -> Tokenizer:
     """:func:`load_tokenizer` of a stream: read once (up to ``MAX_FILE_BYTES``) into a file of the same
     name in a temporary folder, loaded from there; errors name the stream, not the copy."""
     import tempfile
@@ -315,7 +326,7 @@ def _load_stream(path: Path, format: str, options: dict[str, Any]) -> Tokenizer:
         copy = Path(folder) / path.name
         copy.write_bytes(data)
         try:
-            return load_tokenizer(copy, format=format, **options)
+            return load_tokenizer(copy, format=format, unused=unused, **options)
         except ToolkitError as exc:
             exc.args = tuple(a.replace(str(copy), str(path)) if isinstance(a, str) else a for a in exc.args)
             raise
