@@ -195,6 +195,13 @@ def test_unknown_component_types_name_the_section(corpus_file: Path) -> None:
     assert "decoder.type: unknown decoder type 'Nope'" in message
 
 
+def test_an_unknown_model_type_is_reported_alone(corpus_file: Path) -> None:
+    data = {k: v for k, v in _base(corpus_file).items() if k != "algorithm"}
+    message = _error({**data, "model": {"type": "bpe"}})
+    assert "model.type: unknown model type 'bpe' (did you mean 'BPE'?)" in message
+    assert "trainer" not in message  # not also "no trainer is registered as 'bpeTrainer'"
+
+
 def test_model_and_algorithm_must_agree(corpus_file: Path) -> None:
     message = _error({**_base(corpus_file), "model": {"type": "WordPiece"}})
     assert "algorithm: 'byte_level_bpe' selects model type 'ByteLevelBPE' but model.type is 'WordPiece'" in message

@@ -479,6 +479,10 @@ def _resolve_algorithm(data: dict[str, Any], problems: list[str]) -> None:
     if "type" not in trainer:
         candidate = f"{model['type']}Trainer"
         try:
+            lookup("model", model["type"])
+        except (RegistryError, TypeError):
+            return  # an unknown model type is reported by itself; a trainer named after it would only confuse
+        try:
             lookup("trainer", candidate)
         except RegistryError:
             problems.append(f"trainer.type: required field is missing (no trainer is registered as {candidate!r})")
