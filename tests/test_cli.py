@@ -469,11 +469,11 @@ def test_closed_stdout_and_stdin_are_errors(bl_tokenizer: Path, tmp_path: Path) 
 def test_a_full_disk_on_stdout_is_one_line(bl_tokenizer: Path) -> None:
     if not SCRIPT.exists():
         pytest.skip(f"console script not installed at {SCRIPT}")
-    with open("/dev/full", "w") as full:
-        proc = subprocess.run([str(SCRIPT), "inspect", str(bl_tokenizer)], stdout=full, stderr=subprocess.PIPE,
-                              text=True, timeout=120)
-    assert proc.returncode == 1
-    assert one_line_error(proc.stderr) == "tokenizer-toolkit: error: cannot write standard output: No space left on device"
+    for argv in (["inspect", str(bl_tokenizer)], ["--help"], ["--version"], ["encode", "--help"]):  # argparse
+        with open("/dev/full", "w") as full:  # ignores a failed write of the help: exit code 0 before
+            proc = subprocess.run([str(SCRIPT), *argv], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+        assert proc.returncode == 1, argv
+        assert one_line_error(proc.stderr) == "tokenizer-toolkit: error: cannot write standard output: No space left on device"
 
 
 @pytest.mark.parametrize(

@@ -208,13 +208,18 @@ def _run(argv: list[str]) -> int:
     debug = "--debug" in argv
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help, --version
+            sys.stdout.flush()
+            failed = getattr(sys.stdout, "failed", None)
+            if failed is not None:  # argparse ignores a failed write of the help; a full disk is still an error
+                raise failed from None
+            return int(exc.code or 0) if not isinstance(exc.code, str) else 2
         debug = bool(getattr(args, "debug", False))
         code = int(args.run(args) or 0)
         sys.stdout.flush()  # a full disk is an error now, not a message at exit
         return code
-    except SystemExit as exc:  # --help, --version
-        return int(exc.code or 0) if not isinstance(exc.code, str) else 2
     except KeyboardInterrupt:
         _error("interrupted", debug)
         return 130
@@ -261,22 +266,24 @@ class _Output:
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
+        self.failed: OSError | None = None  # the first failed write, for callers that swallow it (argparse)
 
     def write(self, text: str) -> int:
         try:
             return int(self.inner.write(text))
-        except BrokenPipeError:
-            raise
         except OSError as exc:
-            raise OSError(exc.errno, f"cannot write standard output: {exc.strerror or exc}") from None
+            raise self._failure(exc) from None
 
     def flush(self) -> None:
         try:
             self.inner.flush()
-        except BrokenPipeError:
-            raise
         except OSError as exc:
-            raise OSError(exc.errno, f"cannot write standard output: {exc.strerror or exc}") from None
+            raise self._failure(exc) from None
+
+    def _failure(self, exc: OSError) -> OSError:
+        failed = exc if isinstance(exc, BrokenPipeError) else OSError(exc.errno, f"cannot write standard output: {exc.strerror or exc}")
+        self.failed = self.failed or failed
+        return failed
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
