@@ -410,7 +410,7 @@ class BPETrainer(Trainer):
         items = checked_word_counts(word_counts)
 
         # 1. Special tokens (unk_token first when it is not listed), in order, without duplicates.
-        specials = list(dict.fromkeys(self.special_tokens))
+        specials = self.distinct_special_tokens
         if unk_token is not None and unk_token not in specials:
             specials.insert(0, unk_token)
         id_to_token: list[str] = list(specials)

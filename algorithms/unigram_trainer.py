@@ -511,7 +511,7 @@ class UnigramTrainer(Trainer):
         unk = self.unk_token
         if unk is None and isinstance(template, Unigram) and template.unk_id is not None and template.vocab:
             unk = template.vocab[template.unk_id][0]
-        specials = list(dict.fromkeys(self.special_tokens))
+        specials = self.distinct_special_tokens
         if unk is None:
             return specials, None
         if unk in specials:

@@ -129,7 +129,7 @@ class WordLevelTrainer(Trainer):
         if model is not None and not isinstance(model, WordLevel):
             raise ConfigError(f"WordLevelTrainer trains WordLevel models; the tokenizer's model is a {type(model).__name__}")
         items = checked_word_counts(word_counts)
-        specials = list(dict.fromkeys(self.special_tokens))
+        specials = self.distinct_special_tokens
         taken = set(specials)
         # A word longer than a token may be (limits.MAX_TOKEN_LENGTH) is left out: no file could hold it.
         longest = limits.MAX_TOKEN_LENGTH

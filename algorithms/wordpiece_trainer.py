@@ -95,11 +95,6 @@ class WordPieceTrainer(Trainer):
             affixes=(self.continuing_subword_prefix, self.end_of_word_suffix),
         )
 
-    @property
-    def distinct_special_tokens(self) -> list[str]:
-        """``special_tokens`` with a repeated one counted once (its first place), as HF's trainers."""
-        return list(dict.fromkeys(self.special_tokens))
-
     # -------------------------------------------------------------------------------- public API
     def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> WordPiece:
         """Learn a vocabulary from ``word_counts`` and return a new :class:`WordPiece`.

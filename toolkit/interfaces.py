@@ -386,6 +386,17 @@ class Trainer(Component):
             raise ConfigError(f"{type(self).__name__}.progress must be a callable progress(stage, done, total)")
         self.progress = progress
 
+    @property
+    def distinct_special_tokens(self) -> list[str]:
+        """The trainer's ``special_tokens`` with a repeated one counted once (its first place), as HF's
+        trainers count them; ``[]`` for a trainer without the option.
+
+        >>> from algorithms import WordLevelTrainer
+        >>> WordLevelTrainer(special_tokens=["<s>", "<pad>", "<s>"]).distinct_special_tokens
+        ['<s>', '<pad>']
+        """
+        return list(dict.fromkeys(getattr(self, "special_tokens", ())))
+
     def check_reached(self, model: Model) -> str | None:
         """Warn (:class:`~toolkit.errors.VocabSizeWarning`) when ``model`` is smaller than ``vocab_size``,
         or larger (the special tokens and the alphabet alone exceed it: no merge was learned, as in HF).
