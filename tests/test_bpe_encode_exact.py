@@ -63,6 +63,18 @@ def test_long_merge_matches_the_oracle_on_random_tables() -> None:
         assert merge_ids(list(syms), pair_rank, rank_id, threshold=0) == expected[0]
 
 
+def test_a_huge_piece_linked_in_arrays_merges_as_the_oracle(monkeypatch: pytest.MonkeyPatch) -> None:
+    import algorithms._bpe_encode as bpe_encode
+
+    monkeypatch.setattr(bpe_encode, "_HUGE_PIECE", 4)  # every piece above 4 symbols takes the array path
+    rng = random.Random(21)
+    for _ in range(200):
+        alphabet = rng.randint(1, 4)
+        pair_rank, rank_id = random_table(rng, alphabet, rng.randint(1, 12))
+        syms = [rng.randrange(alphabet) for _ in range(rng.randint(0, 70))]
+        assert merge_long(list(syms), pair_rank, rank_id) == oracle(syms, pair_rank, rank_id), (syms, pair_rank)
+
+
 def test_a_stale_entry_does_not_end_its_rank() -> None:
     # a=0 b=1 c=2; "bc" (rank 0, id 3) then "ab" (rank 1, id 4). In "abcab" the first (a, b) is stale
     # once "bc" is merged; the second (a, b) must still merge.
