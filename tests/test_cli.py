@@ -568,7 +568,9 @@ def test_convert_refuses_to_overwrite_its_input_with_another_format(
     ("tok.tiktoken", "name it tok.json, then convert it (tokenizer-toolkit convert tok.json tok.tiktoken)"),
     ("vocab.TXT", "as a vocab-txt file"),
     ("-", "--output: - (standard output) cannot take a tokenizer; give a file path"),
-    ("tok.json/", "--output: tok.json/ ends with a slash, which names a directory; give a file path such as tok.json/tokenizer.json"),
+    ("tok.json/", "--output: tok.json/ ends with a slash or a dot, which names a directory; give a file path such as "
+                  "tok.json/tokenizer.json"),
+    ("tok.json/.", "--output: tok.json/. ends with a slash or a dot, which names a directory"),
     ("/dev/null", "--output: /dev/null: it is a device or special file, not a regular file"),
 ])
 def test_train_refuses_an_output_it_cannot_write_or_that_would_not_load(
@@ -664,10 +666,12 @@ def test_convert_refuses_standard_output_and_an_empty_path(
 
 @pytest.mark.parametrize("output, says", [
     ("/dev/null", "the output /dev/null/vocab.json: /dev/null is a device or special file, not a folder; give another "
-                  "path (--to vocab-merges writes vocab.json + merges.txt into a folder)"),
+                  "path (a name without an extension is a folder for vocab.json + merges.txt; name a file .json to "
+                  "write one file)"),
     ("{file}/x.json", "the output {file}/x.json: {file} is a file, not a folder; give another path"),
     ("{file}", "the output {file}/vocab.json: {file} is a file, not a folder"),
-    ("x.json/", "the output x.json/: the path ends with a slash, which names a folder; give a file path"),
+    ("x.json/", "the output x.json/: the path ends with a slash or a dot, which names a folder; give a file path"),
+    ("x.json/.", "the output x.json/.: the path ends with a slash or a dot, which names a folder; give a file path"),
     ("{folder}/tokenizer.json", "the output {folder}/tokenizer.json: it is a folder, not a regular file"),
 ])
 def test_convert_refuses_an_output_it_cannot_write_before_reading_the_input(

@@ -609,12 +609,16 @@ def test_cli_refuses_an_output_folder_it_cannot_write_before_measuring(
     monkeypatch.setattr(toolkit.analysis.report, "compare", None)  # measuring would fail the test
     (files / "afile").write_text("keep", encoding="utf-8")
     (files / "taken" / "report.md").mkdir(parents=True)
+    (files / "plot" / "token_lengths.png").mkdir(parents=True)
     for output, says in ((files / "afile", f"{files / 'afile'} is a file, not a folder"),
                          (files / "afile" / "deeper", f"{files / 'afile'} is a file, not a folder"),
-                         (files / "taken", "cannot write report.md there: it is a folder, not a regular file")):
+                         (files / "taken", "cannot write report.md there: it is a folder, not a regular file"),
+                         (files / "plot", "cannot write token_lengths.png there: it is a folder, not a regular file")):
         code = main(["compare", "-t", str(files / "bpe.json"), "--texts", str(files / "en.txt"), "-o", str(output)])
         err = capsys.readouterr().err
         assert code == 2 and err.count("\n") == 1 and f"compare: output_dir (-o DIR) {output}: " in err and says in err, err
+    assert main(["compare", "-t", str(files / "bpe.json"), "--texts", str(files / "en.txt"), "-o", ""]) == 2
+    assert "compare: output_dir (-o DIR): the path is empty" in capsys.readouterr().err  # not the default folder
     assert (files / "afile").read_text(encoding="utf-8") == "keep"
     assert [p.name for p in (files / "taken").iterdir()] == ["report.md"]
 
@@ -635,6 +639,21 @@ def test_cli_writes_its_files_all_or_none(files: Path, capsys: pytest.CaptureFix
     assert main([*argv, "--texts", str(files / "fr.txt")]) == 1
     assert "No space left on device" in capsys.readouterr().err
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # the previous run's reports, and nothing else
+
+
+def test_cli_writes_through_a_linked_report(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from toolkit.cli import main
+
+    out = files / "out"
+    out.mkdir()
+    (files / "kept.md").write_text("old", encoding="utf-8")
+    (out / "report.md").symlink_to(files / "kept.md")
+    (out / "report.json").symlink_to("new.json")  # dangling, relative: its target is created
+    code = main(["compare", "-t", str(files / "bpe.json"), "--texts", str(files / "en.txt"), "--no-plots", "-o", str(out), "-q"])
+    assert code == 0, capsys.readouterr().err
+    assert (out / "report.md").is_symlink() and (files / "kept.md").read_text(encoding="utf-8").startswith("# Tokenizer comparison")
+    assert (out / "report.json").is_symlink() and json.loads((out / "new.json").read_text(encoding="utf-8"))["report"]
+    assert sorted(p.name for p in out.iterdir()) == ["new.json", "report.json", "report.md"]
 
 
 def test_cli_file_format_options_blame_and_markdown_names(files: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -31,7 +31,7 @@ def test_a_folder_where_a_file_goes_is_an_error_and_stays_intact(tmp_path: Path)
         out = tmp_path / fmt
         (out / name).mkdir(parents=True)
         (out / name / "important.txt").write_text("precious")
-        with pytest.raises(SerializationError, match=f"{name}: exists and is not a file"):
+        with pytest.raises(SerializationError, match=f"{name}: it is a folder, not a regular file"):
             save_tokenizer(_byte_level(), out, format=fmt)
         assert (out / name / "important.txt").read_text() == "precious"
         assert sorted(p.name for p in out.iterdir()) == [name]  # nothing else written, no staging left

@@ -207,6 +207,16 @@ def test_options_meant_for_another_format_are_ignored_or_refused_on_request(tmp_
     with pytest.raises(ConfigError, match="special_tokens applies to vocab-merges and tiktoken files only"):
         load_tokenizer(vocab, unused="error", special_tokens=["<s>"])
     assert load_tokenizer(vocab, unused="error", lowercase=False, pattern=None).encode("Hugs").tokens[1] == "Hug"
+    from toolkit.interop.files import save_tokenizer
+
+    hf = tmp_path / "hf.json"
+    save_tokenizer(load_tokenizer(vocab), tmp_path / "model", format="transformers")
+    save_tokenizer(load_tokenizer(vocab), hf, format="hf")
+    with pytest.raises(ConfigError, match=r"hf.json is an hf file: the option lowercase applies to vocab-txt files only"):
+        load_tokenizer(hf, unused="error", lowercase=True)
+    with pytest.raises(ConfigError, match=r"model is a transformers folder: the option pattern applies to tiktoken"):
+        load_tokenizer(tmp_path / "model", unused="error", pattern="GPT2_PATTERN")
+    assert load_tokenizer(tmp_path / "model", unused="error", strict=False).get_vocab() == load_tokenizer(vocab).get_vocab()
     with pytest.raises(ConfigError, match="unused must be 'ignore' or 'error'"):
         load_tokenizer(vocab, unused="warn")
 
@@ -224,6 +234,8 @@ def test_gpt2_files_take_their_options_through_the_one_loader(tmp_path: Path) ->
     assert tok.encode("hi<|end|>", allowed_special="all").tokens == ["Ġhi", "<|end|>"]
     plain = load_tokenizer(tmp_path)
     assert plain.encode("hi").tokens == ["hi"] and plain.encode("<|end|>").tokens != ["<|end|>"]
+    with pytest.raises(ConfigError, match="is a folder, which holds its merges file; merges .* goes with a vocab.json file"):
+        load_tokenizer(tmp_path, merges=tmp_path / "other-merges.txt")  # the folder's merges.txt silently won
 
 
 def test_pattern_names_resolve_in_one_place() -> None:

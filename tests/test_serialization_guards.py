@@ -104,10 +104,10 @@ def test_saved_files_are_utf8_with_unix_newlines_and_no_temporary_left(tmp_path:
     assert Tokenizer.load(path).encode_ids("é中") == [2]
 
 
-@pytest.mark.parametrize("name", ["tok.json/", "missing/"])
+@pytest.mark.parametrize("name", ["tok.json/", "missing/", "tok.json/.", "."])
 def test_a_save_to_a_path_ending_in_a_slash_is_refused_and_writes_nothing(tmp_path: Path, name: str) -> None:
     # Path() would drop the slash and write a file "tok.json"; Hugging Face's save fails there too.
-    with pytest.raises(SerializationError, match="ends with a slash, which names a folder; give a file path"):
+    with pytest.raises(SerializationError, match="ends with a slash or a dot, which names a folder; give a file path"):
         Tokenizer(BPE({"a": 0}, [])).save(f"{tmp_path}/{name}")
     assert list(tmp_path.iterdir()) == []
 
@@ -120,4 +120,49 @@ def test_write_problem_says_what_the_save_would_refuse(tmp_path: Path) -> None:
     assert write_problem(tmp_path / "file") is None  # replaced by the save
     assert write_problem(tmp_path) == "it is a folder, not a regular file; save to a file path instead"
     assert write_problem(tmp_path / "file" / "tok.json") == f"{tmp_path / 'file'} is a file, not a folder; give another path"
-    assert write_problem(f"{tmp_path}/x/") == "the path ends with a slash, which names a folder; give a file path"
+    assert write_problem(f"{tmp_path}/x/") == "the path ends with a slash or a dot, which names a folder; give a file path"
+    assert write_problem("") == "the path is empty; give a file path"
+
+
+def test_write_problem_follows_links_as_the_save_does(tmp_path: Path) -> None:
+    import os
+
+    from toolkit.serialization import write_problem
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "to-file.json").symlink_to(tmp_path / "real" / "tok.json")  # dangling: its target is created
+    assert write_problem(tmp_path / "to-file.json") is None
+    (tmp_path / "to-nowhere.json").symlink_to(tmp_path / "missing" / "tok.json")
+    assert write_problem(tmp_path / "to-nowhere.json") == (
+        f"it is a link to {tmp_path / 'missing' / 'tok.json'}, whose folder does not exist; create "
+        f"{tmp_path / 'missing'} or give another path")
+    (tmp_path / "dangling-dir").symlink_to(tmp_path / "gone")
+    assert write_problem(tmp_path / "dangling-dir" / "tok.json") == (
+        f"{tmp_path / 'dangling-dir'} is a link to {tmp_path / 'gone'}, which does not exist; create it or give another path")
+    read, write = os.pipe()  # /dev/stdout into a pipe: a link to a pipe that is no path
+    try:
+        assert write_problem(f"/proc/self/fd/{write}") == "it is a FIFO, not a regular file; save to a file path instead"
+    finally:
+        os.close(read)
+        os.close(write)
+
+
+def test_a_save_through_a_link_replaces_its_target_and_keeps_the_link(tmp_path: Path) -> None:
+    from algorithms import ByteLevelBPE
+    from pretokenizers import ByteLevel
+    from toolkit.interop.gpt2 import save_vocab_merges
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "vocab.json").write_text("old", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "vocab.json").symlink_to(elsewhere / "vocab.json")
+    (out / "merges.txt").symlink_to(elsewhere / "new-merges.txt")  # dangling: created
+    tok = Tokenizer(ByteLevelBPE(), pre_tokenizer=ByteLevel(add_prefix_space=False))
+    save_vocab_merges(tok, out)
+    assert (out / "vocab.json").is_symlink() and (out / "merges.txt").is_symlink()
+    assert (elsewhere / "vocab.json").read_text(encoding="utf-8").startswith("{")
+    assert (elsewhere / "new-merges.txt").read_text(encoding="utf-8").startswith("#version")
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["new-merges.txt", "vocab.json"]  # no copy, no backup left
+    assert sorted(p.name for p in out.iterdir()) == ["merges.txt", "vocab.json"]

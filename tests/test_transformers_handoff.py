@@ -87,7 +87,7 @@ def test_cli_convert_to_transformers_is_all_or_nothing(lines: list[str], tmp_pat
     assert hf("Hello there")["input_ids"] == tok.encode("Hello there").ids
     (tmp_path / "blocker").write_text("x")
     failed = subprocess.run([*run, str(tmp_path / "blocker"), "--to", "transformers"], capture_output=True, text=True, check=False)
-    assert failed.returncode != 0 and failed.stderr.count("\n") == 1 and "not a directory" in failed.stderr
+    assert failed.returncode != 0 and failed.stderr.count("\n") == 1 and "blocker is a file, not a folder" in failed.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["blocker", "out", "tok.json"]  # no half-written directory
 
 

@@ -58,6 +58,8 @@ __all__ = [
     "untrusted_document",
     "atomic_write_text",
     "write_problem",
+    "names_a_folder",
+    "write_target",
     "utf8",
     "atomic_write_bytes",
 ]
@@ -265,9 +267,7 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     followed (its target is replaced, the link stays); a FIFO, device or folder is refused, and so is
     a path ending in a slash (it names a folder).
     """
-    if _names_a_folder(path):
-        raise SerializationError(f"cannot write {os.fspath(path)}: {_FOLDER_NAME}")
-    target = _write_target(Path(path))
+    target = write_target(path)
     folder = target.parent
     if not folder.is_dir():
         raise SerializationError(f"cannot write {path}: folder {folder} does not exist")
@@ -294,16 +294,23 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         raise
 
 
-_FOLDER_NAME = "the path ends with a slash, which names a folder; give a file path"
+_NAMES_A_FOLDER = "the path ends with a slash or a dot, which names a folder; give a file path"
 
 
-def _names_a_folder(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` ends with a separator (``out/``): ``Path`` would drop it and write a file ``out``."""
-    return os.fspath(path).endswith(tuple(sep for sep in (os.sep, os.altsep) if sep))
+def names_a_folder(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` ends with a separator or a ``.`` part (``out/``, ``out/.``): ``Path`` would drop
+    it and write a file ``out``.
+
+    >>> names_a_folder("out/"), names_a_folder("out/."), names_a_folder("out/tok.json")
+    (True, True, False)
+    """
+    text = os.fspath(path)
+    return text.endswith(tuple(sep for sep in (os.sep, os.altsep) if sep)) or os.path.basename(text) in (".", "..")
 
 
 def _not_a_file(path: Path) -> str | None:
-    """Why the existing ``path`` (followed if a symlink) cannot be replaced by a file, or ``None``."""
+    """Why the existing ``path`` (a symlink followed, ``/dev/stdout`` to its pipe) cannot be replaced by
+    a file, or ``None``."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
@@ -314,37 +321,55 @@ def _not_a_file(path: Path) -> str | None:
     return f"it is a {kind}, not a regular file; save to a file path instead"
 
 
-def _write_target(path: Path) -> Path:
-    """The file a save to ``path`` replaces: the target of a symlink (so the link survives); a path
-    that exists but is not a regular file (FIFO, device, folder) is a :class:`SerializationError`."""
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path
-    problem = _not_a_file(target)
+def write_target(path: str | os.PathLike[str]) -> Path:
+    """The file a save to ``path`` replaces: the target of a symlink (so the link survives), else
+    ``path``; a path naming a folder, an existing folder, FIFO or device and a read-only file are a
+    :class:`SerializationError` (:func:`write_problem` says why without raising).
+
+    >>> write_target("out/tokenizer.json")
+    PosixPath('out/tokenizer.json')
+    """
+    target, problem = _checked_target(path)
     if problem is not None:
-        raise SerializationError(f"cannot write {path}: {problem}")
-    refuse_read_only(target, shown=path)
+        raise SerializationError(f"cannot write {os.fspath(path)}: {problem}")
     return target
+
+
+def _checked_target(path: str | os.PathLike[str]) -> tuple[Path, str | None]:
+    """:func:`write_target` and why it cannot be written (``None``: it can)."""
+    given = Path(path)
+    if names_a_folder(path):
+        return given, _NAMES_A_FOLDER
+    problem = _not_a_file(given)
+    if problem is not None:
+        return given, problem
+    target = Path(os.path.realpath(given)) if given.is_symlink() else given
+    return target, _READ_ONLY if is_read_only(target) else None
 
 
 def write_problem(path: str | os.PathLike[str]) -> str | None:
     """Why a save to ``path`` would be refused, or ``None``; a command checks it before its work (a
     training, a comparison), so that the work never ends in a refused save. The folders on the way
     may be missing (the caller makes them), but the nearest one that exists must be a folder this user
-    may write in.
+    may write in; the folder of a symlink's target must exist.
 
     >>> write_problem("/dev/null")
     'it is a device or special file, not a regular file; save to a file path instead'
     >>> write_problem("out/")
-    'the path ends with a slash, which names a folder; give a file path'
+    'the path ends with a slash or a dot, which names a folder; give a file path'
     """
-    if _names_a_folder(path):
-        return _FOLDER_NAME
+    if not os.fspath(path):
+        return "the path is empty; give a file path"
     try:
-        target = Path(os.path.realpath(path)) if Path(path).is_symlink() else Path(path)
-        problem = _not_a_file(target)
+        target, problem = _checked_target(path)
         if problem is not None:
             return problem
+        if target != Path(path) and not target.parent.is_dir():
+            return f"it is a link to {target}, whose folder does not exist; create {target.parent} or give another path"
         folder = target.parent
         while not folder.exists() and folder != folder.parent:
+            if folder.is_symlink():
+                return f"{folder} is a link to {os.readlink(folder)}, which does not exist; create it or give another path"
             folder = folder.parent  # the folders still to be made are made in the nearest one that exists
         if not folder.is_dir():
             kind = "a file" if folder.is_file() else "a device or special file"
@@ -353,7 +378,7 @@ def write_problem(path: str | os.PathLike[str]) -> str | None:
         return f"cannot reach it: {exc.strerror or exc}; give another path"
     if not os.access(folder, os.W_OK | os.X_OK):
         return f"the folder {folder} is not writable; give another path"
-    return _READ_ONLY if is_read_only(target) else None
+    return None
 
 
 def is_read_only(path: str | os.PathLike[str]) -> bool:

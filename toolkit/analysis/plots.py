@@ -215,22 +215,34 @@ def save_plots(
     """
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
+    names = plot_names(report=report is not None, languages=bool(report is not None and report.languages),
+                       reference=getattr(report, "reference", None) is not None,
+                       sweep_metrics=sweep_metrics if sweep is not None and sweep.points else ())
     written: list[Path] = []
-
-    def save(fig: Figure, name: str) -> None:
-        path = out / name
-        fig.savefig(path, dpi=dpi)
-        written.append(path)
-
-    if report is not None:
-        save(plot_token_lengths(report), "token_lengths.png")
-        if report.languages:
-            save(plot_languages(report, metric="fertility"), "fertility_by_language.png")
-            save(plot_languages(report, metric="bytes_per_token"), "bytes_per_token_by_language.png")
-            save(plot_languages(report, metric="renyi_efficiency"), "renyi_efficiency_by_language.png")
-            if getattr(report, "reference", None) is not None:
-                save(plot_languages(report, metric="parity"), "parity_by_language.png")
-    if sweep is not None and sweep.points:
-        for metric in sweep_metrics:
-            save(plot_sweep(sweep, metric=metric), f"sweep_{metric}.png")
+    for name in names:
+        if name.startswith("sweep_"):
+            fig = plot_sweep(sweep, metric=name[len("sweep_"):-len(".png")])  # type: ignore[arg-type]
+        elif name == "token_lengths.png":
+            fig = plot_token_lengths(report)  # type: ignore[arg-type]
+        else:
+            fig = plot_languages(report, metric=name[: -len("_by_language.png")])  # type: ignore[arg-type]
+        fig.savefig(out / name, dpi=dpi)
+        written.append(out / name)
     return written
+
+
+def plot_names(*, report: bool = True, languages: bool = False, reference: bool = False,
+               sweep_metrics: Sequence[str] = ()) -> list[str]:
+    """The files :func:`save_plots` writes: with a report, for one with ``languages`` (and a
+    ``reference`` language), and for a sweep drawing ``sweep_metrics``.
+
+    >>> plot_names(languages=True)
+    ['token_lengths.png', 'fertility_by_language.png', 'bytes_per_token_by_language.png', 'renyi_efficiency_by_language.png']
+    """
+    names = []
+    if report:
+        names.append("token_lengths.png")
+        if languages:
+            metrics = ["fertility", "bytes_per_token", "renyi_efficiency", *(["parity"] if reference else [])]
+            names += [f"{metric}_by_language.png" for metric in metrics]
+    return names + [f"sweep_{metric}.png" for metric in sweep_metrics]

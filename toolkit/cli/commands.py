@@ -380,7 +380,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     check_indent(args.indent)
     output = Path(args.output)
     dst_fmt = output_format(output, src_fmt) if args.to_format == "auto" else args.to_format
-    _refuse_an_output_it_cannot_write(args.output, dst_fmt)  # before the input is read: nothing to lose
+    _refuse_an_output_it_cannot_write(args.output, dst_fmt, chosen=args.to_format != "auto")  # before reading
     tok = load_tokenizer(source, format=src_fmt, unused="error", merges=args.merges, pattern=args.pattern,
                          lowercase=args.lowercase)
     _refuse_overwriting_the_input(source, src_fmt, output, dst_fmt, args.merges)
@@ -422,17 +422,22 @@ def _template(args: argparse.Namespace, source: Path, dst_fmt: str) -> Path | No
     return beside if beside.is_file() else None
 
 
-def _refuse_an_output_it_cannot_write(output: str, dst_fmt: str) -> None:
+def _refuse_an_output_it_cannot_write(output: str, dst_fmt: str, *, chosen: bool) -> None:
     """A usage error naming why a file ``convert`` would write to ``output`` in ``dst_fmt`` would be refused
     (:func:`toolkit.serialization.write_problem`): a device, a folder where a file goes, a file where a
-    folder goes (``vocab-merges`` and ``transformers`` write folders)."""
+    folder goes (``vocab-merges`` and ``transformers`` write folders; ``chosen``: by ``--to``, else by
+    the name)."""
     files = written_files(output, dst_fmt)
     into_folder = files != [Path(output)]
     for path in files if into_folder else [output]:  # the string as given: a final slash names a folder
         problem = write_problem(path)
-        if problem is not None:
-            into = f" (--to {dst_fmt} writes {' + '.join(p.name for p in files)} into a folder)" if into_folder else ""
-            raise UsageError(f"{PROG} convert", f"the output {path}: {problem}{into}")
+        if problem is None:
+            continue
+        if into_folder and problem.endswith("not a folder; give another path"):
+            names = " + ".join(p.name for p in files)
+            problem += (f" (--to {dst_fmt} writes {names} into a folder)" if chosen else
+                        f" (a name without an extension is a folder for {names}; name a file .json to write one file)")
+        raise UsageError(f"{PROG} convert", f"the output {path}: {problem}")
 
 
 def _refuse_overwriting_the_input(source: Path, src_fmt: str, output: Path, dst_fmt: str, merges: Any) -> None:

@@ -290,7 +290,7 @@ def _effective_config(args: argparse.Namespace) -> CompareConfig:
         except ValueError:
             raise ConfigError(f"compare: --sweep expects comma-separated integers, got {args.sweep!r}") from None
         data["sweep"] = {**(data.get("sweep") or {}), "vocab_sizes": sizes}
-    if args.output_dir:
+    if args.output_dir is not None:  # "" too: refused, not the default folder
         data["output_dir"] = args.output_dir
     if args.no_plots:
         data["plots"] = False
@@ -445,12 +445,13 @@ def run(args: argparse.Namespace) -> int:
     if not config.texts and not config.parallel_sample:
         raise ConfigError("compare: no evaluation texts; give --texts FILE, --lang LANG=FILE, --parallel-sample, "
                           "or texts in the config")
-    problem = _output_problem(config.output_dir)
+    quiet = bool(getattr(args, "quiet", False))
+    texts, sources, reference = _evaluation_texts(config)
+    plots = config.plots and _can_plot()
+    problem = _output_problem(config, plots=plots, languages=isinstance(texts, dict), reference=reference is not None)
     if problem is not None:  # before anything is loaded, trained or measured
         raise ConfigError(problem)
-    quiet = bool(getattr(args, "quiet", False))
     bar = progress_bar(quiet=quiet, force=bool(getattr(args, "progress", False)))
-    texts, sources, reference = _evaluation_texts(config)
     tokenizers: dict[str, Tokenizer] = {}
     seconds: dict[str, float] = {}
     try:
@@ -465,7 +466,6 @@ def run(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     out = Path(config.output_dir)
-    plots = config.plots and _can_plot()
     settings = config.model_dump(by_alias=True)
     if math.isinf(settings.get("renyi_alpha", 0)):
         settings["renyi_alpha"] = "inf"  # JSON has no infinity (as in the report)
@@ -505,11 +505,20 @@ def _can_plot() -> bool:
     return True
 
 
-def _output_problem(output_dir: str) -> str | None:
-    """Why the reports could not be written into ``output_dir`` (a file, a device, a folder named
-    report.md...), checked before anything is measured; ``None`` if nothing is in the way."""
-    for name in ("report.json", "report.md"):
-        problem = write_problem(Path(output_dir) / name)
+def _output_problem(config: CompareConfig, *, plots: bool, languages: bool, reference: bool) -> str | None:
+    """Why the files of this run could not be written into ``config.output_dir`` (a file, a device, a
+    folder named report.md...), checked before anything is measured; ``None`` if nothing is in the way."""
+    from toolkit.analysis.plots import plot_names
+
+    where = f"compare: output_dir (-o DIR) {config.output_dir}"
+    if not config.output_dir:
+        return f"compare: output_dir (-o DIR): the path is empty; give a folder such as {DEFAULT_OUTPUT_DIR}"
+    names = ["report.json", "report.md"]
+    if plots:
+        names += plot_names(languages=languages, reference=reference,
+                            sweep_metrics=config.sweep.metrics if config.sweep else ())
+    for name in names:
+        problem = write_problem(Path(config.output_dir) / name)
         if problem is not None:
-            return f"compare: output_dir (-o DIR) {output_dir}: cannot write {name} there: {problem}"
+            return f"{where}: cannot write {name} there: {problem}"
     return None

@@ -7,6 +7,7 @@ atomic write used by every exporter. Every message names the file, and the line 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from toolkit.errors import SerializationError
 from toolkit.limits import check_file_size, read_bounded
-from toolkit.serialization import atomic_write_text, refuse_read_only
+from toolkit.serialization import atomic_write_text, write_target
 
 __all__ = ["PathLike", "missing_folders", "numbered_lines", "read_bytes", "read_text", "remove_empty_folders", "rstrip_ws",
            "where", "write_as_unit", "write_text"]
@@ -97,10 +98,11 @@ def write_text(path: PathLike, text: str) -> None:
 
 def write_as_unit(folder: Path, write: Callable[[Path], list[Path]], *, remove: Sequence[str] = ()) -> list[Path]:
     """Write several files into ``folder`` all or nothing: ``write(staging)`` writes them into a fresh
-    folder inside ``folder``, then each replaces its namesake (keeping its permissions) and the files
-    named in ``remove`` go; a failure at any point restores the files that were there and removes the
-    folders created for the purpose. A namesake that is not a file (a folder called ``vocab.json``)
-    is an error before anything moves. Returns the final paths.
+    folder inside ``folder``, then each replaces its namesake (keeping its permissions; a symlink's
+    target is replaced, the link stays, as :func:`toolkit.serialization.atomic_write_bytes` does) and
+    the files named in ``remove`` go; a failure at any point restores the files that were there and
+    removes the folders created for the purpose. A namesake that is not a file (a folder called
+    ``vocab.json``) or is read-only is an error before anything moves. Returns the final paths.
     """
     made = missing_folders(folder)
     try:
@@ -109,31 +111,27 @@ def write_as_unit(folder: Path, write: Callable[[Path], list[Path]], *, remove: 
     except OSError as exc:
         remove_empty_folders(made)
         raise SerializationError(f"{folder}: cannot write into this folder: {exc.strerror or exc}") from None
-    moved: list[tuple[Path, Path | None]] = []  # (final path, backup of the file it replaced)
+    moved: list[tuple[Path, Path | None]] = []  # (file replaced or removed, its backup beside it; None: new)
+    copies: list[Path] = []  # staged files copied beside a link's target elsewhere (maybe another disk)
     try:
         staged = write(staging)
-        for path in staged:
-            target = folder / path.name
-            if (target.exists() or target.is_symlink()) and not target.is_file():
-                raise SerializationError(f"{target}: exists and is not a file; remove it or write elsewhere")
-            refuse_read_only(target, shown=target)
-        for index, path in enumerate(staged):
-            target = folder / path.name
-            backup = None
-            if target.exists():
-                os.chmod(path, stat.S_IMODE(os.stat(target).st_mode))
-                backup = staging / f".old-{index}"
-                os.replace(target, backup)
-            moved.append((target, backup))
+        targets = [write_target(folder / path.name) for path in staged]  # every refusal before anything moves
+        for path, target in zip(staged, targets):
+            if not os.path.samefile(target.parent, folder):
+                fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+                os.close(fd)
+                copies.append(Path(name))
+                shutil.copyfile(path, name)
+                shutil.copymode(path, name)
+                path = Path(name)
+            moved.append((target, _backup(target, staging.name)))
+            if moved[-1][1] is not None:
+                os.chmod(path, stat.S_IMODE(os.stat(moved[-1][1]).st_mode))
             os.replace(path, target)
-        written = [target for target, _ in moved]
-        for index, name in enumerate(remove):
+        for name in remove:
             old = folder / name
             if old.is_file() or old.is_symlink():
-                backup = staging / f".removed-{index}"
-                os.replace(old, backup)
-                moved.append((old, backup))
-        return written
+                moved.append((old, _backup(old, staging.name)))
     except BaseException:
         for target, backup in reversed(moved):
             if backup is not None:
@@ -142,8 +140,24 @@ def write_as_unit(folder: Path, write: Callable[[Path], list[Path]], *, remove: 
                 target.unlink(missing_ok=True)
         raise
     finally:
+        for copy in copies:
+            copy.unlink(missing_ok=True)
         shutil.rmtree(staging, ignore_errors=True)
         remove_empty_folders(made)
+    for _, backup in moved:  # the new files are in place: what they replaced can go
+        if backup is not None:
+            with contextlib.suppress(OSError):
+                backup.unlink()
+    return [folder / path.name for path in staged]
+
+
+def _backup(path: Path, tag: str) -> Path | None:
+    """Move the existing ``path`` aside (same folder, hidden name with ``tag``); ``None`` if there is none."""
+    if not (path.exists() or path.is_symlink()):
+        return None
+    backup = path.with_name(f".{path.name}.{tag}.old")
+    os.replace(path, backup)
+    return backup
 
 
 def missing_folders(folder: Path) -> list[Path]:

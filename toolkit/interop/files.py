@@ -209,6 +209,9 @@ def output_format(output: Path, source_format: str) -> str:
 
 def vocab_merges_pair(path: Path, merges: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
     """(vocab.json, merges.txt) from a folder, either file of the pair, or an explicit ``merges`` file."""
+    if path.is_dir() and merges is not None:  # the folder's own merges file would silently win
+        raise ConfigError(f"{path} is a folder, which holds its merges file; merges (--merges on the command line) "
+                          f"goes with a vocab.json file: give {path / 'vocab.json'} with it, or leave it out")
     if path.is_dir():
         for v, m in ((path / "vocab.json", path / "merges.txt"), (path / "encoder.json", path / "vocab.bpe")):
             if v.exists() and m.exists():
@@ -293,7 +296,8 @@ def load_tokenizer(path: str | os.PathLike[str], *, format: str = "auto", unused
     ignored = [name for name, value in options.items() if value is not None and name not in _OPTIONS[fmt]]
     if ignored and unused == "error":
         takes = {name: [f for f, names in _OPTIONS.items() if name in names] for name in ignored}
-        raise ConfigError(f"{p} is a {fmt} file: " + "; ".join(
+        kind = f"{'an' if fmt[0] in 'aehiou' else 'a'} {fmt} {'folder' if p.is_dir() else 'file'}"
+        raise ConfigError(f"{p} is {kind}: " + "; ".join(
             f"the option {name} applies to {' and '.join(takes[name])} files only" for name in ignored) + "; leave it out")
     if fmt != "vocab-merges" and not p.exists():
         raise SerializationError(f"{p}: no such tokenizer file")

@@ -243,11 +243,12 @@ def save_pretrained(tok: Tokenizer, directory: str | os.PathLike[str], *,
     return [str(target / name) for name in files]
 
 
-def load_pretrained(directory: str | os.PathLike[str], **options: Any) -> Tokenizer:
-    """Read the ``tokenizer.json`` of a ``save_pretrained`` directory (ours or transformers')."""
+def load_pretrained(directory: str | os.PathLike[str], *, strict: bool = True) -> Tokenizer:
+    """Read the ``tokenizer.json`` of a ``save_pretrained`` directory (ours or transformers');
+    ``strict`` as :func:`toolkit.interop.hf_json.load_hf_json`."""
     from toolkit.interop.hf_json import load_hf_json
 
     path = Path(directory)
     if not (path / "tokenizer.json").is_file():
         raise SerializationError(f"{path}: no tokenizer.json in this directory (a transformers tokenizer directory has one)")
-    return load_hf_json(path / "tokenizer.json", **{k: v for k, v in options.items() if k == "strict"})
+    return load_hf_json(path / "tokenizer.json", strict=strict)

@@ -49,7 +49,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError, did_you_mean
 from toolkit.limits import lone_surrogate_in, surrogate_problem
 from toolkit.options import refuse_bool, validation_messages
-from toolkit.serialization import write_problem
+from toolkit.serialization import names_a_folder, write_problem
 from toolkit.training.config_files import (
     PIPELINE_SECTIONS,
     _override_items,
@@ -654,8 +654,8 @@ def output_problem(output: str | os.PathLike[str], *, reachable: bool = True) ->
                 f"as a {fmt} file; name it {path.with_suffix('.json').name}, then convert it "
                 f"(tokenizer-toolkit convert {path.with_suffix('.json')} {text})")
     try:
-        if path.is_dir() or text.endswith(("/", os.sep)):
-            what = "is a directory" if path.is_dir() else "ends with a slash, which names a directory"
+        if path.is_dir() or names_a_folder(text):
+            what = "is a directory" if path.is_dir() else "ends with a slash or a dot, which names a directory"
             return f"output: {text} {what}; give a file path such as {path / 'tokenizer.json'}"
     except OSError:
         pass  # a folder on the way that we may not look into: write_problem says so
