@@ -1,7 +1,7 @@
 """The `make demo` job: train BPE, byte-level BPE and WordPiece from `examples/configs`, compare them.
 
 The corpus is the Python reference documentation bundled with Python itself (``pydoc_data.topics``,
-about 1 MB), written to ``out/corpus/`` first: every 10th topic is held out for the comparison.
+about 0.5 MB), written to ``out/corpus/`` first: every 10th topic is held out for the comparison.
 Each algorithm is trained with the command line (``tokenizer-toolkit train examples/configs/<x>.toml``,
 called in-process here), saved to ``out/``, reloaded, and compared side by side.
 

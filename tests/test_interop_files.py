@@ -104,6 +104,16 @@ def test_merges_must_match_vocab(tmp_path: Path) -> None:
         check_merges(vocab, [("b", "a")])
 
 
+@pytest.mark.parametrize("header, line", [("#version: 0.2\n", 3), ("", 2)])
+def test_a_bpe_merge_outside_the_vocabulary_names_its_line(tmp_path: Path, header: str, line: int) -> None:
+    from toolkit.interop import read_bpe_model
+
+    write_vocab_json({"a": 0, "b": 1, "c": 2, "ab": 3}, tmp_path / "vocab.json")  # not byte-level: BPE checks
+    (tmp_path / "m.txt").write_text(f"{header}a b\na c\n", encoding="utf-8")
+    with pytest.raises(VocabularyError, match=rf"m.txt:{line}: merge \('a', 'c'\) produces 'ac', which is not in the vocabulary"):
+        read_bpe_model(tmp_path / "vocab.json", tmp_path / "m.txt")
+
+
 def test_merges_txt_cannot_hold_spaces(tmp_path: Path) -> None:
     with pytest.raises(SerializationError, match="space"):
         write_merges_txt([("a b", "c")], tmp_path / "merges.txt")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -224,10 +225,19 @@ def read_bpe_model(
     merges = read_merges_txt(merges_txt)
     if byte_level is None:
         byte_level = all(c in vocab for c in BYTE_TO_CHAR) and not options.get("unk_token")
+    first_line = 2 if _has_header(merges_txt) else 1
     if not byte_level:
-        # BPE with a continuing-subword prefix merges "a" + "##b" into "ab": check_merges does not apply.
-        return BPE(vocab, merges, **options)
-    check_merges(vocab, merges, source=merges_txt, first_line=2 if _has_header(merges_txt) else 1)
+        # BPE with a continuing-subword prefix merges "a" + "##b" into "ab": check_merges does not apply,
+        # the model checks its merges; its message names the entry, which becomes the file's line here.
+        try:
+            return BPE(vocab, merges, **options)
+        except VocabularyError as exc:
+            found = re.match(r"BPE\.merges\[(\d+)\]: ", str(exc))
+            if found is None:
+                raise
+            line = int(found.group(1)) + first_line
+            raise VocabularyError(f"{where(merges_txt, line)}: merge {str(exc)[found.end():]}") from None
+    check_merges(vocab, merges, source=merges_txt, first_line=first_line)
     return ByteLevelBPE(vocab, merges, **options)
 
 
