@@ -189,3 +189,26 @@ def test_hf_gpt2_tokenizer_json_imports_exactly(gpt2_files: tuple[Path, Path], r
     lines = text.split("\n")[:2000]
     for line, expected in zip(lines, hf_gpt2.encode_batch(lines)):
         assert imported.encode(line).offsets == expected.offsets
+
+
+def test_the_gpt2_pipeline_marks_sequences_as_hf_byte_level_bpe(ours: Tokenizer, gpt2_files: tuple[Path, Path]) -> None:
+    """``from_gpt2`` builds what HF's ``ByteLevelBPETokenizer`` and ``transformers``' GPT-2 converter build,
+    post-processor ``ByteLevel(trim_offsets=False)`` included: it adds nothing, but it marks each token's
+    sequence, so padding and the parts of a truncated pair read as HF's."""
+    tokenizers = require("tokenizers")
+    hf = tokenizers.ByteLevelBPETokenizer(str(gpt2_files[0]), str(gpt2_files[1]))._tokenizer
+    assert ours.post_processor.to_dict() == {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": False,
+                                             "use_regex": True}
+    mine = Tokenizer.from_str(ours.to_str())  # not the module's fixture: padding and truncation are set below
+    for tok in (mine, hf):
+        tok.enable_padding(length=6, pad_id=0, pad_token="!")
+    for text in ("hi", "Hello world"):
+        a, b = mine.encode(text), hf.encode(text)
+        assert (a.ids, a.sequence_ids, a.offsets) == (b.ids, b.sequence_ids, b.offsets)
+        assert [a.token_to_sequence(i) for i in range(6)] == [b.token_to_sequence(i) for i in range(6)]
+    for tok in (mine, hf):
+        tok.no_padding()
+        tok.enable_truncation(3)
+    a, b = mine.encode("a b c", "d e f"), hf.encode("a b c", "d e f")
+    assert [(o.ids, o.sequence_ids, o.n_sequences) for o in a.overflowing] == [
+        (o.ids, o.sequence_ids, o.n_sequences) for o in b.overflowing]

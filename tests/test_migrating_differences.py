@@ -35,6 +35,20 @@ def _pair(post_processor: object, hf_post_processor: object) -> tuple[Tokenizer,
     return ours, hf
 
 
+def test_encode_refuses_a_text_over_the_input_limit_where_encode_ids_and_hf_take_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolkit.limits
+
+    tokenizers = require("tokenizers")
+    monkeypatch.setattr(toolkit.limits, "MAX_INPUT_CHARS", 10)  # the real limit, 2**22, is the same rule
+    ours = Tokenizer(WordLevel({"[UNK]": 0, "ab": 1}, unk_token="[UNK]"), pre_tokenizer=WhitespaceSplit())
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel({"[UNK]": 0, "ab": 1}, unk_token="[UNK]"))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    text = "ab " * 4  # 12 characters
+    with pytest.raises(InputError, match="MAX_INPUT_CHARS"):
+        ours.encode(text)
+    assert ours.encode_ids(text) == hf.encode(text).ids == [1, 1, 1, 1]
+
+
 def test_a_max_length_below_the_added_specials_still_truncates() -> None:
     tokenizers = require("tokenizers")
     ours, hf = _pair(BertProcessing(), tokenizers.processors.BertProcessing(("[SEP]", 2), ("[CLS]", 1)))

@@ -34,11 +34,16 @@ BERT_SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 
 
 def _byte_level(model: Model, pre_tokenizer: PreTokenizer, metadata: Mapping[str, Any] | None) -> Tokenizer:
-    """A byte-level BPE pipeline: ``pre_tokenizer``, ``model``, ``ByteLevel`` decoder."""
+    """A byte-level BPE pipeline: ``pre_tokenizer``, ``model``, the ``ByteLevel(trim_offsets=False)``
+    post-processor and the ``ByteLevel`` decoder: what ``transformers``' converters of GPT-2 and
+    tiktoken files and HF's ``ByteLevelBPETokenizer`` build (the post-processor adds no token and keeps
+    the offsets; it marks the tokens' sequence, so padding and a pair's parts read as HF's)."""
     from toolkit.decoders import ByteLevel as ByteLevelDecoder
+    from toolkit.processors import ByteLevel as ByteLevelProcessor
     from toolkit.tokenizer import Tokenizer
 
-    return Tokenizer(model, pre_tokenizer=pre_tokenizer, decoder=ByteLevelDecoder(), metadata=metadata)
+    return Tokenizer(model, pre_tokenizer=pre_tokenizer, post_processor=ByteLevelProcessor(trim_offsets=False),
+                     decoder=ByteLevelDecoder(), metadata=metadata)
 
 
 def _split_then_bytes(pattern: str, *, trusted: bool) -> PreTokenizer:
