@@ -436,7 +436,7 @@ class ByteLevel(_EncodingsProcessor):
         return [self._trim(e) for e in encodings] if self.trim_offsets else encodings
 
     def process_ids(self, ids: list[int], *, add_special_tokens: bool = True) -> list[int]:
-        return list(ids)
+        return ids  # the caller's new list, unchanged: no copy on the encode_ids hot path
 
     def added_tokens(self, *, is_pair: bool) -> int:
         return 0
