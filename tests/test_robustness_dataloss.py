@@ -192,6 +192,36 @@ def test_saving_two_files_refuses_a_read_only_one_and_keeps_both(tmp_path: Path,
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
+def test_two_files_of_one_save_that_are_one_file_are_refused_and_kept(tmp_path: Path) -> None:
+    from toolkit.interop.gpt2 import save_vocab_merges
+
+    (tmp_path / "keep.txt").write_text("precious", encoding="utf-8")
+    (tmp_path / "vocab.json").symlink_to("keep.txt")
+    (tmp_path / "merges.txt").symlink_to("keep.txt")  # one file under both names: one would overwrite the other
+    with pytest.raises(SerializationError, match="are one file .*through a symbolic link"):
+        save_vocab_merges(pipelines()["chat"], tmp_path)
+    assert (tmp_path / "keep.txt").read_text(encoding="utf-8") == "precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt", "merges.txt", "vocab.json"]
+
+
+def test_a_saved_file_linked_to_a_file_the_save_removes_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "chat_template.jinja").write_text("template", encoding="utf-8")  # a stale file save_pretrained removes
+    (tmp_path / "tokenizer.json").symlink_to("chat_template.jinja")
+    with pytest.raises(SerializationError, match="tokenizer.json and .*chat_template.jinja are one file"):
+        pipelines()["chat"].save_pretrained(tmp_path)
+    assert (tmp_path / "chat_template.jinja").read_text(encoding="utf-8") == "template"
+
+
+def test_a_loop_of_links_is_refused_before_the_work(tmp_path: Path) -> None:
+    from toolkit.serialization import write_problem
+
+    (tmp_path / "tok.json").symlink_to("tok.json")
+    assert write_problem(tmp_path / "tok.json") == "it is a loop of symbolic links; remove it or give another path"
+    with pytest.raises(SerializationError, match="loop of symbolic links"):
+        pipelines()["chat"].save(tmp_path / "tok.json")
+    assert (tmp_path / "tok.json").is_symlink()
+
+
 def test_cli_train_refuses_a_read_only_output_before_training(
     tmp_path: Path, corpus_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

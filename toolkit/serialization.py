@@ -29,6 +29,7 @@ expression (``"literal": true``: literal text). Version 2 writes a ``Split`` pat
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -313,7 +314,9 @@ def _not_a_file(path: Path) -> str | None:
     a file, or ``None``."""
     try:
         mode = os.stat(path).st_mode
-    except OSError:
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "it is a loop of symbolic links; remove it or give another path"
         return None  # nothing there yet (or a dangling link: its target is created)
     if stat.S_ISREG(mode):
         return None

@@ -116,7 +116,8 @@ def write_as_unit(folder: Path, write: Callable[[Path], list[Path]], *, remove: 
     try:
         staged = write(staging)
         targets = [write_target(folder / path.name) for path in staged]  # every refusal before anything moves
-        for path, target in zip(staged, targets):
+        _refuse_shared_targets(folder, staged, targets, remove)
+        for index, (path, target) in enumerate(zip(staged, targets)):
             if not os.path.samefile(target.parent, folder):
                 fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
                 os.close(fd)
@@ -124,26 +125,28 @@ def write_as_unit(folder: Path, write: Callable[[Path], list[Path]], *, remove: 
                 shutil.copyfile(path, name)
                 shutil.copymode(path, name)
                 path = Path(name)
-            moved.append((target, _backup(target, staging.name)))
-            if moved[-1][1] is not None:
-                os.chmod(path, stat.S_IMODE(os.stat(moved[-1][1]).st_mode))
+            backup = _set_aside(target, f"{staging.name}-{index}", moved)
+            if backup is not None:
+                os.chmod(path, stat.S_IMODE(os.stat(backup).st_mode))
             os.replace(path, target)
-        for name in remove:
+        for index, name in enumerate(remove):
             old = folder / name
             if old.is_file() or old.is_symlink():
-                moved.append((old, _backup(old, staging.name)))
+                _set_aside(old, f"{staging.name}-removed-{index}", moved)
     except BaseException:
         for target, backup in reversed(moved):
-            if backup is not None:
-                os.replace(backup, target)
-            else:
+            if backup is None:
                 target.unlink(missing_ok=True)
+            elif backup.exists() or backup.is_symlink():  # else the move aside never happened
+                os.replace(backup, target)
         raise
     finally:
-        for copy in copies:
-            copy.unlink(missing_ok=True)
-        shutil.rmtree(staging, ignore_errors=True)
-        remove_empty_folders(made)
+        try:
+            for copy in copies:
+                copy.unlink(missing_ok=True)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+            remove_empty_folders(made)
     for _, backup in moved:  # the new files are in place: what they replaced can go
         if backup is not None:
             with contextlib.suppress(OSError):
@@ -151,13 +154,31 @@ def write_as_unit(folder: Path, write: Callable[[Path], list[Path]], *, remove: 
     return [folder / path.name for path in staged]
 
 
-def _backup(path: Path, tag: str) -> Path | None:
-    """Move the existing ``path`` aside (same folder, hidden name with ``tag``); ``None`` if there is none."""
+def _set_aside(path: Path, tag: str, moved: list[tuple[Path, Path | None]]) -> Path | None:
+    """Move the existing ``path`` aside (same folder, a hidden name with ``tag``), recorded in ``moved``
+    first, so that an interruption between the two still finds it; ``None`` if there is nothing."""
     if not (path.exists() or path.is_symlink()):
+        moved.append((path, None))
         return None
     backup = path.with_name(f".{path.name}.{tag}.old")
+    moved.append((path, backup))
     os.replace(path, backup)
     return backup
+
+
+def _refuse_shared_targets(folder: Path, staged: list[Path], targets: list[Path], remove: Sequence[str]) -> None:
+    """Two files of the unit that are one file (``vocab.json`` a link to ``merges.txt``), or one that is
+    a file the unit removes, would overwrite each other: a :class:`SerializationError` before anything moves."""
+    seen: dict[str, str] = {}
+    removed = {os.path.realpath(folder / name): name for name in remove  # a removed link goes alone: harmless
+               if (folder / name).is_file() and not (folder / name).is_symlink()}
+    for path, target in zip(staged, targets):
+        real = os.path.realpath(target)
+        other = seen.get(real) or removed.get(real)
+        if other is not None:
+            raise SerializationError(f"{folder / path.name} and {folder / other} are one file ({real}), through a "
+                                     "symbolic link; the save would write one over the other: remove the link")
+        seen[real] = path.name
 
 
 def missing_folders(folder: Path) -> list[Path]:
