@@ -385,19 +385,13 @@ def write_problem(path: str | os.PathLike[str]) -> str | None:
 
 
 def is_read_only(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` is an existing file this user may not write (root may write any)."""
-    return os.access(path, os.F_OK) and not os.access(path, os.W_OK)
+    """Whether ``path`` is an existing file this user may not write (root may write any).
 
-
-def refuse_read_only(target: Path, *, shown: str | os.PathLike[str]) -> None:
-    """A :class:`SerializationError` when the existing file ``target`` is read-only for this user.
-
-    The save replaces the file by a rename, which the folder's permissions allow even when the file's
-    do not; a plain ``open(path, "w")`` (and Hugging Face's ``save``) would fail there, so a file made
-    read-only to protect it is refused rather than replaced. ``shown`` is the path the caller gave.
+    A save refuses such a file: it replaces the file by a rename, which the folder's permissions allow
+    even when the file's do not, where a plain ``open(path, "w")`` (and Hugging Face's ``save``) fails,
+    so a file made read-only to protect it must not be replaced.
     """
-    if is_read_only(target):
-        raise SerializationError(f"cannot write {os.fspath(shown)}: {_READ_ONLY}")
+    return os.access(path, os.F_OK) and not os.access(path, os.W_OK)
 
 
 _READ_ONLY = "the file is read-only (Permission denied); make it writable (chmod u+w) or save elsewhere"
