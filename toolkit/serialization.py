@@ -61,6 +61,7 @@ __all__ = [
     "write_problem",
     "names_a_folder",
     "write_target",
+    "missing_folders",
     "utf8",
     "atomic_write_bytes",
 ]
@@ -369,11 +370,11 @@ def write_problem(path: str | os.PathLike[str]) -> str | None:
             return problem
         if target != Path(path) and not target.parent.is_dir():
             return f"it is a link to {target}, whose folder does not exist; create {target.parent} or give another path"
-        folder = target.parent
-        while not folder.exists() and folder != folder.parent:
-            if folder.is_symlink():
-                return f"{folder} is a link to {os.readlink(folder)}, which does not exist; create it or give another path"
-            folder = folder.parent  # the folders still to be made are made in the nearest one that exists
+        missing = missing_folders(target.parent)  # the caller makes them, in the nearest one that exists
+        dangling = next((f for f in missing if f.is_symlink()), None)
+        if dangling is not None:
+            return f"{dangling} is a link to {os.readlink(dangling)}, which does not exist; create it or give another path"
+        folder = missing[-1].parent if missing else target.parent
         if not folder.is_dir():
             kind = "a file" if folder.is_file() else "a device or special file"
             return f"{folder} is {kind}, not a folder; give another path"
@@ -382,6 +383,19 @@ def write_problem(path: str | os.PathLike[str]) -> str | None:
     if not os.access(folder, os.W_OK | os.X_OK):
         return f"the folder {folder} is not writable; give another path"
     return None
+
+
+def missing_folders(folder: Path) -> list[Path]:
+    """``folder`` and those of its parents that do not exist yet, deepest first.
+
+    >>> missing_folders(Path("/no-such-folder/deeper"))
+    [PosixPath('/no-such-folder/deeper'), PosixPath('/no-such-folder')]
+    """
+    out = []
+    while not folder.exists() and folder != folder.parent:
+        out.append(folder)
+        folder = folder.parent
+    return out
 
 
 def is_read_only(path: str | os.PathLike[str]) -> bool:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from toolkit.errors import SerializationError
 from toolkit.limits import check_file_size, read_bounded
-from toolkit.serialization import atomic_write_text, write_target
+from toolkit.serialization import atomic_write_text, missing_folders, write_target
 
 __all__ = ["PathLike", "missing_folders", "numbered_lines", "read_bytes", "read_text", "remove_empty_folders", "rstrip_ws",
            "where", "write_as_unit", "write_text"]
@@ -179,15 +179,6 @@ def _refuse_shared_targets(folder: Path, staged: list[Path], targets: list[Path]
             raise SerializationError(f"{folder / path.name} and {folder / other} are one file ({real}), through a "
                                      "symbolic link; the save would write one over the other: remove the link")
         seen[real] = path.name
-
-
-def missing_folders(folder: Path) -> list[Path]:
-    """``folder`` and those of its parents that do not exist yet, deepest first."""
-    out = []
-    while not folder.exists() and folder != folder.parent:
-        out.append(folder)
-        folder = folder.parent
-    return out
 
 
 def remove_empty_folders(folders: list[Path]) -> None:
