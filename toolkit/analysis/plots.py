@@ -215,17 +215,17 @@ def save_plots(
     """
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
-    names = plot_names(report=report is not None, languages=bool(report is not None and report.languages),
-                       reference=getattr(report, "reference", None) is not None,
-                       sweep_metrics=sweep_metrics if sweep is not None and sweep.points else ())
+    plan = _plan(report=report is not None, languages=bool(report is not None and report.languages),
+                 reference=getattr(report, "reference", None) is not None,
+                 sweep_metrics=sweep_metrics if sweep is not None and sweep.points else ())
     written: list[Path] = []
-    for name in names:
-        if name.startswith("sweep_"):
-            fig = plot_sweep(sweep, metric=name[len("sweep_"):-len(".png")])  # type: ignore[arg-type]
-        elif name == "token_lengths.png":
+    for name, kind, metric in plan:
+        if kind == "lengths":
             fig = plot_token_lengths(report)  # type: ignore[arg-type]
+        elif kind == "languages":
+            fig = plot_languages(report, metric=metric)  # type: ignore[arg-type]
         else:
-            fig = plot_languages(report, metric=name[: -len("_by_language.png")])  # type: ignore[arg-type]
+            fig = plot_sweep(sweep, metric=metric)  # type: ignore[arg-type]
         fig.savefig(out / name, dpi=dpi)
         written.append(out / name)
     return written
@@ -239,10 +239,16 @@ def plot_names(*, report: bool = True, languages: bool = False, reference: bool 
     >>> plot_names(languages=True)
     ['token_lengths.png', 'fertility_by_language.png', 'bytes_per_token_by_language.png', 'renyi_efficiency_by_language.png']
     """
-    names = []
+    return [name for name, _, _ in _plan(report=report, languages=languages, reference=reference,
+                                         sweep_metrics=sweep_metrics)]
+
+
+def _plan(*, report: bool, languages: bool, reference: bool, sweep_metrics: Sequence[str]) -> list[tuple[str, str, str]]:
+    """``(file name, plot kind, metric)`` of each plot :func:`save_plots` draws, in order."""
+    plan = []
     if report:
-        names.append("token_lengths.png")
+        plan.append(("token_lengths.png", "lengths", ""))
         if languages:
             metrics = ["fertility", "bytes_per_token", "renyi_efficiency", *(["parity"] if reference else [])]
-            names += [f"{metric}_by_language.png" for metric in metrics]
-    return names + [f"sweep_{metric}.png" for metric in sweep_metrics]
+            plan += [(f"{metric}_by_language.png", "languages", metric) for metric in metrics]
+    return plan + [(f"sweep_{metric}.png", "sweep", metric) for metric in sweep_metrics]
