@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from typing import Any
 
-from algorithms._merges import _ID_BITS, _ID_MASK, _PAIR_MASK
+from algorithms._merges import _ID_BITS
 from algorithms._wordpiece_runs import _Run
 
 __all__ = ["likelihood_gain"]
@@ -56,7 +56,6 @@ def _levels() -> list[int]:
 
 _LEVELS = _levels()
 _TIGHT = -1  # the level of a bound computed at the exact frequency
-_STASHED = object()  # ``current`` of a pair waiting in the tie group's stash, out of the heap
 
 
 class _LikelihoodRun(_Run):
@@ -129,79 +128,18 @@ class _LikelihoodRun(_Run):
             return ((key[0] << self.tier_shift) + key[1]) << self.key_shift
         return ((key[0] << self.tier_shift) + 1 - math.ceil(-key[1] * _GAIN_SCALE)) << self.key_shift
 
-    # ------------------------------------------------------------------ the tie group
-    # Pairs with equal (f_a, f_b, m) have equal gains at every N. The margin of the bounds puts every
-    # such pair above the best exact gain, so each merge would pop the whole group and re-push it:
-    # quadratic in the group's size. Instead, the tied pairs popped with the merged one wait in
-    # ``stash`` (a heap of tie keys, one signature ``stash_sig``), out of the heap, registered
-    # exactly with both tokens: any merge that changes their signature lowers the frequency of one
-    # of their tokens (a pair's count falls only next to a merged pair) and re-pushes them, which
-    # ``current`` records; a member whose token's frequency rose is checked when it comes to the top.
-    def _pop_best(self, seed: tuple[Any, int] | None = None) -> tuple[str, list[str]] | None:
-        top = self._stash_top()
-        if top is None:
-            found = super()._pop_best()
-            if found is None:
-                return None
-        else:
-            found = super()._pop_best(top[:2])
-            if found is None:  # the stash's first member wins
-                heapq.heappop(self.stash)
-                self.best_key = top[0]
-                found = (top[2], self.popped)
-        p, popped = found
-        return p, self._stash_ties(p, popped)
+    # ------------------------------------------------------------------ the tie group (_Run's stash)
+    def _signatures(self, x: int, y: int, count: int) -> tuple[Any, ...]:
+        """Pairs with equal ``(f_a, f_b, m)`` have equal gains at every ``N`` (and equal products)."""
+        return ((self.freq[x], self.freq[y], count),)
 
-    def _stash_top(self) -> tuple[Any, int, str] | None:
-        """The exact key, tie key and pair of the stash's first live member, or None."""
-        stash, current, freq = self.stash, self.current, self.freq
-        while stash:
-            tie = stash[0]
-            code = tie & _PAIR_MASK
-            if current.get(code) is not _STASHED:
-                heapq.heappop(stash)  # re-pushed since: it is in the heap
-                continue
-            x, y = code >> _ID_BITS, code & _ID_MASK
-            p = chr(x) + chr(y)
-            count = self.pair_counts.get(p, 0)
-            if (freq[x], freq[y], count) != self.stash_sig:
-                heapq.heappop(stash)
-                del current[code]
-                self._push_all([p])
-                continue
-            return self._exact_key(x, y, p, count), tie, p
-        return None
-
-    def _stash_ties(self, p: str, popped: list[str]) -> list[str]:
-        """Move the popped pairs tied with ``p`` (same signature) to the stash; return the others."""
-        freq, counts, keys = self.freq, self.pair_counts, self.seen_keys
-        best = self.best_key
-        x, y = ord(p[0]), ord(p[1])
-        sig = (freq[x], freq[y], counts[p])
-        tied = [q for q in popped if keys[ord(q[0]) << _ID_BITS | ord(q[1])] == best and q[0] != q[1]
-                and (freq[ord(q[0])], freq[ord(q[1])], counts[q]) == sig] if x != y else []
-        if not tied:
-            return popped
-        if sig != self.stash_sig:  # a new group: the old one goes back to the heap
-            current = self.current
-            old = [chr(t >> _ID_BITS & _ID_MASK) + chr(t & _ID_MASK) for t in self.stash
-                   if current.get(t & _PAIR_MASK) is _STASHED]
-            for q in old:
-                del current[ord(q[0]) << _ID_BITS | ord(q[1])]
-            self.stash = []
-            self.stash_sig = sig
-            self._push_all(old)
-        stash, current, watch, reg, first = self.stash, self.current, self.watch, self.reg, self.first
-        for q in tied:
-            a, b = ord(q[0]), ord(q[1])
-            code = a << _ID_BITS | b
-            heapq.heappush(stash, code | first[q] if self.first_occurrence else code)
-            current[code] = _STASHED
-            reg[q] = (_TIGHT, _TIGHT)
-            watch[a].setdefault(_TIGHT, set()).add(q)
-            watch[b].setdefault(_TIGHT, set()).add(q)
-        stashed = set(tied)
-        return [q for q in popped if q not in stashed]
+    def _hold(self, q: str, x: int, y: int) -> None:
+        """Register the stashed ``q`` exactly with both its tokens: any merge that changes its signature
+        lowers the frequency of one of them (a pair's count falls only next to a merged pair) and
+        re-pushes it; a member whose token's frequency rose is checked when it comes to the top."""
+        self.reg[q] = (_TIGHT, _TIGHT)
+        self.watch[x].setdefault(_TIGHT, set()).add(q)
+        self.watch[y].setdefault(_TIGHT, set()).add(q)
 
     def _rebuild_heap(self) -> None:
         self.stash: list[int] = []

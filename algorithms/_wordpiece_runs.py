@@ -8,6 +8,7 @@ with a heap of upper bounds checked lazily by one loop (:meth:`_Run._pop_best`).
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,8 @@ from toolkit.errors import TrainingError
 from toolkit.progress import active_progress
 
 __all__ = ["WordPieceTraining"]
+
+_STASHED = object()  # ``current`` of a pair waiting in the tie group's stash, out of the heap
 
 
 @dataclass
@@ -236,12 +239,115 @@ class _Run(_Splits):
         return vanished
 
     def _rebuild_heap(self) -> None:
+        self.stash: list[int] = []
+        self.stash_sig: Any = None
         self.heap = []
-        self.current: dict[int, int] = {}  # pair code -> its last heap entry (the others are outdated)
+        self.current: dict[int, Any] = {}  # pair code -> its last heap entry (the others are outdated)
         self._push_all(self.pair_counts)
         heapq.heapify(self.heap)
 
-    def _pop_best(self, seed: tuple[Any, int] | None = None) -> tuple[str, list[str]] | None:
+    # ------------------------------------------------------------------ the tie group
+    # Pairs whose exact keys are equal and stay equal under the changes a merge can make to them
+    # (one *signature*, :meth:`_signatures`) tie at every later step. Bounds above the exact key (the
+    # slack of a bound frequency, a float margin) put every member of such a group above the best, so
+    # each merge would pop the whole group and re-push it: quadratic in the group's size. Instead the
+    # tied pairs popped with the merged one wait in ``stash`` (a heap of tie keys of one signature
+    # ``stash_sig``), out of the heap; :meth:`_hold` makes sure any change that could *raise* a
+    # member's key re-pushes it (which ``current`` records), and a member whose key fell is caught by
+    # its signature when it comes to the top. Each merge compares only the stash's first member
+    # (one exact key) with the heap.
+    def _pop_best(self) -> tuple[str, list[str]] | None:
+        """The pair to merge next and the other live pairs popped (the caller re-pushes them)."""
+        top = self._stash_top()
+        if top is None:
+            found = self._pop_heap()
+            if found is None:
+                return None
+        else:
+            found = self._pop_heap(top[:2])
+            if found is None:  # the stash's first member wins
+                heapq.heappop(self.stash)
+                self.best_key = top[0]
+                found = (top[2], self.popped)
+        p, popped = found
+        return p, self._stash_ties(p, popped)
+
+    def _signatures(self, x: int, y: int, count: int) -> tuple[Any, ...]:
+        """The tie groups pair ``x y`` (``x != y``) counted ``count`` can belong to: pairs of one
+        signature have equal exact keys for as long as they keep it. The score: ``(t, r)`` for each of
+        its tokens ``t``, ``r`` the reduced fraction ``count / freq(other token)``; a merge lowering
+        ``freq(t)`` scales the score of every pair of ``t`` alike."""
+        if count <= 0:
+            return ()
+        fx, fy = self.freq[x], self.freq[y]
+        gy, gx = math.gcd(count, fy), math.gcd(count, fx)
+        return (x, count // gy, fy // gy), (y, count // gx, fx // gx)
+
+    def _hold(self, q: str, x: int, y: int) -> None:
+        """Make sure a change that could raise the key of the stashed pair ``q`` re-pushes it. The score:
+        only a fall of the other token's frequency (``freq(t)`` moves the whole group; a count falls
+        only as one of them falls, and a formed pair is pushed); an exact bound frequency for that
+        token resets it at any fall (its pairs' old entries stay bounds)."""
+        other = y if self.stash_sig[0] == x else x
+        self.g[other] = self.freq[other]
+
+    def _stash_top(self) -> tuple[Any, int, str] | None:
+        """The exact key, tie key and pair of the stash's first live member, or None."""
+        stash, current = self.stash, self.current
+        while stash:
+            tie = stash[0]
+            code = tie & _PAIR_MASK
+            if current.get(code) is not _STASHED:
+                heapq.heappop(stash)  # re-pushed since: it is in the heap
+                continue
+            x, y = code >> _ID_BITS, code & _ID_MASK
+            p = chr(x) + chr(y)
+            count = self.pair_counts.get(p, 0)
+            if self.stash_sig not in self._signatures(x, y, count):
+                heapq.heappop(stash)
+                del current[code]
+                self._push_all([p])
+                continue
+            return self._exact_key(x, y, p, count), tie, p
+        return None
+
+    def _stash_ties(self, p: str, popped: list[str]) -> list[str]:
+        """Move the popped pairs tied with ``p`` (one signature) to the stash; return the others."""
+        x, y = ord(p[0]), ord(p[1])
+        if x == y:
+            return popped
+        keys, best, counts = self.seen_keys, self.best_key, self.pair_counts
+        tied: dict[Any, list[tuple[str, int, int]]] = {}
+        for q in popped:
+            a, b = ord(q[0]), ord(q[1])
+            if a != b and keys[a << _ID_BITS | b] == best:
+                for sig in self._signatures(a, b, counts[q]):
+                    tied.setdefault(sig, []).append((q, a, b))
+        mine = [sig for sig in self._signatures(x, y, counts[p]) if sig in tied]
+        if not mine:
+            return popped
+        sig = max(mine, key=lambda s: len(tied[s]))  # the signature that holds the most
+        if sig != self.stash_sig:  # a new group: the old one goes back to the heap
+            current = self.current
+            # a pair re-stashed into the same group has two stash entries: list it once
+            old = list(dict.fromkeys(chr(t >> _ID_BITS & _ID_MASK) + chr(t & _ID_MASK) for t in self.stash
+                                     if current.get(t & _PAIR_MASK) is _STASHED))
+            for q in old:
+                del current[ord(q[0]) << _ID_BITS | ord(q[1])]
+            self.stash = []
+            self.stash_sig = sig
+            self._push_all(old)
+        stash, current, first = self.stash, self.current, self.first
+        fo = self.first_occurrence
+        for q, a, b in tied[sig]:
+            code = a << _ID_BITS | b
+            heapq.heappush(stash, code | first[q] if fo else code)
+            current[code] = _STASHED
+            self._hold(q, a, b)
+        stashed = {q for q, _, _ in tied[sig]}
+        return [q for q in popped if q not in stashed]
+
+    def _pop_heap(self, seed: tuple[Any, int] | None = None) -> tuple[str, list[str]] | None:
         """The live pair with the best ``(exact key, tie key)``, found through the bound entries.
 
         Pop entries and compute their exact keys until the heap's smallest entry cannot beat the
