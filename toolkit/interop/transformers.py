@@ -8,7 +8,7 @@
 keyword overrides any of them (``pad_token="<|pad|>"``, or ``None`` to leave a role unset). A
 tokenizer with an end-of-sequence token but no padding token pads with the end-of-sequence token, as
 is usual for GPT-2 style models; a template whose single sequence starts with a special token makes
-it the beginning-of-sequence token. ``template=`` (a model's directory or its ``tokenizer_config.json``)
+it the beginning-of-sequence token; the special token ``enable_padding`` pads with is the padding token. ``template=`` (a model's directory or its ``tokenizer_config.json``)
 carries that model's settings over instead (roles, chat template, ``model_max_length``, padding side,
 ``add_bos_token``...: :data:`CARRIED`), so a tokenizer loaded from a model and saved again behaves in
 ``transformers`` as the original. ``model_input_names`` lists ``token_type_ids`` only when the
@@ -53,9 +53,13 @@ ROLE_NAMES: dict[str, tuple[str, ...]] = {
 }
 
 #: The settings of a model's ``tokenizer_config.json`` that ``template=`` carries over (with the roles).
+#: The class's own options among them (``legacy``: Llama's class keeps the ``▁`` of a word after a
+#: special token only with ``legacy: true``) change what transformers gives, as for the original.
 CARRIED = ("tokenizer_class", "chat_template", "model_max_length", "padding_side", "truncation_side",
            "add_bos_token", "add_eos_token", "add_prefix_space", "clean_up_tokenization_spaces",
-           "model_input_names", "additional_special_tokens", "extra_special_tokens")
+           "model_input_names", "additional_special_tokens", "extra_special_tokens", "legacy",
+           "spaces_between_special_tokens", "split_special_tokens", "do_lower_case", "strip_accents",
+           "tokenize_chinese_chars")
 
 #: The ChatML conversation format, written as ``chat_template`` for a tokenizer whose special tokens
 #: include ``<|im_start|>`` and ``<|im_end|>`` (the chat preset), so ``apply_chat_template`` works.
@@ -171,17 +175,48 @@ def _type_ids_used(tok: Tokenizer) -> bool:
     return False
 
 
+def _specials_in_id_order(tok: Tokenizer) -> list[str]:
+    return sorted(tok.special_tokens, key=tok.special_tokens.__getitem__)
+
+
+def _list_added_specials(tok: Tokenizer, config: dict[str, Any], template: Mapping[str, Any],
+                         roles: Mapping[str, str]) -> None:
+    """Add the special tokens the template's ``added_tokens_decoder`` does not know (added to the
+    model's tokenizer since) to its list of additional special tokens, so that transformers counts
+    them special too. A template without that table cannot tell them apart: nothing is added."""
+    decoder = template.get("added_tokens_decoder")
+    if not isinstance(decoder, Mapping):
+        return
+    known = set(roles.values())
+    known.update(entry.get("content") for entry in decoder.values() if isinstance(entry, Mapping))
+    key = next((k for k in ("additional_special_tokens", "extra_special_tokens")
+                if isinstance(config.get(k), list)), None)
+    listed = config[key] if key is not None else []
+    known.update(t.get("content") if isinstance(t, Mapping) else t for t in listed)
+    new = [t for t in _specials_in_id_order(tok) if t not in known]
+    if new:
+        config[key or "additional_special_tokens"] = [*listed, *new]
+
+
 def transformers_files(tok: Tokenizer, *, template: str | os.PathLike[str] | None = None,
                        **overrides: str | None) -> dict[str, Any]:
     """File name → JSON document of the three files (nothing written)."""
     carried = read_template(template) if template is not None else None
     roles = special_token_roles(tok, template=carried, **overrides)
+    padding = tok.padding
+    if padding and "pad_token" not in overrides:  # set on this tokenizer: it wins, as truncation does
+        pad = tok.id_to_token(padding["pad_id"])
+        # only a special token: transformers would make a role's ordinary token special (and drop it
+        # from decode(skip_special_tokens=True))
+        if pad is not None and pad in tok.special_tokens:
+            roles = {role: pad if role == "pad_token" else roles[role] for role in ROLES
+                     if role in roles or role == "pad_token"}
     document = to_hf_dict(tok)
     # transformers sets truncation and padding per call (padding=True, truncation=True, max_length=...):
     # our settings become its defaults (model_max_length, padding_side) instead of the backend's.
     document["truncation"] = None
     document["padding"] = None
-    truncation, padding = tok.truncation, tok.padding
+    truncation = tok.truncation
     decoder = {
         str(a["id"]): {k: a[k] for k in ("content", "lstrip", "normalized", "rstrip", "single_word", "special")}
         for a in document["added_tokens"]
@@ -193,7 +228,7 @@ def transformers_files(tok: Tokenizer, *, template: str | os.PathLike[str] | Non
         config["model_input_names"] = (["input_ids", "token_type_ids", "attention_mask"] if _type_ids_used(tok)
                                        else ["input_ids", "attention_mask"])
         # the special tokens no role names, so that transformers counts them special too
-        others = [t for t in sorted(tok.special_tokens, key=tok.special_tokens.__getitem__) if t not in roles.values()]
+        others = [t for t in _specials_in_id_order(tok) if t not in roles.values()]
         if others:
             config["additional_special_tokens"] = others
         if {"<|im_start|>", "<|im_end|>"} <= set(tok.special_tokens):
@@ -203,6 +238,7 @@ def transformers_files(tok: Tokenizer, *, template: str | os.PathLike[str] | Non
         # a role the file sets to null stays unset (Qwen's class would otherwise default unk_token)
         config.update({role: None for role in ROLES
                        if role not in roles and (role in carried or role in overrides)})
+        _list_added_specials(tok, config, carried, roles)
     if truncation:  # set on this tokenizer: it wins over the template
         config["model_max_length"] = truncation["max_length"]
         config["truncation_side"] = truncation["direction"]
@@ -245,10 +281,19 @@ def save_pretrained(tok: Tokenizer, directory: str | os.PathLike[str], *,
 
 def load_pretrained(directory: str | os.PathLike[str], *, strict: bool = True) -> Tokenizer:
     """Read the ``tokenizer.json`` of a ``save_pretrained`` directory (ours or transformers');
-    ``strict`` as :func:`toolkit.interop.hf_json.load_hf_json`."""
+    ``strict`` as :func:`toolkit.interop.hf_json.load_hf_json`.
+
+    Without padding or truncation, whatever the file says: transformers applies both per call, and
+    its ``save_pretrained`` leaves the state of the last call in the file (a default call of the
+    loaded tokenizer neither pads nor truncates). ``Tokenizer.from_file(dir / "tokenizer.json")``
+    keeps them, as HF ``tokenizers`` does.
+    """
     from toolkit.interop.hf_json import load_hf_json
 
     path = Path(directory)
     if not (path / "tokenizer.json").is_file():
         raise SerializationError(f"{path}: no tokenizer.json in this directory (a transformers tokenizer directory has one)")
-    return load_hf_json(path / "tokenizer.json", strict=strict)
+    tok = load_hf_json(path / "tokenizer.json", strict=strict)
+    tok.no_padding()
+    tok.no_truncation()
+    return tok
