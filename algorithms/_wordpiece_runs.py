@@ -1,8 +1,8 @@
 """The WordPiece merge loop of :class:`algorithms.wordpiece_trainer.WordPieceTrainer` with the course's
 score (:class:`_Run`; the likelihood criterion's loop in :mod:`algorithms._wordpiece_likelihood`
 extends it), exact and incremental over the BPE engine's splits (:class:`algorithms._merges._Splits`),
-with a heap of upper bounds checked lazily by one loop (:meth:`_Run._pop_best`). The slow oracle is
-:mod:`algorithms.reference.wordpiece`.
+with a heap of upper bounds checked lazily by one loop (:meth:`_Run._pop_heap`) and a stash for groups
+of tied pairs (:meth:`_Run._pop_best`). The slow oracle is :mod:`algorithms.reference.wordpiece`.
 """
 
 from __future__ import annotations
