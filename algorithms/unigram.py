@@ -123,7 +123,9 @@ class Unigram(Model):
       ``.model`` files load with it); ``False`` sums in float64 as Hugging Face does.
     - ``match_byte_pieces`` (``True``): a ``<0xNN>`` piece typed in the text matches as that piece, as
       in Hugging Face; ``False``: byte pieces only stand for the bytes of uncovered characters, as in
-      ``sentencepiece`` (``.model`` files load with it), so typed ``<0x41>`` stays text.
+      ``sentencepiece`` (``.model`` files load with it), so typed ``<0x41>`` stays text, and, with
+      sentencepiece's piece types, the unknown piece's score is the lowest of the NORMAL pieces only
+      (not byte or special pieces; Hugging Face: of all pieces).
     - ``unused``: pieces of SentencePiece type UNUSED: they keep their ids but are never matched in
       text, as in ``sentencepiece`` (``.model`` files load with it; not written to ``tokenizer.json``).
     - ``user_defined``: pieces of SentencePiece type USER_DEFINED, scored as ``sentencepiece`` 0.2
@@ -193,10 +195,15 @@ class Unigram(Model):
         self._table = build_table(self._scored(vocab, user), skip)
         self._regular = {p: i for p, i in self._ids.items() if i not in skip} if skip else self._ids
         # The unknown piece's score: sentencepiece takes the minimum over its NORMAL pieces, so a
-        # user-defined piece's own score (replaced in the lattice) never lowers it.
+        # user-defined piece's own score (replaced in the lattice) never lowers it, nor do UNUSED ones
+        # and, where byte pieces follow sentencepiece's types (match_byte_pieces=False, .model files),
+        # BYTE, CONTROL and UNKNOWN ones. Hugging Face takes the minimum over its whole vocabulary.
         user_ids = frozenset(user.values())
         self._user_ids = user_ids
-        self._min_score = min((s for i, (_, s) in enumerate(vocab) if i not in user_ids), default=0.0)
+        not_normal = user_ids | set(unused.values())
+        if not self.match_byte_pieces:
+            not_normal |= skip
+        self._min_score = min((s for i, (_, s) in enumerate(vocab) if i not in not_normal), default=0.0)
         self._unk_score = self._min_score - UNK_PENALTY
         self._fallback_ids = byte_ids if self.byte_fallback else []
         self._rng = random.Random(self.seed)

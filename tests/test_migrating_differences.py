@@ -89,6 +89,21 @@ def test_precompiled_offsets_after_a_deletion_at_the_start() -> None:
     assert ours.encode("xab cd").ids == hf.encode("xab cd").ids == [7, 8]
 
 
+def test_precompiled_offsets_of_a_deletion_after_an_expansion() -> None:
+    tokenizers = require("tokenizers")
+    charsmap = build_charsmap({"\u00bd": "12", "\x0b": ""})
+    vocab = {"a": 0, "12": 1, "b": 2, "[UNK]": 3}
+    ours = Tokenizer(WordLevel(vocab, unk_token="[UNK]"), normalizer=Precompiled(charsmap),
+                     pre_tokenizer=WhitespaceSplit())
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel(vocab, "[UNK]"))
+    hf.normalizer = tokenizers.normalizers.Precompiled(__import__("base64").b64decode(charsmap))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    text = "a \u00bd\x0b b"
+    assert ours.encode(text).offsets == [(0, 1), (2, 3), (5, 6)]  # "12" came from the ½ alone
+    assert hf.encode(text).offsets == [(0, 1), (2, 4), (5, 6)]  # takes in the deleted \x0b
+    assert ours.encode(text).ids == hf.encode(text).ids == [0, 1, 2]
+
+
 def test_a_special_token_added_again_as_ordinary_is_decoded_as_text() -> None:
     tokenizers = require("tokenizers")
     ours, hf = _pair(None, None)

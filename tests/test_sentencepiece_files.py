@@ -264,6 +264,47 @@ def test_a_user_defined_pieces_own_score_does_not_lower_the_unknown_score(tmp_pa
     assert from_sentencepiece(path).encode_ids("zqrab") == expected
 
 
+@pytest.mark.parametrize("kind", [3, 5], ids=["control", "unused"])
+def test_pieces_that_are_not_normal_do_not_lower_the_unknown_score(tmp_path: Path, kind: int) -> None:
+    """The minimum is over NORMAL pieces only: a CONTROL or UNUSED piece at -100 would make the unknown
+    piece cost -110, so "a" * 7 + "az" would beat "aaaaaaaa" + unknown "z" (-2 - 12 = -14 here)."""
+    spm = require("sentencepiece")
+    proto = ModelProto(pieces=[Piece("<unk>", 0.0, 2), Piece("a", -2.0), Piece("aaaaaaaa", -2.0), Piece("az", -2.0),
+                               Piece("q", -100.0, kind)])
+    proto.trainer_spec.set("model_type", 1)
+    proto.normalizer_spec.set("add_dummy_prefix", False)
+    path = tmp_path / "kinds.model"
+    path.write_bytes(serialize_model(proto))
+    expected = spm.SentencePieceProcessor(model_file=str(path)).encode("aaaaaaaaz")
+    assert expected == [2, 0]
+    assert from_sentencepiece(path).encode_ids("aaaaaaaaz") == expected
+
+
+def test_an_unused_meta_space_does_not_cut_a_run_of_unknown_characters(tmp_path: Path) -> None:
+    """A BPE file's pipeline cuts the text before each ▁ only where ▁ is a piece matched in text: an
+    UNUSED ▁ is unknown, and sentencepiece makes one unknown piece of "▁x▁"."""
+    spm = require("sentencepiece")
+    proto = ModelProto(pieces=[Piece("<unk>", 0.0, 2), Piece("a", -1.0), Piece("▁", -2.0, 5)])
+    proto.trainer_spec.set("model_type", 2)
+    path = tmp_path / "unused_space.model"
+    path.write_bytes(serialize_model(proto))
+    sp = spm.SentencePieceProcessor(model_file=str(path))
+    tok = from_sentencepiece(path)
+    for text in ("x a", "x  y a", "a x", ""):
+        assert tok.encode_ids(text) == sp.encode(text), text
+    assert tok.encode_ids("x a") == [0, 1]
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("model_type", ["unigram", "bpe"])
+def test_the_dummy_prefix_is_not_part_of_a_user_defined_piece(models: ModelFactory, model_type: str) -> None:
+    """sentencepiece writes the dummy ▁ to its output: a user-defined " A" never takes it, and "A" is
+    case-folded (kept spaces put our prefix before the character map)."""
+    path = models("en", model_type, False, user_defined_symbols=[" A"], normalization_rule_name="nmt_nfkc_cf",
+                  remove_extra_whitespaces=False)
+    _check_parity(path, ["A", "Ab c", " A", "x A", "AA", "  A b", "a A", ""])
+
+
 # ------------------------------------------------------------------------------------ hostile files
 def _minimal(**changes: object) -> ModelProto:
     proto = ModelProto(pieces=[Piece("<unk>", 0.0, 2), Piece("▁", -1.0), Piece("a", -2.0), Piece("▁a", -3.0)])
@@ -517,6 +558,15 @@ def test_user_defined_pieces_holding_spaces_encode_as_sentencepiece(models: Mode
         again = spm.SentencePieceProcessor(model_file=str(tmp_path / "again.model"))
         sp = spm.SentencePieceProcessor(model_file=str(path))
         assert [again.encode(t) for t in texts] == [sp.encode(t) for t in texts], (setting, model_type)
+        if model_type != "unigram":
+            continue  # a tokenizer.json BPE is rank-based: no .model can hold it (documented)
+        # through tokenizer.json (HF's Replace steps in a Sequence inside the Sequence): the user-defined
+        # pieces are ordinary there, and the .model written from it encodes as that pipeline does
+        tok.to_hf_json(tmp_path / "hf.json")
+        from_hf = Tokenizer.from_hf_json(tmp_path / "hf.json")
+        from_hf.save_sentencepiece(tmp_path / "from_hf.model")
+        written = spm.SentencePieceProcessor(model_file=str(tmp_path / "from_hf.model"))
+        assert [written.encode(t) for t in texts] == [from_hf.encode_ids(t) for t in texts], (setting, model_type)
 
 
 #: Custom rules (hex code points, tab, hex output) whose outputs hold runs of spaces, lead or end with one:

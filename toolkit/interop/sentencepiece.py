@@ -134,8 +134,10 @@ def _pipeline_parts(proto: ModelProto, source: str) -> dict[str, Any]:
         normalizers.append({"type": "Prepend", "prepend": SPACE if escape else " "})
     elif norm.get("add_dummy_prefix"):
         # sentencepiece adds the prefix to any non-empty input before normalizing it: text the map
-        # deletes entirely ("\x0b") still gives the prefix, which no extra-space removal takes away here
-        normalizers.insert(0, {"type": "Prepend", "prepend": " "})
+        # deletes entirely ("\x0b") still gives the prefix, which no extra-space removal takes away here.
+        # It writes the prefix to its output, so neither the map nor a user-defined piece (" A") sees
+        # it: prepended as ▁, which they leave alone (escaped already).
+        normalizers.insert(0, {"type": "Prepend", "prepend": SPACE if escape else " "})
     return {"normalizers": normalizers, "escape": escape, "dummy": norm.get("add_dummy_prefix"),
             "remove_extra": norm.get("remove_extra_whitespaces")}
 
@@ -197,9 +199,12 @@ def from_model_proto(proto: ModelProto, *, source: str = "<model>") -> Tokenizer
     parts = _pipeline_parts(proto, source)
     model = _model_dict(proto, source)
     normal = [p.piece for p in proto.pieces if p.type in (NORMAL, USER_DEFINED, UNUSED)]
+    matched = {p.piece for p in proto.pieces if p.type in (NORMAL, USER_DEFINED)}
     # Unigram sums float32 scores over the whole sentence (its ties depend on it): never split. A BPE
     # merge never crosses a ▁ that no piece holds after its first character: split there (and cache).
-    split = (model["type"] == "SentencePieceBPE" and parts["escape"] and SPACE in normal
+    # Only where ▁ is a piece matched in text: an UNUSED (or missing) ▁ is unknown, and a run of
+    # unknown characters across it is one unknown piece.
+    split = (model["type"] == "SentencePieceBPE" and parts["escape"] and SPACE in matched
              and not any(SPACE in p[1:] for p in normal))
     decoder = {"type": "SentencePiece", "add_dummy_prefix": bool(parts["dummy"]),
                "remove_extra_whitespaces": bool(parts["remove_extra"]), "byte_fallback": bool(model["byte_fallback"])}
@@ -233,8 +238,14 @@ def _normalizer_spec(tok: Tokenizer) -> Message:
     unit_spaces = False
     strips: list[str] = []
     items: list[Any] = []
-    if tok.normalizer is not None:
-        items = list(getattr(tok.normalizer, "normalizers", [tok.normalizer]))
+    todo = [tok.normalizer] if tok.normalizer is not None else []
+    while todo:  # flattened: our tokenizer.json export writes a Sequence inside the Sequence
+        n = todo.pop(0)
+        inner = getattr(n, "normalizers", None)
+        if inner is None:
+            items.append(n)
+        else:
+            todo[:0] = inner
     for n in items:
         d = n.to_dict()
         t, pattern = d["type"], d.get("pattern")
