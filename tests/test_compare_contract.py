@@ -59,6 +59,28 @@ def test_renyi_entropy_of_a_large_order_is_the_min_entropy_limit() -> None:
     assert renyi_entropy([1, 1, 2], math.inf) == math.log(2)
     report = compare({"t": _wordpiece()}, ["hug the dog"], measure_speed=False, renyi_alpha=math.inf)
     assert json.loads(report.to_json())["tokenizers"][0]["renyi_alpha"] == "inf"  # valid JSON, no Infinity
+    # the tables name an order other than the default (the JSON has it as renyi_alpha)
+    assert "Rényi eff. (α=∞)" in report.to_markdown()
+    default = compare({"t": _wordpiece()}, ["hug the dog"], measure_speed=False)
+    assert "Rényi eff. |" in default.to_markdown() and "α=" not in default.to_markdown()
+    third = compare({"t": _wordpiece()}, ["hug the dog"], measure_speed=False, renyi_alpha=0.5)
+    assert "Rényi eff. (α=0.5)" in third.to_markdown()
+
+
+def test_a_share_just_below_one_does_not_print_as_one() -> None:
+    from toolkit.analysis.tables import _fmt_number
+
+    assert [_fmt_number(v, "pct") for v in (1.0, 0.9996, 0.9994, 0.0004, 0.0)] == [
+        "100.0%", ">99.9%", "99.9%", "<0.1%", "0%"]
+
+
+def test_an_added_token_stands_for_its_own_text_on_a_byte_level_pipeline() -> None:
+    from toolkit.training.presets import gpt2_style
+
+    tok = gpt2_style()[0]
+    tok.add_tokens(["café"])  # é is a character of the byte-level alphabet (the byte 0xE9)
+    assert token_surface(tok, "café") == "café".encode()
+    assert token_surface(tok, "ĠcafÃ©") == b" caf\xc3\xa9"
 
 
 def test_max_bytes_is_a_limit_even_inside_the_first_line(tmp_path: Path) -> None:

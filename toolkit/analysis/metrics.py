@@ -42,6 +42,7 @@ __all__ = [
     "METRICS",
     "Texts",
     "DEFAULT_RENYI_ALPHA",
+    "metric_label",
     "renyi_entropy",
     "check_alpha",
 ]
@@ -66,7 +67,7 @@ METRICS: dict[str, tuple[str, str, str]] = {
     "roundtrip_share": ("round trip", "share of texts with decode(encode(text)) == text", "higher"),
     "throughput": ("encode", "UTF-8 bytes encoded per second (encode_ids)", "higher"),
     "train_seconds": ("train", "training time in seconds, when known", "lower"),
-    # a diagnostic, not a score: too little and too much efficiency both hurt (docs/compare.md)
+    # a diagnostic, not a score to maximize (docs/compare.md: its counterexamples)
     "renyi_efficiency": ("Rényi eff.", "Rényi entropy (order α, 2.5 by default) of the token distribution / log |V|",
                          ""),
     "shannon_efficiency": ("Shannon eff.", "Shannon entropy of the token distribution / log |V|", ""),
@@ -78,6 +79,19 @@ METRICS: dict[str, tuple[str, str, str]] = {
 
 #: The default order α of :attr:`TokenizerMetrics.renyi_efficiency` (Zouhar et al. 2023).
 DEFAULT_RENYI_ALPHA = 2.5
+
+
+def metric_label(metric: str, renyi_alpha: float = DEFAULT_RENYI_ALPHA) -> str:
+    """The short label of ``metric`` in tables and plots; the Rényi efficiency names its order α when
+    it is not the default.
+
+    >>> metric_label("renyi_efficiency"), metric_label("renyi_efficiency", math.inf)
+    ('Rényi eff.', 'Rényi eff. (α=∞)')
+    """
+    label = METRICS[metric][0]
+    if metric == "renyi_efficiency" and renyi_alpha != DEFAULT_RENYI_ALPHA:
+        label += f" (α={'∞' if math.isinf(renyi_alpha) else format(renyi_alpha, 'g')})"
+    return label
 
 
 # ------------------------------------------------------------------------------------- surfaces
@@ -151,10 +165,16 @@ def surface_function(tokenizer: Tokenizer) -> Callable[[str], bytes | None]:
                             and c.get("content") == " " and isinstance(c.get("pattern"), dict)
                             and len(c["pattern"].get("String") or "") == 1), None)
     byte_pieces = bool(getattr(model, "byte_fallback", False)) or any(c["type"] == "ByteFallback" for c in types_)
+    # An added token the model does not have stands for its own text, even where its characters are
+    # in the byte-level alphabet ("café": é is the byte 0xE9 there)
+    added = {t.content for t in tokenizer.get_added_tokens_decoder().values()
+             if not t.special and model.token_to_id(t.content) is None}
 
     def surface(token: str) -> bytes | None:
         if token in specials:
             return None
+        if token in added:
+            return token.encode("utf-8", "surrogatepass")
         if byte_pieces:
             m = _BYTE_PIECE.fullmatch(token)
             if m is not None:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit.analysis.metrics import METRICS
+from toolkit.analysis.metrics import DEFAULT_RENYI_ALPHA, METRICS, metric_label
 from toolkit.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -65,14 +65,14 @@ def _style(ax: Axes) -> None:
     ax.set_axisbelow(True)
 
 
-def _label(metric: str) -> str:
-    label, _, better = METRICS[metric]
+def _label(metric: str, alpha: float) -> str:
+    better = METRICS[metric][2]
     hint = f" ({better} is better)" if better else ""
-    return f"{label}{hint}"
+    return f"{metric_label(metric, alpha)}{hint}"
 
 
-def _title(metric: str) -> str:
-    label = METRICS[metric][0]
+def _title(metric: str, alpha: float) -> str:
+    label = metric_label(metric, alpha)
     return label[0].upper() + label[1:]
 
 
@@ -137,9 +137,10 @@ def plot_sweep(
         ticks = sorted(sizes)
         ax.set_xticks(ticks, [f"{t:,}" for t in ticks])
         ax.minorticks_off()
+    alpha = result.points[0].metrics.renyi_alpha if result.points else DEFAULT_RENYI_ALPHA
     ax.set_xlabel("vocabulary size")
-    ax.set_ylabel(_label(metric))
-    ax.set_title(title or f"{_title(metric)} vs vocabulary size")
+    ax.set_ylabel(_label(metric, alpha))
+    ax.set_title(title or f"{_title(metric, alpha)} vs vocabulary size")
     ax.legend(frameon=False)
     _style(ax)
     return fig
@@ -183,8 +184,9 @@ def plot_languages(
         ax.axhline(1.0, color="#6b7280", linewidth=1, linestyle="--")  # parity: as many tokens as the reference
     ax.set_xticks(range(len(langs)), langs)
     ax.set_xlabel("language")
-    ax.set_ylabel(_label(metric) + (" — log scale" if log else ""))
-    ax.set_title(title or f"{_title(metric)} by language")
+    alpha = report.rows[0].renyi_alpha if report.rows else DEFAULT_RENYI_ALPHA
+    ax.set_ylabel(_label(metric, alpha) + (" — log scale" if log else ""))
+    ax.set_title(title or f"{_title(metric, alpha)} by language")
     ax.margins(y=0.12)
     ax.legend(frameon=False)
     _style(ax)

@@ -41,6 +41,7 @@ from toolkit.analysis.metrics import (
     _time_encoding,
     _training_seconds,
     check_alpha,
+    metric_label,
     vocabulary_strings,
 )
 from toolkit.analysis.tables import _HTML_STYLE, _fmt_number, _Table
@@ -292,7 +293,8 @@ def _best_cells(rows: Sequence[TokenizerMetrics], metrics: Sequence[str], offset
 def _metrics_table(title: str, rows: Sequence[TokenizerMetrics], columns: Sequence[tuple[str, str]],
                    note: str = "") -> _Table:
     shown = [(name, kind) for name, kind in columns if any(r.metric(name) is not None for r in rows)]
-    header = ["tokenizer", "algorithm", *(METRICS[n][0] for n, _ in shown)]
+    alpha = rows[0].renyi_alpha if rows else DEFAULT_RENYI_ALPHA
+    header = ["tokenizer", "algorithm", *(metric_label(n, alpha) for n, _ in shown)]
     body = [[r.name, r.algorithm, *(_fmt_number(r.metric(n), k) for n, k in shown)] for r in rows]
     align = ["l", "l", *("r" for _ in shown)]
     return _Table(title, header, body, align, _best_cells(rows, [n for n, _ in shown], 2), note)
@@ -414,7 +416,8 @@ class ComparisonReport:
         for j in range(len(langs)):
             for i in _best_of([row[j] for row in values], METRICS[metric][2]):
                 best[i].add(j + 1)
-        label, description, _ = METRICS[metric]
+        _, description, _ = METRICS[metric]
+        label = metric_label(metric, self.rows[0].renyi_alpha if self.rows else DEFAULT_RENYI_ALPHA)
         if metric == "parity":
             description = f"tokens / tokens of the same texts in {self.reference} (Petrov et al. 2023); closer to 1 is better"
         title = f"{label[0].upper()}{label[1:]} by language"

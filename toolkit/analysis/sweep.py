@@ -17,7 +17,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolkit.analysis.metrics import DEFAULT_RENYI_ALPHA, METRICS, Texts, TokenizerMetrics, _grouped_texts, check_alpha
+from toolkit.analysis.metrics import (
+    DEFAULT_RENYI_ALPHA,
+    Texts,
+    TokenizerMetrics,
+    _grouped_texts,
+    check_alpha,
+    metric_label,
+)
 from toolkit.analysis.report import compare
 from toolkit.analysis.tables import _HTML_STYLE, _fmt_number, _Table
 from toolkit.errors import ConfigError, TrainingError
@@ -91,7 +98,8 @@ class SweepResult:
                    ("split_word_share", "pct"), ("unk_word_share", "pct"), ("mean_token_length", "float"),
                    ("renyi_efficiency", "float"), ("shannon_efficiency", "float"), ("vocab_utilization", "pct"),
                    ("unreachable_tokens", "int"), ("train_seconds", "seconds")]
-        header = ["pipeline", "requested", *(METRICS[n][0] for n, _ in columns)]
+        alpha = self.points[0].metrics.renyi_alpha if self.points else DEFAULT_RENYI_ALPHA
+        header = ["pipeline", "requested", *(metric_label(n, alpha) for n, _ in columns)]
         body = [[p.name, f"{p.requested_vocab_size:,}", *(_fmt_number(p.metrics.metric(n), k) for n, k in columns)]
                 for p in self.points]
         return _Table("Vocabulary-size sweep", header, body, ["l", *("r" for _ in range(len(columns) + 1))],

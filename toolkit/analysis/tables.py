@@ -43,6 +43,8 @@ def _fmt_number(value: Any, kind: str) -> str:
             return "0%"
         if value < 0.0005:
             return "<0.1%"
+        if 0.9995 <= value < 1:  # would round to 100.0%, beside a true 100.0%
+            return ">99.9%"
         return f"{value:.1%}"
     if kind == "rate":
         return _fmt_rate(value)

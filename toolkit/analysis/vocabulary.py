@@ -51,7 +51,7 @@ class UnreachableReport:
 
     ``checked`` tokens were decoded and encoded again; ``unreachable`` lists those that did not come
     back (by id). Not checked: special tokens (``specials``), tokens standing for part of a UTF-8
-    character (``partial``: their text alone is not valid text, e.g. 1 583 byte tokens of GPT-4o) and
+    character (``partial``: their text alone is not valid text, e.g. 1,584 byte tokens of GPT-4o) and
     continuation tokens (``##ing``: ``continuation``), which only ever follow another token.
     """
 
