@@ -343,3 +343,35 @@ def test_metaspace_first_after_added_tokens_like_hf(parts: list[str]) -> None:
     finally:
         hf.encode_special_tokens = False
 
+
+
+def _single_word_pair() -> tuple[Tokenizer, Any]:
+    from algorithms import WordLevel
+    from pretokenizers import WhitespaceSplit
+
+    vocab = {"[UNK]": 0, "x": 1}
+    ours = Tokenizer(WordLevel(vocab, unk_token="[UNK]"), pre_tokenizer=WhitespaceSplit())
+    ours.add_tokens([AddedToken("x", single_word=True)])
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel(vocab, "[UNK]"))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    hf.add_tokens([tokenizers.AddedToken("x", single_word=True)])
+    return ours, hf
+
+
+def _single_word_texts(step: int) -> list[str]:
+    points = [c for c in range(0, 0x110000, step) if not 0xD800 <= c < 0xE000]
+    # letters the installed regex module knows and HF's Unicode 15.1 does not, and a mark
+    points += [0x3D000, 0x1ACF, 0x558, 0x31350, 0x0301]
+    return [t for c in points for t in (f"x{chr(c)}", f"{chr(c)}x")]
+
+
+@pytest.mark.parametrize("step", [pytest.param(1, marks=pytest.mark.slow), 97])
+def test_single_word_uses_hfs_word_characters_on_every_code_point(step: int) -> None:
+    """HF's ``single_word`` asks the Rust regex crate's ``\\w`` (Unicode 15.1); the installed
+    ``regex`` module's tables are newer. Every code point (slow set; every 97th by default) before
+    and after the token."""
+    ours, hf = _single_word_pair()
+    texts = _single_word_texts(step)
+    expected = [e.ids for e in hf.encode_batch(texts)]
+    assert [ours.encode(t).ids for t in texts] == expected
+    assert ours.encode("x\U0003d000").ids == [1, 0]  # not a letter for HF yet: "x" is a single word

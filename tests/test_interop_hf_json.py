@@ -391,6 +391,25 @@ def test_truncation_and_added_tokens_are_read(tmp_path: Path) -> None:
     assert tok.encode_ids("hi <extra>") == [1, 3]
 
 
+@pytest.mark.parametrize(("vocab", "merges", "special", "text"), [
+    ({"[UNK]": 0, "a": 1, "b": 2, "ab": 3}, [("a", "b")], "ab", "ab a b"),
+    ({"[UNK]": 0, "▁ab": 1, "c": 2, "▁abc": 3}, [("▁ab", "c")], "▁abc", "▁abc c"),
+])
+def test_a_special_token_a_merge_makes_stays_in_the_exported_vocabulary(
+    tmp_path: Path, vocab: dict[str, int], merges: list[tuple[str, str]], special: str, text: str
+) -> None:
+    """The top-of-range special tokens leave the model vocabulary (HF numbers them after it), but not
+    one that a merge makes: HF refuses such a file ("Token `ab` out of vocabulary", or panics)."""
+    hf_tokenizers = require("tokenizers")
+    tok = Tokenizer(BPE(vocab=vocab, merges=merges, unk_token="[UNK]"))
+    tok.add_special_tokens([special])
+    tok.to_hf_json(tmp_path / "t.json")
+    assert special in json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))["model"]["vocab"]
+    hf = hf_tokenizers.Tokenizer.from_file(str(tmp_path / "t.json"))
+    assert hf.encode(text).ids == tok.encode(text, allowed_special="all").ids
+    assert Tokenizer.from_hf_json(tmp_path / "t.json").encode(text, allowed_special="all").ids == hf.encode(text).ids
+
+
 def test_export_of_unrepresentable_component_names_it(tmp_path: Path) -> None:
     from toolkit.interfaces import Normalizer
     from toolkit.registry import register

@@ -16,6 +16,7 @@ tokens are matched only when allowed (``allowed_special``); otherwise their text
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
@@ -23,6 +24,7 @@ import regex
 
 from toolkit import limits
 from toolkit.alignment import NormalizedString
+from toolkit.unicode_tables import RANGES
 from toolkit.errors import ConfigError, SerializationError
 
 __all__ = ["FLAGS", "AddedToken", "AddedVocabulary", "Segment"]
@@ -30,9 +32,17 @@ __all__ = ["FLAGS", "AddedToken", "AddedVocabulary", "Segment"]
 #: The boolean options of an added token, in HF's order.
 FLAGS = ("single_word", "lstrip", "rstrip", "normalized", "special")
 
-# HF uses Rust's Unicode ``\w`` and ``\s``; spelled out so Python's narrower classes do not differ.
-_WORD = regex.compile(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]")
+# HF uses the Rust ``regex`` crate's Unicode ``\w`` and ``\s``. ``\w`` (Alphabetic, M, Nd, Pc,
+# Join_Control) at HF's Unicode version, pinned (the installed ``regex`` module's tables are newer:
+# 17,559 code points differ); White_Space has not changed since.
+_WORD_STARTS, _WORD_ENDS = zip(*RANGES["hf_word"])
 _SPACE = regex.compile(r"\p{White_Space}")
+
+
+def _is_word(ch: str) -> bool:
+    """Whether ``ch`` is a word character for ``single_word`` (HF's ``\w``)."""
+    i = bisect_right(_WORD_STARTS, ord(ch)) - 1
+    return i >= 0 and ord(ch) <= _WORD_ENDS[i]
 
 
 class AddedToken:
@@ -317,9 +327,7 @@ class Cutter:
             token = self.tokens[token_id]
             if token.special and token.content not in allowed:
                 continue  # the text of a special token that is not allowed is ordinary text
-            if token.single_word and (
-                (start > 0 and _WORD.match(text[start - 1])) or (stop < n and _WORD.match(text[stop]))
-            ):
+            if token.single_word and ((start > 0 and _is_word(text[start - 1])) or (stop < n and _is_word(text[stop]))):
                 continue
             if token.lstrip:
                 # HF: never before the end of the previous match, whose rstrip may have taken this

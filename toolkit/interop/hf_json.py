@@ -39,6 +39,7 @@ import json
 import os
 import warnings
 from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 from toolkit.added_tokens import read_added_tokens
@@ -187,7 +188,7 @@ def to_hf_dict(tok: Tokenizer) -> Json:
     added = [{"id": token_id, **token.to_dict()} for token_id, token in decoder.items()]
     model = exp_model(tok.model)
     if isinstance(model.get("vocab"), dict):
-        model["vocab"] = _vocab_for_hf(model["vocab"], decoder)
+        model["vocab"] = _vocab_for_hf(model["vocab"], decoder, _merge_results(model))
     return {
         "version": HF_VERSION,
         "truncation": truncation_to_hf(tok.truncation),
@@ -201,13 +202,28 @@ def to_hf_dict(tok: Tokenizer) -> Json:
     }
 
 
-def _vocab_for_hf(vocab: dict[str, int], added: Mapping[int, Any]) -> dict[str, int]:
+def _merge_results(model: Mapping[str, Any]) -> set[str]:
+    """The tokens the exported model's merges make (``a + b``, and ``a + b`` without ``b``'s
+    continuing-subword prefix): HF refuses a merge whose result is not in the model vocabulary."""
+    prefix = model.get("continuing_subword_prefix") or ""
+    out: set[str] = set()
+    for merge in model.get("merges") or ():
+        a, b = merge.split(" ", 1) if isinstance(merge, str) else merge
+        out.add(a + b)
+        if prefix and b.startswith(prefix):
+            out.add(a + b[len(prefix):])
+    return out
+
+
+def _vocab_for_hf(vocab: dict[str, int], added: Mapping[int, Any],
+                  merged: AbstractSet[str] = frozenset()) -> dict[str, int]:
     """The model vocabulary to write so that HF gives every added token its id.
 
     HF ignores the ``id`` of an added token missing from the model vocabulary and numbers it after
     the vocabulary (in list order). So the special tokens at the top of the id range leave the
-    vocabulary when HF's numbering then gives every added token its id (Llama 3, DeepSeek);
-    otherwise every added token is written into the vocabulary, where its id is kept.
+    vocabulary when HF's numbering then gives every added token its id (Llama 3, DeepSeek), unless a
+    merge makes one (``merged``: HF then refuses the file); otherwise every added token is written
+    into the vocabulary, where its id is kept.
     """
     out = dict(vocab)
     by_id = {i: t for t, i in out.items()}
@@ -215,7 +231,8 @@ def _vocab_for_hf(vocab: dict[str, int], added: Mapping[int, Any]) -> dict[str, 
     for token_id, token in sorted(added.items(), reverse=True):
         if token.content not in out:
             continue
-        if token.special and ids and ids[-1] == token_id and by_id[token_id] == token.content:
+        if (token.special and ids and ids[-1] == token_id and by_id[token_id] == token.content
+                and token.content not in merged):
             del out[token.content]
             ids.pop()
             continue
