@@ -101,6 +101,39 @@ def assert_stream_like_hf(tok: Tokenizer, hf: Any, ids: list[int]) -> None:
 
 
 @pytest.mark.parity
+@pytest.mark.parametrize("name", slow_params(["llama2", "gemma3"], slow={"gemma3"}))
+def test_streams_of_byte_pieces_stepped_in_lists_like_hf(name: str) -> None:
+    """Byte-fallback runs decode all or nothing: a list of ids that ends inside a run must not print
+    U+FFFD for bytes a later id completes ("🫠🫠" as eight <0xNN> pieces in lists of three), and a
+    run invalid from its first byte prints as one run."""
+    from toolkit.decoders import DecodeStream
+
+    tok, hf = load_pair(name)
+    lines = sample(corpus_lines("multilingual/chinese_xiyouji_pg23962-0.txt"), 12, seed=3)
+    lines += sample(corpus_lines("multilingual/thai_wisesight_sentiment_neg.txt"), 6, seed=4) + ["🫠🫠 🇫🇷🇯🇵"]
+    for line in lines:
+        ids = hf.encode(line, add_special_tokens=False).ids
+        for size in (2, 3, 4):
+            chunks = [ids[k:k + size] for k in range(0, len(ids), size)]
+            ours, theirs = DecodeStream(), tokenizers.decoders.DecodeStream()
+            assert [ours.step(tok, c) for c in chunks] == [theirs.step(hf, c) for c in chunks], (line, size)
+    if name == "llama2":  # bytes are ids 3..258; 272 is "▁the"
+        b = [0xF8, 0x48, 0x48, 0x48, 0xE4, 0xB8, 0xAD]
+        for skip in (False, True):
+            ids = [x + 3 for x in b] + [272]
+            stream = tok.stream_decoder(skip_special_tokens=skip)
+            assert "".join(stream.feed(i) for i in ids) + stream.flush() == tok.decode(ids) == hf.decode(ids)
+        ids = [0xF8 + 3, 1, 1, 1, 0xE4 + 3, 0xB8 + 3, 0xAD + 3, 272]  # skipped <s> inside the run
+        stream = tok.stream_decoder()
+        assert "".join(stream.feed(i) for i in ids) + stream.flush() == tok.decode(ids) == "\ufffd" * 4 + " the"
+        # the context kept after a step must decode to some text: a skipped <unk> alone would make the
+        # next step's text start with " 😀", whose space Llama 2's Strip decoder removes
+        chunks = [[119, 0], [23423, 5, 428, 259], [3176], [28705, 17422], [0], [35, 243, 162, 155], [131]]
+        ours, theirs = DecodeStream(skip_special_tokens=True), tokenizers.decoders.DecodeStream(skip_special_tokens=True)
+        assert [ours.step(tok, c) for c in chunks] == [theirs.step(hf, c) for c in chunks]
+
+
+@pytest.mark.parity
 @pytest.mark.parametrize("name", SAMPLED)
 def test_sampled_corpus_lines_like_hf(name: str) -> None:
     tok, hf = load_pair(name)

@@ -62,6 +62,64 @@ def test_stream_decoder_output_is_decode_of_the_valid_ids(stream: list[tuple[str
     assert "".join(out) == tok.decode(valid, skip_special_tokens=skip)
 
 
+def _byte_fallback() -> Tokenizer:
+    from algorithms import Unigram
+    from toolkit.decoders import ByteFallback, Fuse, Sequence
+
+    vocab = [("<unk>", 0.0), ("<s>", 0.0), ("a", -1.0), *((f"<0x{b:02X}>", -5.0) for b in range(256))]
+    return Tokenizer(Unigram(vocab, 0, byte_fallback=True, special_tokens=["<s>"]),
+                     decoder=Sequence([ByteFallback(), Fuse()]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.lists(st.integers(0, 255), max_size=30), sizes=st.lists(st.integers(1, 5), min_size=1, max_size=8),
+       specials=st.lists(st.integers(0, 30), max_size=3), skip=st.booleans())
+def test_a_byte_fallback_run_invalid_from_its_first_byte_streams_as_decode(
+    data: list[int], sizes: list[int], specials: list[int], skip: bool
+) -> None:
+    """0xF8 never starts a character, so the run prints one U+FFFD per byte whatever follows; the
+    stream, fed lists of any size with skipped <s> inside, prints the same (never the bytes after a
+    cut decoded as a run of their own)."""
+    tok = _byte_fallback()
+    ids = [3 + 0xF8] + [3 + b for b in data]
+    for k in specials:
+        ids.insert(min(k, len(ids)), 1)
+    if not skip:
+        ids = [i for i in ids if i != 1]  # a kept <s> ends the run
+    chunks, k = [], 0
+    while k < len(ids):
+        size = sizes[len(chunks) % len(sizes)]
+        chunks.append(ids[k:k + size])
+        k += size
+    stream = tok.stream_decoder(skip_special_tokens=skip)
+    assert "".join(stream.feed(c) for c in chunks) + stream.flush() == tok.decode(ids, skip_special_tokens=skip)
+
+
+def test_a_long_invalid_byte_run_keeps_a_bounded_buffer() -> None:
+    tok = _byte_fallback()
+    stream = tok.stream_decoder()
+    ids = [3 + 0xF8] + [3 + 0x48] * 3000  # "H" bytes are valid alone, not after 0xF8 in one run
+    out = "".join(stream.feed(i) for i in ids)
+    assert len(stream._ids) <= 8  # the poison byte and the last ids, not the whole run
+    assert out + stream.flush() == tok.decode(ids) == "\ufffd" * 3001
+
+
+def test_decode_stream_takes_arrays_and_names_a_bad_id_in_the_callers_list(gpt2: Tokenizer) -> None:
+    np = pytest.importorskip("numpy")
+    from toolkit.decoders import DecodeStream
+    from toolkit.errors import InputTypeError
+
+    ids = gpt2.encode_ids("hello there")
+    assert DecodeStream().step(gpt2, np.array(ids)) == gpt2.decode(ids)
+    assert DecodeStream().step(gpt2, np.int64(ids[0])) == gpt2.decode(ids[:1])
+    with pytest.raises(InputTypeError):  # a TypeError, as HF's
+        DecodeStream().step(gpt2, "5")
+    stream = gpt2.stream_decoder()
+    stream.feed(ids[:3])
+    with pytest.raises(InputError, match=r"ids\[1\]"):
+        stream.feed([ids[0], True])
+
+
 def test_stream_decoder_refuses_a_non_bool_skip_flag(gpt2: Tokenizer) -> None:
     with pytest.raises(InputError, match="skip_special_tokens"):
         gpt2.stream_decoder(skip_special_tokens="yes")  # type: ignore[arg-type]

@@ -11,22 +11,43 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterable
 from typing import Any
 
 from toolkit.arguments import check_flag
-from toolkit.errors import InputError
+from toolkit.errors import InputError, InputTypeError
 
 __all__ = ["StreamDecoder", "DecodeStream"]
 
+_BYTE_PIECE = re.compile(r"<0x([0-9A-Fa-f]{2})>")
+
 
 def _as_ids(token_id: Any) -> list[int]:
-    """One id, or a list of them (HF's ``step`` takes either); ``decode`` checks each id."""
+    """One id, or a list of them (a list, a tuple or a NumPy array: HF's ``step`` takes either);
+    ``decode`` checks each id."""
     if isinstance(token_id, (list, tuple)):
         return list(token_id)
+    if hasattr(token_id, "tolist") and not isinstance(token_id, (str, bytes, bytearray)):
+        value = token_id.tolist()  # a NumPy array (or a NumPy integer: one id)
+        return value if isinstance(value, list) else [value]
     if isinstance(token_id, (str, bytes, bytearray)) or hasattr(token_id, "__iter__"):
-        raise InputError(f"expected an id or a list of ids, got {type(token_id).__name__} {token_id!r:.60}")
+        raise InputTypeError(f"expected an id or a list of ids, got {type(token_id).__name__} {token_id!r:.60}")
     return [token_id]
+
+
+def _poison(at: list[int], data: bytes) -> list[int] | None:
+    """For the bytes ``data`` of a run of byte pieces at indices ``at``: ``[]`` when they are whole
+    characters, ``None`` when they end inside one (a later byte decides), else the indices of the
+    bytes of their first error. Those bytes are invalid whatever follows them, so a run that starts
+    with them prints U+FFFD per byte, as the whole run does."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.reason == "unexpected end of data":
+            return None
+        return at[exc.start:exc.end if exc.reason == "invalid start byte" else exc.end + 1]
+    return []
 
 
 def _prefix_ids(ids: Any) -> list[int]:
@@ -97,18 +118,20 @@ class StreamDecoder:
         self._ids += added
         try:
             text = self._decode(self._ids)
-        except BaseException:
+        except BaseException as exc:
             del self._ids[len(self._ids) - len(added):]  # nothing else changed: the decoder is as before
+            if isinstance(exc, InputError):
+                try:
+                    self._decode(added)
+                except InputError as own:  # the same error, its position counted in the caller's ids
+                    raise own from None
             raise
         if text.endswith("\ufffd"):
             return self._release_settled(text, len(added))
         if len(text) <= len(self._printed) and text == self._printed:
             return ""
         new = text[len(self._printed):]
-        # Keep only the ids just printed as context for the next call.
-        self._ids = self._ids[self._context:]
-        self._context = len(self._ids)
-        self._printed = self._decode(self._ids)
+        self._advance(self._context, len(self._ids))  # the ids just printed stay as context
         return new
 
     def _release_settled(self, text: str, fresh: int) -> str:
@@ -119,20 +142,102 @@ class StreamDecoder:
         before the last 3 (the two parts decode to ``text``), the first part is final: print it. Without
         this, a stream of invalid bytes would be re-decoded whole at every id (quadratic time). The
         ``fresh`` ids of this call are not released with them: a list that ends inside a character
-        waits whole, as in HF.
+        waits whole, as in HF. A cut inside the run of byte pieces at the end is final only when no
+        later byte can make the run valid (:meth:`_run_before`).
         """
         cut = len(self._ids) - max(3, fresh)
         if cut - self._context < 1:
             return ""
         head = self._decode(self._ids[:cut])
-        tail = self._decode(self._ids[cut:])
-        if not tail or head + tail != text or not head.startswith(self._printed):
+        if not head.startswith(self._printed):
+            return ""
+        run = self._run_before(cut)
+        if run is not None and self._run_goes_on(cut, to_end=True):
+            # inside the run of byte pieces still open at the end: final only when no later byte can
+            # make the run valid; the ids after the cut then print after the run's error as in the run
+            keep = _poison(*run)
+            if not keep:
+                return ""
+            context = [self._ids[i] for i in keep]
+            rest = self._decode(context + self._ids[cut:])[len(self._decode(context)):]
+        else:
+            rest = self._decode(self._ids[cut:])
+        if not rest or head + rest != text:
             return ""
         new = head[len(self._printed):]
-        self._ids = self._ids[self._context:]
-        self._context = cut - self._context
-        self._printed = self._decode(self._ids[: self._context])
+        self._advance(self._context, cut)
         return new
+
+    def _advance(self, drop: int, context: int) -> None:
+        """Drop the first ``drop`` ids (printed, no longer needed as context) and make the ids before
+        index ``context`` the printed context. ``ByteFallback`` decodes a run of byte pieces all or
+        nothing (one U+FFFD per byte when the run is not valid UTF-8), so the ids after a drop inside a
+        run decode alone as they did in the run only when the bytes dropped are whole characters; when
+        they hold an error, the ids of that error stay (a *poison*: the rest of the run then prints
+        U+FFFD per byte, as in the whole run); when a character crosses the drop, nothing is dropped."""
+        # The context must decode to some text: decoders treat the start of the text apart (Llama 2's
+        # Strip drops a leading space), and skipped special tokens decode to nothing.
+        while drop > 0 and context > drop and not self._decode(self._ids[drop:context]):
+            drop -= 1
+        keep: list[int] = []
+        run = self._run_before(drop) if drop else None
+        if run is not None and self._run_goes_on(drop, to_end=False):
+            poison = _poison(*run)
+            if poison is None:
+                drop = 0  # a character crosses the drop
+            else:
+                keep = poison
+        ids = self._ids
+        self._ids = [ids[i] for i in keep] + ids[drop:]
+        self._context = len(keep) + context - drop
+        self._printed = self._decode(self._ids[: self._context])
+
+    def _byte_value(self, token_id: int) -> int | None:
+        """The byte a ``<0xNN>`` piece stands for; ``None`` for another token; ``-1`` for an id that
+        decoding leaves out (a special token when they are skipped)."""
+        tokens_of = getattr(self._tokenizer, "_tokens_of", None)
+        if tokens_of is None:
+            return None
+        tokens = tokens_of([token_id], self._skip)
+        if not tokens:
+            return -1
+        match = _BYTE_PIECE.fullmatch(tokens[0])
+        return int(match.group(1), 16) if match else None
+
+    def _run_before(self, k: int) -> tuple[list[int], bytes] | None:
+        """The byte pieces of the run that ends just before index ``k`` (skipped ids inside it ignored):
+        their indices and bytes, from the run's start (or the first id kept); ``None`` when the id
+        before ``k`` is not in such a run."""
+        at: list[int] = []
+        values: list[int] = []
+        i = k
+        while i > 0:
+            value = self._byte_value(self._ids[i - 1])
+            if value is None:
+                break
+            i -= 1
+            if value >= 0:
+                at.append(i)
+                values.append(value)
+        if not at:
+            return None
+        at.reverse()
+        values.reverse()
+        return at, bytes(values)
+
+    def _run_goes_on(self, k: int, *, to_end: bool) -> bool:
+        """Whether the run before index ``k`` continues at ``k`` (a byte piece follows, skipped ids
+        aside); with ``to_end``, whether it is still open: byte pieces (or skipped ids) to the end."""
+        found = False
+        for token_id in self._ids[k:]:
+            value = self._byte_value(token_id)
+            if value is None:
+                return found and not to_end
+            if value >= 0:
+                found = True
+                if not to_end:
+                    return True
+        return found
 
     def flush(self) -> str:
         """Return whatever is still held back (an incomplete sequence decodes with U+FFFD) and reset."""
