@@ -120,7 +120,9 @@ def check_vocab(vocab: Any, *, where: str) -> dict[int, str]:
     {0: 'a', 1: 'b'}
     """
     if not isinstance(vocab, Mapping):
-        raise ConfigError(f"{where}.vocab: must be an object mapping token strings to ids, got {type(vocab).__name__}")
+        hint = ("; read a vocab.json with toolkit.interop.read_vocab_json (and merges.txt with read_merges_txt)"
+                if isinstance(vocab, (str, bytes)) or hasattr(vocab, "__fspath__") else "")
+        raise ConfigError(f"{where}.vocab: must be an object mapping token strings to ids, got {type(vocab).__name__}{hint}")
     limits.check_vocab_size(len(vocab), where=f"{where}.vocab")
     tokens = list(vocab)
     ids = list(vocab.values())

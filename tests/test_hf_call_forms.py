@@ -201,3 +201,31 @@ def test_train_without_a_trainer_uses_the_models_as_hf(tmp_path: Path) -> None:
     hf.train([str(corpus)])
     assert ours.get_vocab() == hf.get_vocab()
     assert ours.encode("lowest newer").ids == hf.encode("lowest newer").ids
+
+
+def test_process_takes_add_special_tokens_by_position_as_hf() -> None:
+    tokenizers = require("tokenizers")
+    tok = _tokenizer()
+    hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(tok)))
+    ours = tok.post_processor.process(tok.encode("hello", add_special_tokens=False), None, False)
+    theirs = hf.post_processor.process(hf.encode("hello", add_special_tokens=False), None, False)
+    assert ours.ids == theirs.ids == [4]
+
+
+def test_encode_special_tokens_reads_true_and_refuses_false() -> None:
+    tokenizers = require("tokenizers")
+    tok = _tokenizer()
+    assert tok.encode_special_tokens is True  # what encode does here; HF's default is False
+    tok.encode_special_tokens = True
+    with pytest.raises(ConfigError, match="allowed_special='all'"):
+        tok.encode_special_tokens = False
+    hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(tok)))
+    hf.encode_special_tokens = True  # the same behaviour as ours
+    assert tok.encode("hello [SEP]").ids == hf.encode("hello [SEP]").ids
+
+
+def test_a_path_given_as_the_vocabulary_names_the_file_readers(tmp_path: Path) -> None:
+    from algorithms import BPE
+
+    with pytest.raises(ConfigError, match="read_vocab_json"):
+        BPE(str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt"))  # HF's deprecated file form

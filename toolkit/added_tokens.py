@@ -40,7 +40,7 @@ _SPACE = regex.compile(r"\p{White_Space}")
 
 
 def _is_word(ch: str) -> bool:
-    """Whether ``ch`` is a word character for ``single_word`` (HF's ``\w``)."""
+    r"""Whether ``ch`` is a word character for ``single_word`` (HF's ``\w``)."""
     i = bisect_right(_WORD_STARTS, ord(ch)) - 1
     return i >= 0 and ord(ch) <= _WORD_ENDS[i]
 

@@ -90,6 +90,21 @@ class HFNames:
             raise CorpusError(f"train_from_iterator expects an iterable of texts, got {type(iterator).__name__}")
         self.train(_flatten(iterator), trainer)  # type: ignore[attr-defined]
 
+    @property
+    def encode_special_tokens(self) -> bool:
+        """HF's switch for special tokens typed in text: ``True`` encodes them as text, which is what
+        ``encode`` always does here (``encode(..., allowed_special="all")`` matches them as HF's
+        default ``False`` does). Setting it to ``False`` is refused rather than ignored."""
+        return True
+
+    @encode_special_tokens.setter
+    def encode_special_tokens(self, value: bool) -> None:
+        if value is not True:
+            raise ConfigError(
+                f"encode_special_tokens={value!r}: special tokens typed in text are always encoded as text here; "
+                "pass encode(..., allowed_special='all') (or a set of them) to match them, as HF does with False"
+            )
+
     def _model_trainer(self) -> Any:
         """The trainer of this pipeline's model with its defaults (``BPE`` → ``BPETrainer()``), as HF's
         ``trainer=None``."""

@@ -448,7 +448,7 @@ class PostProcessor(Component):
     kind = "post_processor"
 
     @abstractmethod
-    def process(self, encoding: Encoding, pair: Encoding | None = None, *, add_special_tokens: bool = True) -> Encoding:
+    def process(self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True) -> Encoding:
         """Return the final encoding of a single sequence or a pair."""
 
     def process_ids(self, ids: list[int], *, add_special_tokens: bool = True) -> list[int]:

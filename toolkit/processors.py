@@ -40,7 +40,7 @@ __all__ = ["TemplateProcessing", "BertProcessing", "RobertaProcessing", "ByteLev
 class _EncodingsProcessor(PostProcessor):
     """Shared driver: per-sequence processing as in Hugging Face, then one concatenation."""
 
-    def process(self, encoding: Encoding, pair: Encoding | None = None, *, add_special_tokens: bool = True) -> Encoding:
+    def process(self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True) -> Encoding:
         # Copies with the standard type ids, each marked with its sequence (its overflowing parts too):
         # implementations may share these lists freely.
         encodings = [encoding.with_type_id(0)] if pair is None else [encoding.with_type_id(0), pair.with_type_id(1)]
@@ -344,7 +344,7 @@ class BertProcessing(_EncodingsProcessor):
     def _special(self, token: tuple[str, int], type_id: int) -> Encoding:
         return Encoding([token[1]], [token[0]], [(0, 0)], [type_id], [1], [1], [None])
 
-    def process(self, encoding: Encoding, pair: Encoding | None = None, *, add_special_tokens: bool = True) -> Encoding:
+    def process(self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True) -> Encoding:
         if pair is not None or not add_special_tokens or encoding.overflow:
             return super().process(encoding, pair, add_special_tokens=add_special_tokens)
         # The common call, one sequence, built in one go: the same result as the generic driver,
