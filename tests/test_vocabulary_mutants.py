@@ -160,3 +160,27 @@ def test_the_special_token_cutter_follows_a_replaced_model_and_normalizer() -> N
     assert tok.encode("AB").ids == [2]
     tok.normalizer = Lowercase()  # the added token is now matched as "ab" in lowercased text
     assert tok.encode("AB").ids == [2]
+
+
+def test_the_ids_decode_skips_follow_every_change_of_the_special_tokens() -> None:
+    # decode keeps the set of skipped ids between calls (Llama 3's 256 special tokens made computing
+    # it most of the time of decoding one id): a new special token, an option of the model, a
+    # normalizer that changes what a normalized special token decodes to must each renew it
+    from algorithms import WordLevel
+    from pretokenizers import WhitespaceSplit
+    from toolkit import AddedToken, Tokenizer
+    from toolkit.normalizers import Lowercase
+
+    tok = Tokenizer(WordLevel({"a": 0, "[UNK]": 1, "<s>": 2}, unk_token="[UNK]"), pre_tokenizer=WhitespaceSplit())
+    assert tok.decode([0, 2, 0]) == "a <s> a"
+    tok.model.special_tokens = ["<s>"]
+    assert tok.decode([0, 2, 0]) == "a a"
+    tok.add_special_tokens(["<x>"])
+    assert tok.decode([0, tok.token_to_id("<x>"), 0]) == "a a"
+    tok.model.special_tokens = []
+    assert tok.decode([0, 2, 0]) == "a <s> a"
+    tok.add_special_tokens([AddedToken("<Y>", special=True, normalized=True)])
+    y = tok.token_to_id("<Y>")
+    assert tok.decode([0, y]) == "a"
+    tok.normalizer = Lowercase()  # "<Y>" now decodes to "<y>", which is no special token's text (HF)
+    assert tok.decode([0, y]) == "a <y>"

@@ -82,6 +82,7 @@ class StreamDecoder:
         self._ids: list[int] = []
         self._context = 0  # how many of _ids were already printed
         self._printed = ""  # decode(_ids[:_context])
+        self._byte_memo: dict[Any, Any] = {}  # id -> _byte_value, for one tokenizer
         if ids is not None:
             self._start_from(ids)
 
@@ -101,6 +102,7 @@ class StreamDecoder:
         other = StreamDecoder.__new__(StreamDecoder)
         other.__dict__.update(self.__dict__)
         other._ids = list(self._ids)
+        other._byte_memo = {}
         return other
 
     def _decode(self, ids: list[int]) -> str:
@@ -175,10 +177,13 @@ class StreamDecoder:
         run decode alone as they did in the run only when the bytes dropped are whole characters; when
         they hold an error, the ids of that error stay (a *poison*: the rest of the run then prints
         U+FFFD per byte, as in the whole run); when a character crosses the drop, nothing is dropped."""
+        ids = self._ids
         # The context must decode to some text: decoders treat the start of the text apart (Llama 2's
         # Strip drops a leading space), and skipped special tokens decode to nothing.
-        while drop > 0 and context > drop and not self._decode(self._ids[drop:context]):
+        printed = self._decode(ids[drop:context])
+        while not printed and 0 < drop < context:
             drop -= 1
+            printed = self._decode(ids[drop:context])
         keep: list[int] = []
         run = self._run_before(drop) if drop else None
         if run is not None and self._run_goes_on(drop, to_end=False):
@@ -187,22 +192,29 @@ class StreamDecoder:
                 drop = 0  # a character crosses the drop
             else:
                 keep = poison
-        ids = self._ids
+            printed = None
         self._ids = [ids[i] for i in keep] + ids[drop:]
         self._context = len(keep) + context - drop
-        self._printed = self._decode(self._ids[: self._context])
+        self._printed = printed if printed is not None else self._decode(self._ids[: self._context])
 
     def _byte_value(self, token_id: int) -> int | None:
         """The byte a ``<0xNN>`` piece stands for; ``None`` for another token; ``-1`` for an id that
         decoding leaves out (a special token when they are skipped)."""
+        memo = self._byte_memo
+        if memo.get("tokenizer") is not self._tokenizer:  # DecodeStream passes one with each step
+            memo.clear()
+            memo["tokenizer"] = self._tokenizer
+        if token_id in memo:
+            return memo[token_id]  # type: ignore[no-any-return]
         tokens_of = getattr(self._tokenizer, "_tokens_of", None)
         if tokens_of is None:
             return None
         tokens = tokens_of([token_id], self._skip)
-        if not tokens:
-            return -1
-        match = _BYTE_PIECE.fullmatch(tokens[0])
-        return int(match.group(1), 16) if match else None
+        match = _BYTE_PIECE.fullmatch(tokens[0]) if tokens else None
+        value = -1 if not tokens else int(match.group(1), 16) if match else None
+        if len(memo) < 4096:
+            memo[token_id] = value
+        return value
 
     def _run_before(self, k: int) -> tuple[list[int], bytes] | None:
         """The byte pieces of the run that ends just before index ``k`` (skipped ids inside it ignored):

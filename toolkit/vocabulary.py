@@ -18,6 +18,7 @@ from toolkit.added_tokens import AddedToken, AddedVocabulary, Cutter, as_added_t
 from toolkit.arguments import as_index
 from toolkit.cache import BoundedCache
 from toolkit.errors import ConfigError, InputError, InputTypeError
+from toolkit import options
 from toolkit.interfaces import Model
 
 __all__ = ["AllowedSpecial", "VocabularyMixin"]
@@ -146,22 +147,33 @@ class VocabularyMixin:
         normalizer = self.normalizer
         patterns = self._special_patterns  # read once (see _renew_patterns)
         found = patterns.get("strings")
-        if found is not None and found[0] is normalizer:
-            return found[1]  # type: ignore[no-any-return]
+        generation = options.generation()  # a normalizer option may have changed since
+        if found is not None and found[0] is normalizer and found[1] == generation:
+            return found[2]  # type: ignore[no-any-return]
         strings = {
             i: normalizer.normalize_str(t.content) if t.normalized and normalizer is not None else t.content
             for i, t in self._added.decoder.items()
         }
-        patterns.put("strings", (normalizer, strings))
+        patterns.put("strings", (normalizer, generation, strings))
         return strings
 
-    def _skipped_ids(self) -> set[int]:
+    def _skipped_ids(self) -> frozenset[int]:
         """The ids ``decode`` skips: special tokens whose decoded string is a special token's text (HF
-        compares strings, so a special token whose normalized text differs is kept)."""
-        specials = self._specials(self.model)
+        compares strings, so a special token whose normalized text differs is kept). Kept until a token
+        is added or an option changes: every ``decode`` needs it, and a model with hundreds of special
+        tokens (Llama 3) made it most of the time of decoding one id."""
+        model = self.model
+        patterns = self._special_patterns  # read once (see _renew_patterns)
+        found = patterns.get("skipped")
+        generation = options.generation()
+        if found is not None and found[0] is model and found[1] is self.normalizer and found[2] == generation:
+            return found[3]  # type: ignore[no-any-return]
+        specials = self._specials(model)
         strings = self._added_strings()
         contents = set(specials)
-        return {i for i in specials.values() if strings.get(i, self.model.id_to_token(i)) in contents}
+        skipped = frozenset(i for i in specials.values() if strings.get(i, model.id_to_token(i)) in contents)
+        patterns.put("skipped", (model, self.normalizer, generation, skipped))
+        return skipped
 
     @property
     def special_tokens(self) -> dict[str, int]:
