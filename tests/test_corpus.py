@@ -395,3 +395,23 @@ def test_counting_loop_follows_a_respelling_that_changes() -> None:
     fast: Counter[str] = Counter()
     tasks._count_into(fast, texts, None, _SwitchingSpell())
     assert list(fast.items()) == [("A", 1), ("B", 2), ("a", 1), ("c", 1)]  # each text under its own respelling
+
+
+def test_a_file_that_is_mostly_nul_bytes_is_refused(tmp_path: Path) -> None:
+    """Zeros and UTF-16 text are valid UTF-8 (NUL bytes): counting them trained a model of NUL tokens."""
+    (tmp_path / "zeros.bin").write_bytes(b"\x00" * 5000)
+    (tmp_path / "utf16.txt").write_bytes("hello world\n".encode("utf-16-le") * 100)
+    (tmp_path / "fine.txt").write_text("a\x00b and a longer line of text\n" * 100, encoding="utf-8")  # a few NULs
+    for name in ("zeros.bin", "utf16.txt"):
+        with pytest.raises(CorpusError, match=rf"{name}: \d+% of the [\d,]+ bytes from byte offset 0 are NUL .*UTF-8"):
+            count_words([str(tmp_path / name)])
+    assert count_words([str(tmp_path / "fine.txt")])
+
+
+def test_a_list_where_some_strings_name_files_and_some_do_not_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("hello world\n", encoding="utf-8")
+    typo = str(tmp_path / "b.tx")
+    with pytest.raises(CorpusError, match=r"some items name existing files and '.*b\.tx' does not"):
+        count_words([str(tmp_path / "a.txt"), typo])
+    assert count_words(["hello world", "bye"])  # texts
+    assert count_words([str(tmp_path / "a.txt")])  # paths

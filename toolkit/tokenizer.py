@@ -514,7 +514,9 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
 
         ``corpus`` is an iterable of strings, or a path / list of paths to UTF-8 text files (read line
         by line, never whole). A list of strings is read as paths when every string names an existing
-        file or folder, else as texts (:meth:`train_from_iterator` always reads texts). The normalizer
+        file or folder, else as texts (:meth:`train_from_iterator` always reads texts); a list where
+        some name files and some do not is a :class:`~toolkit.errors.CorpusError` (a mistyped path). A
+        file that is mostly NUL bytes (binary, or UTF-16 text) is a ``CorpusError`` too. The normalizer
         and pre-tokenizer of this pipeline cut the text into the word counts the trainer learns from.
 
         >>> from algorithms import WordLevel, WordLevelTrainer

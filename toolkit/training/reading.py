@@ -278,8 +278,9 @@ def _as_corpus(corpus: CorpusSource, options: dict[str, Any]) -> Corpus:
     """Interpret the ``corpus`` argument of :func:`count_words` and friends.
 
     A single ``str`` or path is a source (file, directory or glob); a list is a list of sources when it
-    holds path objects, or when every string names an existing file or directory; otherwise it is a list
-    of texts. Any other iterable is texts.
+    holds path objects, or when every string names an existing file or directory; a list some of whose
+    first 64 strings name one and others not is refused (a mistyped path); otherwise it is a list of
+    texts. Any other iterable is texts.
     """
     if isinstance(corpus, Corpus):
         if any(v is not None for v in options.values()):
@@ -291,9 +292,19 @@ def _as_corpus(corpus: CorpusSource, options: dict[str, Any]) -> Corpus:
     if isinstance(corpus, (list, tuple)) and corpus:
         if all(isinstance(c, os.PathLike) for c in corpus):
             return Corpus(sources=list(corpus), **opts)
-        if all(isinstance(c, str) and "\n" not in c and len(c) < 4096 and os.path.exists(c) for c in corpus):
+        if all(_names_a_path(c) for c in corpus):
             return Corpus(sources=list(corpus), **opts)
+        if any(_names_a_path(c) for c in corpus[:64]):  # the first 64: a list of texts is not stat-ed whole
+            missing = next(c for c in corpus if not _names_a_path(c))
+            raise CorpusError(
+                f"corpus: some items name existing files and {missing!r:.80} does not; read as texts, the "
+                "list would train on the paths themselves: fix the path, or pass texts with train_from_iterator"
+            )
     return Corpus(texts=corpus, **opts)  # type: ignore[arg-type]
+
+
+def _names_a_path(item: Any) -> bool:
+    return isinstance(item, str) and "\n" not in item and len(item) < 4096 and os.path.exists(item)
 
 
 def _checked_texts(texts: Iterable[str]) -> Iterator[str]:
@@ -466,6 +477,12 @@ def _too_long(path: str, at: int, what: str) -> CorpusError:
 
 
 def _decode(data: bytes, offset: int, path: str, errors: str) -> str:
+    nul = data.count(0)
+    if nul and nul * 10 > len(data):  # valid UTF-8, but not text: training would learn NUL tokens
+        raise CorpusError(
+            f"corpus file {path}: {nul * 100 // len(data)}% of the {len(data):,} bytes from byte offset {offset} "
+            "are NUL (0x00): a binary file, or UTF-16/UTF-32 text; convert it to UTF-8 text"
+        )
     try:
         return data.decode("utf-8", errors)
     except UnicodeDecodeError as exc:
