@@ -64,8 +64,10 @@ class StreamDecoder:
     :meth:`Tokenizer.decode <toolkit.Tokenizer.decode>`. ``copy.copy`` gives an independent decoder.
 
     Works with every decoder. Text is held back while it ends in an incomplete UTF-8 sequence (shown
-    as U+FFFD by the decoder), so a 4-byte emoji split over 4 byte tokens prints once, whole. The ids
-    already printed are kept as context only until the next output, so memory stays small.
+    as U+FFFD by the decoder), so a 4-byte emoji split over 4 byte tokens prints once, whole. A run of
+    byte-fallback pieces (``<0xF0>``...), which decodes all or nothing, prints once it is valid text,
+    or one U+FFFD per byte once no later byte can make it valid. The ids already printed are kept as
+    context only until the next output, so memory stays small.
 
     >>> from algorithms import ByteLevelBPE
     >>> from pretokenizers import ByteLevel
