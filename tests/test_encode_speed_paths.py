@@ -132,6 +132,31 @@ def test_spawn_safety_checks():
     assert MIN_PARALLEL_CHARS > 0
 
 
+@pytest.mark.parametrize(("source", "spec_name", "guarded"), [
+    ("import os\nx = 1\n", None, True),
+    ("import os\nprint('x')\n", None, False),
+    ("import os\nprint('x')\n", "mymodule", False),  # python -m mymodule: spawn re-runs it as __mp_main__
+    ("import os\nprint('x')\n", "pkg.__main__", True),  # a package's __main__ is not re-run
+    ("class Run:\n    print('runs at import')\n", None, False),  # a class body runs at import
+    ("class Run:\n    def go(self):\n        print('x')\n", None, True),
+    ("if __name__ == '__main__':\n    print('x')\n", "mymodule", True),
+])
+def test_which_main_modules_a_spawned_worker_would_run_again(tmp_path, monkeypatch, source, spec_name, guarded):
+    import importlib.machinery
+    import sys
+    import types
+
+    from toolkit.batch import _main_is_guarded
+
+    path = tmp_path / "main_module.py"
+    path.write_text(source, encoding="utf-8")
+    main = types.ModuleType("__main__")
+    main.__file__ = str(path)
+    main.__spec__ = None if spec_name is None else importlib.machinery.ModuleSpec(spec_name, None)
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    assert _main_is_guarded() is guarded
+
+
 def test_ends_of_short_texts_are_kept_apart_from_the_words():
     """Lines share their ends: the first word (scanned without a space in front) and the final run after
     the last word are kept in ``caches.scanned`` under the exact text scanned, never in the word memo."""

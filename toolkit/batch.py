@@ -37,22 +37,36 @@ MIN_PARALLEL_CHARS = 1_000_000
 
 
 def _main_is_guarded() -> bool:
-    """False when ``__main__`` is a script whose module level calls code without an
-    ``if __name__ == "__main__":`` guard: a spawned worker re-runs that script on import."""
+    """False when ``__main__`` is a script (or a module run with ``python -m``) whose module level
+    calls code without an ``if __name__ == "__main__":`` guard: a spawned worker re-runs it on import
+    (as ``__mp_main__``; a package's ``__main__`` is not re-run)."""
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
-    if main is None or path is None or getattr(main, "__spec__", None) is not None:
-        return True  # interactive, ``python -c``, ``python -m``: the child does not re-run a script
+    if main is None or path is None:
+        return True  # interactive, ``python -c``: no script for the child to re-run
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and (spec.name == "__main__" or spec.name.endswith(".__main__")):
+        return True  # multiprocessing does not re-run a package's __main__
     try:
         tree = ast.parse(open(path, encoding="utf-8").read())  # noqa: SIM115
     except (OSError, SyntaxError, ValueError):
         return False
-    quiet = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.Assign,
-             ast.AnnAssign, ast.Expr, ast.Pass)
-    for node in tree.body:
+    return _quiet(tree.body)
+
+
+_QUIET = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.Assign,
+          ast.AnnAssign, ast.Expr, ast.Pass)
+
+
+def _quiet(body: list[ast.stmt]) -> bool:
+    """Whether running ``body`` calls nothing: imports, definitions, constants, the ``__main__``
+    guard; a class body runs too, so its statements are checked the same way."""
+    for node in body:
         if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test):
             continue
-        if not isinstance(node, quiet) or (isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant)):
+        if not isinstance(node, _QUIET) or (isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant)):
+            return False
+        if isinstance(node, ast.ClassDef) and not _quiet(node.body):
             return False
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.If)) and any(
             isinstance(n, ast.Call) for n in ast.walk(node)
