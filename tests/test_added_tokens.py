@@ -362,7 +362,9 @@ def _single_word_texts(step: int) -> list[str]:
     points = [c for c in range(0, 0x110000, step) if not 0xD800 <= c < 0xE000]
     # letters the installed regex module knows and HF's Unicode 15.1 does not, and a mark
     points += [0x3D000, 0x1ACF, 0x558, 0x31350, 0x0301]
-    return [t for c in points for t in (f"x{chr(c)}", f"{chr(c)}x")]
+    # 500 code points a text, each once after and once before a token "x", separated by spaces
+    return [" ".join(t for c in points[k:k + 500] for t in (f"x{chr(c)}", f"{chr(c)}x"))
+            for k in range(0, len(points), 500)]
 
 
 @pytest.mark.parametrize("step", [pytest.param(1, marks=pytest.mark.slow), 97])
