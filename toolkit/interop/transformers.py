@@ -8,8 +8,9 @@
 keyword overrides any of them (``pad_token="<|pad|>"``, or ``None`` to leave a role unset). A
 tokenizer with an end-of-sequence token but no padding token pads with the end-of-sequence token, as
 is usual for GPT-2 style models; a template whose single sequence starts with a special token makes
-it the beginning-of-sequence token; the special token ``enable_padding`` pads with is the padding token. ``template=`` (a model's directory or its ``tokenizer_config.json``)
-carries that model's settings over instead (roles, chat template, ``model_max_length``, padding side,
+it the beginning-of-sequence token; the special token ``enable_padding`` pads with is the padding
+token. ``template=`` (a model's directory or its ``tokenizer_config.json``) carries that model's
+settings over instead (roles, chat template, ``model_max_length``, padding side,
 ``add_bos_token``...: :data:`CARRIED`), so a tokenizer loaded from a model and saved again behaves in
 ``transformers`` as the original. ``model_input_names`` lists ``token_type_ids`` only when the
 post-processor gives a second sequence other type ids (BERT), as the models that take them expect.
