@@ -142,19 +142,14 @@ class _LikelihoodRun(_Run):
         self.watch[y].setdefault(_TIGHT, set()).add(q)
 
     def _rebuild_heap(self) -> None:
-        self.stash: list[int] = []
-        self.stash_sig: tuple[int, int, int] | None = None
-        self.watch = [{} for _ in self.tokens]
+        self.watch = [{} for _ in self.tokens]  # every pair registers its levels again as it is pushed
         self.reg = {}
-        self.heap = []
-        self.current = {}
         if self.ref is None:  # the top gain, the reference of the first levels
             keys = [self._exact_key(ord(p[0]), ord(p[1]), p, m) for p, m in self.pair_counts.items()
                     if m >= self.min_count]
             tier, gain = min(keys, default=(-self.discount - 1, -0.0))
             self.ref, self.ref_tier = -gain, -tier
-        self._push_all(self.pair_counts)
-        heapq.heapify(self.heap)
+        super()._rebuild_heap()
 
     @staticmethod
     def _level(f: int, q: float, m: int) -> int:
