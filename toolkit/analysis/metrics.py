@@ -43,6 +43,7 @@ __all__ = [
     "Texts",
     "DEFAULT_RENYI_ALPHA",
     "metric_label",
+    "renyi_alpha_of",
     "renyi_entropy",
     "check_alpha",
 ]
@@ -92,6 +93,11 @@ def metric_label(metric: str, renyi_alpha: float = DEFAULT_RENYI_ALPHA) -> str:
     if metric == "renyi_efficiency" and renyi_alpha != DEFAULT_RENYI_ALPHA:
         label += f" (α={'∞' if math.isinf(renyi_alpha) else format(renyi_alpha, 'g')})"
     return label
+
+
+def renyi_alpha_of(rows: Iterable[TokenizerMetrics]) -> float:
+    """The order α ``rows`` were measured with (one run measures all with the same); the default for none."""
+    return next((row.renyi_alpha for row in rows), DEFAULT_RENYI_ALPHA)
 
 
 # ------------------------------------------------------------------------------------- surfaces

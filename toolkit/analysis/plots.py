@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit.analysis.metrics import DEFAULT_RENYI_ALPHA, METRICS, metric_label
+from toolkit.analysis.metrics import METRICS, metric_label, renyi_alpha_of
 from toolkit.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ def plot_sweep(
         ticks = sorted(sizes)
         ax.set_xticks(ticks, [f"{t:,}" for t in ticks])
         ax.minorticks_off()
-    alpha = result.points[0].metrics.renyi_alpha if result.points else DEFAULT_RENYI_ALPHA
+    alpha = renyi_alpha_of(p.metrics for p in result.points)
     ax.set_xlabel("vocabulary size")
     ax.set_ylabel(_label(metric, alpha))
     ax.set_title(title or f"{_title(metric, alpha)} vs vocabulary size")
@@ -184,7 +184,7 @@ def plot_languages(
         ax.axhline(1.0, color="#6b7280", linewidth=1, linestyle="--")  # parity: as many tokens as the reference
     ax.set_xticks(range(len(langs)), langs)
     ax.set_xlabel("language")
-    alpha = report.rows[0].renyi_alpha if report.rows else DEFAULT_RENYI_ALPHA
+    alpha = renyi_alpha_of(report.rows)
     ax.set_ylabel(_label(metric, alpha) + (" — log scale" if log else ""))
     ax.set_title(title or f"{_title(metric, alpha)} by language")
     ax.margins(y=0.12)

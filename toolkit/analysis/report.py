@@ -42,6 +42,7 @@ from toolkit.analysis.metrics import (
     _training_seconds,
     check_alpha,
     metric_label,
+    renyi_alpha_of,
     vocabulary_strings,
 )
 from toolkit.analysis.tables import _HTML_STYLE, _fmt_number, _Table
@@ -293,7 +294,7 @@ def _best_cells(rows: Sequence[TokenizerMetrics], metrics: Sequence[str], offset
 def _metrics_table(title: str, rows: Sequence[TokenizerMetrics], columns: Sequence[tuple[str, str]],
                    note: str = "") -> _Table:
     shown = [(name, kind) for name, kind in columns if any(r.metric(name) is not None for r in rows)]
-    alpha = rows[0].renyi_alpha if rows else DEFAULT_RENYI_ALPHA
+    alpha = renyi_alpha_of(rows)
     header = ["tokenizer", "algorithm", *(metric_label(n, alpha) for n, _ in shown)]
     body = [[r.name, r.algorithm, *(_fmt_number(r.metric(n), k) for n, k in shown)] for r in rows]
     align = ["l", "l", *("r" for _ in shown)]
@@ -417,7 +418,7 @@ class ComparisonReport:
             for i in _best_of([row[j] for row in values], METRICS[metric][2]):
                 best[i].add(j + 1)
         _, description, _ = METRICS[metric]
-        label = metric_label(metric, self.rows[0].renyi_alpha if self.rows else DEFAULT_RENYI_ALPHA)
+        label = metric_label(metric, renyi_alpha_of(self.rows))
         if metric == "parity":
             description = f"tokens / tokens of the same texts in {self.reference} (Petrov et al. 2023); closer to 1 is better"
         title = f"{label[0].upper()}{label[1:]} by language"

@@ -24,6 +24,7 @@ from toolkit.analysis.metrics import (
     _grouped_texts,
     check_alpha,
     metric_label,
+    renyi_alpha_of,
 )
 from toolkit.analysis.report import compare
 from toolkit.analysis.tables import _HTML_STYLE, _fmt_number, _Table
@@ -98,7 +99,7 @@ class SweepResult:
                    ("split_word_share", "pct"), ("unk_word_share", "pct"), ("mean_token_length", "float"),
                    ("renyi_efficiency", "float"), ("shannon_efficiency", "float"), ("vocab_utilization", "pct"),
                    ("unreachable_tokens", "int"), ("train_seconds", "seconds")]
-        alpha = self.points[0].metrics.renyi_alpha if self.points else DEFAULT_RENYI_ALPHA
+        alpha = renyi_alpha_of(p.metrics for p in self.points)
         header = ["pipeline", "requested", *(metric_label(n, alpha) for n, _ in columns)]
         body = [[p.name, f"{p.requested_vocab_size:,}", *(_fmt_number(p.metrics.metric(n), k) for n, k in columns)]
                 for p in self.points]
