@@ -24,8 +24,8 @@ import regex
 
 from toolkit import limits
 from toolkit.alignment import NormalizedString
-from toolkit.unicode_tables import RANGES
 from toolkit.errors import ConfigError, SerializationError
+from toolkit.unicode_tables import RANGES
 
 __all__ = ["FLAGS", "AddedToken", "AddedVocabulary", "Segment"]
 

@@ -14,11 +14,11 @@ from typing import Any, Literal
 
 import regex
 
+from toolkit import options
 from toolkit.added_tokens import AddedToken, AddedVocabulary, Cutter, as_added_token, check_added_ids
 from toolkit.arguments import as_index
 from toolkit.cache import BoundedCache
 from toolkit.errors import ConfigError, InputError, InputTypeError
-from toolkit import options
 from toolkit.interfaces import Model
 
 __all__ = ["AllowedSpecial", "VocabularyMixin"]
