@@ -67,7 +67,7 @@ from toolkit.serialization import reading_untrusted
 
 __all__ = [
     "BEHAVIORS",
-    "DEFAULT_TIMEOUT",
+    "DEFAULT_TIMEOUT",  # noqa: F822 (module __getattr__: the current limit)
     "Behavior",
     "BehaviorOption",
     "Split",

@@ -290,3 +290,35 @@ def test_sequence_item_assignment() -> None:
         seq[1] = "Fuse"
     seq.decoders = [ByteFallback()]
     assert seq.decode(["<0x41>"]) == "A"
+
+
+def test_byte_pieces_are_read_by_hf_rule_everywhere(D) -> None:
+    """One reading of ``<0xHH>`` (``toolkit.bytelevel.byte_piece_value``) for the decoders, the stream
+    decoder and the metrics, identical to HF's ``ByteFallback`` on every two-character middle drawn
+    from ASCII and a few others (``<0x+F>`` is a byte for HF, ``<0x 1>`` is not)."""
+    from toolkit.bytelevel import byte_piece_value
+
+    hf = D.ByteFallback()
+    chars = [chr(c) for c in range(32, 127)] + ["\x00", "\t", "é", "\u0301", "😀", "٣"]
+    for a in chars:
+        for b in chars:
+            token = f"<0x{a}{b}>"
+            value = byte_piece_value(token)
+            ours = token if value is None else bytes([value]).decode("utf-8", "replace")
+            assert hf.decode([token]) == ours == ByteFallback().decode([token]), token
+
+
+@given(ids=st.lists(st.integers(0, 7), max_size=12))
+def test_stream_decoder_reads_byte_pieces_as_decode_does(ids: list[int]) -> None:
+    """The stream decoder must see the byte runs the decoder sees, whatever spelling HF accepts
+    (``<0x+F>``, lower case): it prints exactly ``decode`` wherever no text it printed changes later
+    (docs/migrating.md: a printed run that a later byte makes invalid is not printed again)."""
+    from algorithms import WordLevel
+    from toolkit import Tokenizer
+
+    vocab = {t: i for i, t in enumerate(["<unk>", "<0xE2>", "<0x82>", "<0xac>", "<0x+F>", "<0xF0>", "a", "<0x9F>"])}
+    tok = Tokenizer(WordLevel(vocab, unk_token="<unk>"), decoder=ByteFallback())
+    text = tok.decode(ids)
+    if all(text.startswith(tok.decode(ids[:k]).rstrip("\ufffd")) for k in range(len(ids))):
+        stream = tok.stream_decoder()
+        assert "".join(stream.feed(i) for i in ids) + stream.flush() == text

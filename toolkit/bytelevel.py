@@ -1,9 +1,10 @@
-"""The GPT-2 byte ↔ unicode table: the printable string form of byte-level tokens.
+"""The string forms of bytes in vocabularies: GPT-2's byte ↔ unicode table, and byte-fallback pieces.
 
 Byte-level tokenizers work on UTF-8 bytes, but vocabularies are stored as strings. GPT-2 maps each of
 the 256 bytes to one printable character: printable Latin-1 bytes map to themselves, the others
 (space, control characters...) to characters from U+0100 on, so a space becomes ``Ġ`` and a newline
-``Ċ``. This module owns that table and the fast conversions built on it.
+``Ċ``. This module owns that table and the fast conversions built on it, and the reading of
+SentencePiece's byte-fallback pieces (``<0x0A>`` is the byte 0x0A): :func:`byte_piece_value`.
 
 >>> BYTE_TO_CHAR[ord(" ")], to_byte_level("hé !")
 ('Ġ', 'hÃ©Ġ!')
@@ -21,6 +22,7 @@ __all__ = [
     "from_byte_level",
     "bytes_to_byte_level",
     "is_byte_level",
+    "byte_piece_value",
 ]
 
 
@@ -85,3 +87,25 @@ def from_byte_level(text: str) -> bytes:
 def is_byte_level(text: str) -> bool:
     """True when every character of ``text`` is one of the 256 byte-level characters."""
     return all(c in CHAR_TO_BYTE for c in text)
+
+
+def byte_piece_value(token: str) -> int | None:
+    """The byte a byte-fallback piece ``<0xHH>`` stands for, else ``None``.
+
+    Hugging Face's rule (its ``ByteFallback`` decoder): six UTF-8 bytes, ``<0x``, two characters
+    its hexadecimal parser reads (a ``+`` sign and one digit pass too) and ``>``; either case.
+
+    >>> byte_piece_value("<0x0A>"), byte_piece_value("<0xe9>"), byte_piece_value("<0x+F>")
+    (10, 233, 15)
+    >>> byte_piece_value("<0x100>") is None, byte_piece_value("<0x 1>") is None
+    (True, True)
+    """
+    if len(token) != 6 or not token.startswith("<0x") or token[5] != ">":
+        return None  # a non-ASCII character makes a 6-byte token shorter than 6 characters
+    digits = token[3:5]
+    if digits[0] == "+":
+        digits = digits[1]
+    return int(digits, 16) if all(c in _HEX_DIGITS for c in digits) else None
+
+
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")

@@ -17,12 +17,11 @@ semantics: it receives the list of token strings and returns a list of strings, 
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictBool, StrictStr, field_validator
 
-from toolkit.bytelevel import CHAR_TO_BYTE, from_byte_level
+from toolkit.bytelevel import CHAR_TO_BYTE, byte_piece_value, from_byte_level
 from toolkit.interfaces import Container, Decoder, Params, children_validator
 from toolkit.normalizers import PatternReplacement, replace_all
 from toolkit.registry import register
@@ -187,19 +186,6 @@ class BPEDecoder(Decoder):
         return [t.replace(self.suffix, "" if i == last else " ") for i, t in enumerate(tokens)]
 
 
-_BYTE_TOKEN = re.compile(rb"<0x(\+?[0-9A-Fa-f]{1,2})>")
-
-
-def _byte_of(token: str) -> int | None:
-    """The byte of a ``<0xHH>`` token (6 UTF-8 bytes long, as Hugging Face checks), else ``None``."""
-    if len(token) > 6 or not token.startswith("<0x"):
-        return None
-    m = _BYTE_TOKEN.fullmatch(token.encode("utf-8", "surrogatepass"))
-    if m is None or len(m.group()) != 6:
-        return None
-    return int(m.group(1), 16)
-
-
 @register("ByteFallback", kind="decoder")
 class ByteFallback(Decoder):
     """Turns runs of byte tokens (``<0xE2>``...) into text; an invalid run gives one U+FFFD per byte.
@@ -223,7 +209,7 @@ class ByteFallback(Decoder):
             pending.clear()
 
         for token in tokens:
-            byte = _byte_of(token)
+            byte = byte_piece_value(token)
             if byte is not None:
                 pending.append(byte)
                 continue
@@ -286,7 +272,7 @@ class SentencePiece(Decoder):
         # sentencepiece's "beginning of sentence" state: a leading ▁ is dropped while it holds
         at_start = self.add_dummy_prefix or self.remove_extra_whitespaces
         for token in tokens:
-            byte = _byte_of(token) if self.byte_fallback else None
+            byte = byte_piece_value(token) if self.byte_fallback else None
             if byte is not None:
                 pending.append(byte)
                 continue

@@ -11,16 +11,15 @@
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Iterable
 from typing import Any
 
 from toolkit.arguments import check_flag
+from toolkit.bytelevel import byte_piece_value
 from toolkit.errors import InputError, InputTypeError
 
 __all__ = ["StreamDecoder", "DecodeStream"]
 
-_BYTE_PIECE = re.compile(r"<0x([0-9A-Fa-f]{2})>")
 
 
 def _as_ids(token_id: Any) -> list[int]:
@@ -212,8 +211,7 @@ class StreamDecoder:
         if tokens_of is None:
             return None
         tokens = tokens_of([token_id], self._skip)
-        match = _BYTE_PIECE.fullmatch(tokens[0]) if tokens else None
-        value = -1 if not tokens else int(match.group(1), 16) if match else None
+        value = -1 if not tokens else byte_piece_value(tokens[0])
         if len(memo) < 4096:
             memo[token_id] = value
         return value

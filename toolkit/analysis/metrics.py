@@ -136,10 +136,6 @@ def for_measuring(tokenizer: Tokenizer) -> Tokenizer:
     return view
 
 
-#: SentencePiece's byte-fallback pieces: ``<0x0A>`` stands for the byte 0x0A.
-_BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")
-
-
 def surface_function(tokenizer: Tokenizer) -> Callable[[str], bytes | None]:
     """A function giving the bytes each token string of ``tokenizer`` stands for (see :func:`token_surface`).
 
@@ -156,7 +152,7 @@ def surface_function(tokenizer: Tokenizer) -> Callable[[str], bytes | None]:
     >>> f("##s"), f("hug"), f("[UNK]")
     (b's', b'hug', None)
     """
-    from toolkit.bytelevel import from_byte_level
+    from toolkit.bytelevel import byte_piece_value, from_byte_level
 
     model = tokenizer.model
     specials = non_text_tokens(tokenizer)
@@ -182,9 +178,9 @@ def surface_function(tokenizer: Tokenizer) -> Callable[[str], bytes | None]:
         if token in added:
             return token.encode("utf-8", "surrogatepass")
         if byte_pieces:
-            m = _BYTE_PIECE.fullmatch(token)
-            if m is not None:
-                return bytes([int(m.group(1), 16)])
+            value = byte_piece_value(token)
+            if value is not None:
+                return bytes([value])
         if prefix and token.startswith(prefix) and len(token) > len(prefix):
             token = token[len(prefix):]
         if suffix and token.endswith(suffix) and len(token) > len(suffix):
