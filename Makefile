@@ -1,5 +1,5 @@
 # Two entry points, both self-contained on a fresh machine with Python 3.11+:
-#   make demo   creates .venv, installs the toolkit, trains three algorithms on text shipped with Python
+#   make demo   creates .venv, installs the toolkit, trains the five algorithms on text shipped with Python
 #   make test   creates .venv, installs the toolkit with its test extras, runs pytest: the tests and the
 #               docstring examples of toolkit, algorithms and pretokenizers (see [tool.pytest.ini_options])
 #   make test-slow  the slow set (-m slow); .ci/run runs both, with optional packages required

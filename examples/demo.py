@@ -1,11 +1,12 @@
-"""The `make demo` job: train BPE, byte-level BPE and WordPiece from `examples/configs`, compare them.
+"""The `make demo` job: train BPE, byte-level BPE, WordPiece, Unigram and WordLevel from `examples/configs`,
+compare them.
 
 The corpus is the Python reference documentation bundled with Python itself (``pydoc_data.topics``,
 about 0.5 MB), written to ``out/corpus/`` first: every 10th topic is held out for the comparison.
 Each algorithm is trained with the command line (``tokenizer-toolkit train examples/configs/<x>.toml``,
 called in-process here), saved to ``out/``, reloaded, and compared side by side.
 
-    python examples/demo.py                  # write the corpus, train the three, compare
+    python examples/demo.py                  # write the corpus, train the five, compare
     python examples/demo.py --write-corpus   # only write out/corpus/ in the current folder (to run the CLI by hand)
     python examples/demo.py --vocab-size 500 # smaller vocabularies, faster
 """
@@ -25,6 +26,8 @@ CONFIGS = {
     "BPE": "examples/configs/bpe.toml",
     "byte-level BPE": "examples/configs/byte_level_bpe.toml",
     "WordPiece": "examples/configs/wordpiece.toml",
+    "Unigram": "examples/configs/unigram.toml",
+    "WordLevel": "examples/configs/word_level.toml",
 }
 SAMPLES = [
     "Tokenizers split text into subword units: tokenization isn't magic!",
@@ -101,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         tok = Tokenizer.load(Path("out") / Path(config).with_suffix(".json").name)
         tokenizers[name] = tok
         ids = tok.encode_ids(held_text)
-        unk = tok.token_to_id("[UNK]")
+        unk_token = getattr(tok.model, "unk_token", None)  # [UNK], Unigram's <unk>; byte-level BPE has none
+        unk = tok.token_to_id(unk_token) if unk_token else None
         unk_share = ids.count(unk) / len(ids) if unk is not None and ids else 0.0
         exact = tok.decode(tok.encode_ids(held_text)) == held_text
         rows.append((name, tok.vocab_size, seconds, len(ids), len(held_text.encode()) / len(ids), unk_share, exact))
@@ -109,9 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     print("\nHeld-out text (every 10th pydoc topic):")
     # "command s" is the whole `train` command (reading the config, saving the file) where the line the
     # command prints times the counting and the training only
-    print(f"{'algorithm':<16}{'vocab':>7}{'command s':>11}{'tokens':>9}{'bytes/token':>13}{'[UNK]':>8}  round trip")
+    print(f"{'algorithm':<16}{'vocab':>7}{'command s':>11}{'tokens':>9}{'bytes/token':>13}{'unknown':>9}  round trip")
     for name, vocab, seconds, n, bpt, unk_share, exact in rows:
-        print(f"{name:<16}{vocab:>7,}{seconds:>11.1f}{n:>9,}{bpt:>13.2f}{unk_share:>8.1%}  {'exact' if exact else 'lossy'}")
+        print(f"{name:<16}{vocab:>7,}{seconds:>11.1f}{n:>9,}{bpt:>13.2f}{unk_share:>9.1%}  {'exact' if exact else 'lossy'}")
     for sample in SAMPLES:
         print(f"\n{sample!r}")
         for name, tok in tokenizers.items():
