@@ -4,7 +4,8 @@
    all character occurrences reaches ``character_coverage`` (1.0: all), plus ``initial_alphabet``.
 2. **Seed**: the required characters (score: their count) and the substrings of 2 to
    ``max_piece_length`` characters that occur at least twice in the text (score: distinct words
-   holding them x length), the best ``seed_size``; scores become log-probabilities.
+   holding them x length) and keep SentencePiece's rules on pieces when asked (``split_by_unicode_script``...),
+   the best ``seed_size``; scores become log-probabilities.
 3. **EM**, ``n_sub_iterations`` times per round: the E-step adds every piece's expected count over
    the lattice of each word (forward-backward); the M-step drops pieces expected fewer than 0.5 times
    and sets ``score = digamma(count) - digamma(total)`` (SentencePiece's Bayesian update).
@@ -39,7 +40,7 @@ from toolkit.errors import ConfigError, TrainingError
 from toolkit.interfaces import Model, Params, Trainer
 from toolkit.registry import register
 
-__all__ = ["UnigramTrainer", "digamma", "required_characters", "seed_pieces"]
+__all__ = ["PieceRules", "UnigramTrainer", "digamma", "required_characters", "seed_pieces"]
 
 Pieces = list[tuple[str, float]]
 #: Pieces expected fewer times than this are dropped by the M-step (SentencePiece's threshold).
@@ -89,21 +90,29 @@ def required_characters(items: list[tuple[str, int]], coverage: float, initial: 
     return required
 
 
-def seed_pieces(items: list[tuple[str, int]], required: Mapping[str, int], max_len: int, seed_size: int) -> Pieces:
+def seed_pieces(
+    items: list[tuple[str, int]], required: Mapping[str, int], max_len: int, seed_size: int,
+    *, piece_rules: PieceRules | None = None,
+) -> Pieces:
     """The seed vocabulary: required characters by count, then substrings by distinct words x length.
 
     A substring is a candidate when it occurs at least twice in the text (occurrences weighted by word
     count, as SentencePiece's suffix array over the sentences counts them: a whole word that never
     occurs inside another word is one) and branches on the right (below). Its score counts it once per
     distinct word it occurs in, as Hugging Face does (weighting the score by word count favours whole
-    frequent words and trains a less likely model).
+    frequent words and trains a less likely model). With ``piece_rules``, candidates that break them
+    (:func:`piece_is_valid`) are then left out, as SentencePiece filters its suffix-tree nodes.
     """
     distinct: dict[str, int] = {}
     occurrences: dict[str, int] = {}
+    invalid: set[str] = set()  # substrings piece_rules refuse
     get, get_occ = distinct.get, occurrences.get
     for word, count in items:
         n = len(word)
         ok = [c in required for c in word]
+        # with rules: the end of the longest valid piece from each start (validity only falls as a
+        # piece grows, so a start's valid pieces are a prefix of its substrings)
+        valid_end = piece_rules.valid_ends(word, max_len) if piece_rules is not None else None
         for s in range(n - 1):
             if not ok[s]:
                 continue
@@ -113,16 +122,119 @@ def seed_pieces(items: list[tuple[str, int]], required: Mapping[str, int], max_l
                 sub = word[s:e]
                 distinct[sub] = get(sub, 0) + 1
                 occurrences[sub] = get_occ(sub, 0) + count
+                if valid_end is not None and e > valid_end[s]:
+                    invalid.add(sub)
     # As the suffix tree's internal nodes SentencePiece seeds from: a substring that is always followed
     # by the same character (within words) is left out, its longer form holds the same occurrences.
     for sub, n in list(occurrences.items()):
         if len(sub) > 2 and occurrences.get(sub[:-1]) == n:
             occurrences[sub[:-1]] = 0
     chars = sorted(((c, n) for c, n in required.items() if n > 0), key=lambda kv: (-kv[1], kv[0]))
-    ranked = sorted(((s, distinct[s] * len(s)) for s, n in occurrences.items() if n >= 2), key=lambda kv: (-kv[1], kv[0]))
+    ranked = sorted(((s, distinct[s] * len(s)) for s, n in occurrences.items() if n >= 2 and s not in invalid),
+                    key=lambda kv: (-kv[1], kv[0]))
     seeds = chars + ranked[: max(0, seed_size - len(chars))]
     log_total = math.log(sum(score for _, score in seeds))
     return [(piece, math.log(score) - log_total) for piece, score in seeds]
+
+
+#: The whitespace mark SentencePiece's rules skip (it never changes a piece's script).
+_WS_MARK = "\u2581"
+#: Scripts of the toolkit's table (HF's) that SentencePiece's table does not list: Common there, as
+#: every code point its table leaves out.
+_SPM_UNLISTED = frozenset({"Anatolian_Hieroglyphs", "Egyptian_Hieroglyphs", "Inscriptional_Pahlavi",
+                           "Inscriptional_Parthian", "Meroitic_Hieroglyphs"})
+
+
+def _is_decimal_digit(c: str) -> bool:
+    """SentencePiece's ``is_unicode_decimal_number``: ASCII and fullwidth digits only."""
+    return "0" <= c <= "9" or "\uff10" <= c <= "\uff19"
+
+
+class PieceRules:
+    """SentencePiece's rules on which pieces a training may keep (``IsValidSentencePiece``), by their
+    option names: ``split_by_unicode_script`` (no piece mixes two scripts; Hiragana and Katakana count
+    as Han, a combining mark takes the script before it, a character of no script counts as
+    ``Common``), ``split_by_number`` (decimal digits are a script of their own, ``Common``; off: they
+    go with any script and reset the script of what follows) and ``split_digits`` (a digit is a piece
+    alone). ``▁`` is skipped: where it may go is the pre-tokenizer's choice (``Metaspace``).
+
+    >>> rules = PieceRules(split_by_unicode_script=True)
+    >>> [rules.is_valid(p) for p in ("▁word", "word.", "日本語です", "é", "a1", "10%")]
+    [True, False, True, True, False, True]
+    """
+
+    _ANY = None  # a digit without split_by_number: joins any script
+
+    def __init__(self, *, split_by_unicode_script: bool = False, split_by_number: bool = True,
+                 split_digits: bool = False) -> None:
+        self.by_script = split_by_unicode_script
+        self.by_number = split_by_number
+        self.digits = split_digits
+        self._scripts: dict[str, object] = {}
+
+    @property
+    def active(self) -> bool:
+        """Whether the rules refuse any piece at all."""
+        return self.by_script or self.digits
+
+    def _script(self, c: str) -> object:
+        """The script SentencePiece compares for ``c``; ``"Inherited"`` for a combining mark."""
+        s = self._scripts.get(c)
+        if s is None:
+            from toolkit.unicode_scripts import ANY, SCRIPT_NAMES, script_of
+
+            index = script_of(c)
+            name = "Common" if index == ANY else SCRIPT_NAMES[index]  # HF's table folds kana into Han
+            s = self._scripts[c] = "Common" if name in _SPM_UNLISTED else name
+        return s
+
+    def is_valid(self, piece: str) -> bool:
+        """Whether ``piece`` keeps the rules: the plain statement of SentencePiece's check, char by char."""
+        prev: object = self._ANY
+        for c in piece:
+            if c == _WS_MARK:
+                continue
+            s = self._script(c)
+            if s == "Inherited":
+                s = prev
+            if _is_decimal_digit(c):
+                if not self.by_number:
+                    s = self._ANY
+                if self.digits and len(piece) > 1:
+                    return False
+            if self.by_script and s is not self._ANY and prev is not self._ANY and s != prev:
+                return False
+            prev = s
+        return True
+
+    def valid_ends(self, word: str, max_len: int) -> list[int]:
+        """For each start ``s`` of ``word``, the end ``e`` of its longest valid piece ``word[s:e]`` of
+        at most ``max_len`` characters (validity only falls as a piece grows at its end)."""
+        n = len(word)
+        ends = []
+        for s in range(n):
+            prev: object = self._ANY
+            e = s
+            stop = min(n, s + max_len)
+            while e < stop:
+                c = word[e]
+                if c != _WS_MARK:
+                    script = self._script(c)
+                    if script == "Inherited":
+                        script = prev
+                    if _is_decimal_digit(c):
+                        if not self.by_number:
+                            script = self._ANY
+                        if self.digits and e > s:
+                            break
+                    if self.by_script and script is not self._ANY and prev is not self._ANY and script != prev:
+                        break
+                    prev = script
+                e += 1
+            if self.digits and e - s > 1 and _is_decimal_digit(word[s]):
+                e = s + 1  # a digit starting a longer piece
+            ends.append(e)
+        return ends
 
 
 class Lattices:
@@ -468,7 +580,10 @@ class UnigramTrainer(Trainer):
     Options with Hugging Face ``UnigramTrainer``'s names and defaults: ``vocab_size`` (8000),
     ``show_progress`` (call ``progress``), ``special_tokens``, ``shrinking_factor`` (0.75),
     ``unk_token``, ``max_piece_length`` (16), ``n_sub_iterations`` (2), ``initial_alphabet``,
-    ``seed_size`` (1,000,000); and SentencePiece's ``character_coverage`` (1.0 keeps every character).
+    ``seed_size`` (1,000,000); and SentencePiece's ``character_coverage`` (1.0 keeps every character)
+    and its rules on pieces (:class:`PieceRules`): ``split_by_unicode_script`` (``False``, as Hugging
+    Face; SentencePiece's default is ``True``), ``split_by_number`` (``True``) and ``split_digits``
+    (``False``).
     ``progress`` (a ``callback(stage, done, total)``, not serialized) hears ``"seed"``, ``"em"`` and
     ``"prune"``. The steps are in the module docstring.
 
@@ -488,6 +603,9 @@ class UnigramTrainer(Trainer):
         initial_alphabet: list[str] = []
         seed_size: StrictInt = Field(1_000_000, ge=1)
         character_coverage: float = Field(1.0, gt=0.0, le=1.0, allow_inf_nan=False)
+        split_by_unicode_script: StrictBool = False
+        split_by_number: StrictBool = True
+        split_digits: StrictBool = False
 
     positional = ("vocab_size",)
 
@@ -535,7 +653,11 @@ class UnigramTrainer(Trainer):
                 f"than the {len(required)} required characters; raise vocab_size or lower character_coverage"
             )
         self._report("seed", 0, 1)
-        lattices = Lattices(seed_pieces(items, required, self.max_piece_length, self.seed_size), items)
+        rules = PieceRules(split_by_unicode_script=self.split_by_unicode_script,
+                           split_by_number=self.split_by_number, split_digits=self.split_digits)
+        seeds = seed_pieces(items, required, self.max_piece_length, self.seed_size,
+                            piece_rules=rules if rules.active else None)
+        lattices = Lattices(seeds, items)
         self._report("seed", 1, 1)
         pieces = self._em_and_prune(lattices, size)
         learned = finalize(pieces, required, size)

@@ -13,7 +13,7 @@ from toolkit.interfaces import Params, PreTokenizer
 from toolkit.registry import register
 
 from pretokenizers._pieces import split_pieces
-from pretokenizers._scripts import ANY, script_of
+from toolkit.unicode_scripts import ANY, script_of
 
 __all__ = ["UnicodeScripts"]
 
@@ -41,7 +41,7 @@ class UnicodeScripts(PreTokenizer):
     """Split each piece where the Unicode script changes (Latin, Han, Thai, Cyrillic, Common...).
 
     Follows Hugging Face ``pre_tokenizers.UnicodeScripts`` exactly, with its script table (Unicode
-    9.0, see :mod:`pretokenizers._scripts`): Hiragana and Katakana count as Han; digits and
+    9.0, see :mod:`toolkit.unicode_scripts`): Hiragana and Katakana count as Han; digits and
     punctuation are the script ``Common``; combining marks are ``Inherited`` (so a decomposed ``é``
     is cut between ``e`` and its accent); spaces belong to no script and stay with the text before
     them; spaces at the start of a piece are dropped, and a piece of spaces only disappears.

@@ -1,7 +1,7 @@
 """UnicodeScripts, CharDelimiterSplit and FixedLength: exhaustive and differential parity with HF tokenizers.
 
 UnicodeScripts is checked on every code point (surrogates excepted) in several contexts against the
-installed ``tokenizers``, whose script table (Unicode 9.0) is the one ``pretokenizers._scripts`` lists.
+installed ``tokenizers``, whose script table (Unicode 9.0) is the one ``toolkit.unicode_scripts`` lists.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from conftest import require
 from algorithms import BPE
 from pretokenizers import CharDelimiterSplit, FixedLength, Sequence, UnicodeScripts, Whitespace
-from pretokenizers._scripts import ANY, SCRIPT_NAMES, SCRIPT_RANGES, script_of
+from toolkit.unicode_scripts import ANY, SCRIPT_NAMES, SCRIPT_RANGES, script_of
 from toolkit import ConfigError, Tokenizer
 from toolkit.interfaces import build
 

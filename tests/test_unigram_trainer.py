@@ -264,3 +264,88 @@ def test_a_piece_expected_exactly_half_a_time_is_kept_by_both_trainers() -> None
     slow = reference.train({"▁a": 2}, 8, **kwargs)  # type: ignore[arg-type]
     assert [p for p, _ in fast] == [p for p, _ in slow] == ["<unk>", "▁a", "a", "▁"]
     assert all(math.isclose(a, b, rel_tol=1e-9) for (_, a), (_, b) in zip(fast, slow))
+
+
+# ------------------------------------------------------------------ SentencePiece's rules on pieces
+def test_piece_rules_known_answers() -> None:
+    from algorithms.unigram_trainer import PieceRules
+
+    script = PieceRules(split_by_unicode_script=True)
+    # ▁ never counts; kana and kanji are one script (Han); a combining mark takes the script before it;
+    # digits are Common (split_by_number), so "10%" holds and "a1" does not
+    for piece, valid in [("▁word", True), ("word.", False), ("__(", True), ("日本語です", True), ("カー", True),
+                         ("e\u0301t", True), ("\u0301a", True), ("a1", False), ("10%", True), ("▁1", True),
+                         ("αβ", True), ("aβ", False), ("\U00013000a", False)]:  # an Egyptian hieroglyph: Common for SentencePiece
+        assert script.is_valid(piece) is valid, piece
+    numbers_join = PieceRules(split_by_unicode_script=True, split_by_number=False)
+    assert numbers_join.is_valid("a1") and numbers_join.is_valid("a1.") and not numbers_join.is_valid("a.")
+    digits = PieceRules(split_digits=True)
+    assert digits.is_valid("7") and not digits.is_valid("a7") and not digits.is_valid("12") and digits.is_valid("ab.")
+    assert not PieceRules().active and PieceRules().is_valid("a1.日")  # Hugging Face's trainer: no rule
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text("ab.1日で\u0301▁٣７%", max_size=10), st.booleans(), st.booleans(), st.booleans(), st.integers(1, 6))
+def test_valid_ends_is_the_char_by_char_check(word: str, by_script: bool, by_number: bool, digits: bool, max_len: int) -> None:
+    from algorithms.unigram_trainer import PieceRules
+
+    rules = PieceRules(split_by_unicode_script=by_script, split_by_number=by_number, split_digits=digits)
+    ends = rules.valid_ends(word, max_len)
+    for s in range(len(word)):
+        for e in range(s + 1, min(len(word), s + max_len) + 1):
+            assert rules.is_valid(word[s:e]) == (e <= ends[s]), (s, e)
+
+
+_MIXED_WORDS = st.dictionaries(st.text("ab.1日で", min_size=1, max_size=6).map(lambda w: "▁" + w), st.integers(1, 20),
+                               min_size=1, max_size=20)
+
+
+@settings(max_examples=30, deadline=None)
+@given(_MIXED_WORDS, st.integers(10, 30), st.booleans(), st.booleans())
+def test_fast_trainer_equals_the_reference_under_the_rules(words: dict[str, int], size: int, by_number: bool,
+                                                           digits: bool) -> None:
+    from algorithms.unigram_trainer import PieceRules
+
+    kwargs = {"max_piece_length": 5, "split_by_unicode_script": True, "split_by_number": by_number, "split_digits": digits}
+    try:
+        fast = UnigramTrainer(vocab_size=size, unk_token="<unk>", **kwargs).train(words).vocab
+    except TrainingError:
+        with pytest.raises(TrainingError):
+            reference.train(words, size, **kwargs)  # type: ignore[arg-type]
+        return
+    slow = dict(reference.train(words, size, **kwargs))  # type: ignore[arg-type]
+    rules = PieceRules(split_by_unicode_script=True, split_by_number=by_number, split_digits=digits)
+    assert all(rules.is_valid(p) for p, _ in fast[1:])
+    assert {p for p, _ in fast} == set(slow) or len(fast) == len(slow)  # tied pieces may differ (above)
+    assert all(math.isclose(s, slow[p], rel_tol=1e-9, abs_tol=1e-9) for p, s in fast if p in slow)
+
+
+def test_the_rules_are_sentencepieces(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Every piece SentencePiece trains under its rules keeps ours (the same check), for its default rules,
+    ``split_by_number=False`` and ``split_digits=True``; ours under the rules keep them too, and without
+    them learn pieces SentencePiece could not (text that ships with Python: code, numbers, punctuation)."""
+    from pydoc_data.topics import topics
+
+    from algorithms.unigram_trainer import PieceRules
+    from conftest import require
+
+    spm = require("sentencepiece")
+    lines = [" ".join(line.split()) for text in list(topics.values())[:150] for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    (tmp_path / "in.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    counts: dict[str, int] = {}
+    for line in lines:
+        for w in line.split(" "):
+            counts["▁" + w] = counts.get("▁" + w, 0) + 1
+    for options in ({}, {"split_by_number": False}, {"split_digits": True}):
+        spm.SentencePieceTrainer.train(
+            input=str(tmp_path / "in.txt"), model_prefix=str(tmp_path / "m"), vocab_size=800, model_type="unigram",
+            character_coverage=1.0, normalization_rule_name="identity", num_threads=1, minloglevel=2, **options)
+        proc = spm.SentencePieceProcessor(model_file=str(tmp_path / "m.model"))
+        rules = PieceRules(split_by_unicode_script=True, **options)
+        theirs = [proc.id_to_piece(i) for i in range(proc.get_piece_size()) if not proc.is_control(i) and not proc.is_unknown(i)]
+        assert all(rules.is_valid(p) for p in theirs), [p for p in theirs if not rules.is_valid(p)][:5]
+        ours = UnigramTrainer(vocab_size=800, unk_token="<unk>", split_by_unicode_script=True, **options).train(counts)
+        assert all(rules.is_valid(p) for p, _ in ours.vocab[1:])
+    free = UnigramTrainer(vocab_size=800, unk_token="<unk>").train(counts)
+    assert not all(PieceRules(split_by_unicode_script=True).is_valid(p) for p, _ in free.vocab[1:])

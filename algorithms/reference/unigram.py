@@ -16,6 +16,7 @@ from algorithms._lattice import build_table, marginals, nbest, viterbi
 from algorithms.unigram import UNK_PENALTY
 from algorithms.unigram_trainer import (
     KEEP_FROM,
+    PieceRules,
     digamma,
     finalize,
     required_characters,
@@ -49,10 +50,11 @@ def encode(pieces: Pieces, word: str) -> list[str]:
     return best[1] if best else []
 
 
-def seed(words: Mapping[str, int], required: Mapping[str, int], max_len: int, seed_size: int) -> Pieces:
+def seed(words: Mapping[str, int], required: Mapping[str, int], max_len: int, seed_size: int,
+         rules: PieceRules | None = None) -> Pieces:
     """Characters by count, then every substring occurring twice or more in the text (word counts
-    included; not always followed by the same character), scored by distinct words x length;
-    log-probabilities of those scores."""
+    included; not always followed by the same character) that keeps ``rules``, scored by distinct
+    words x length; log-probabilities of those scores."""
     occurrences: dict[str, int] = {}
     in_words: dict[str, int] = {}
     for word, count in words.items():
@@ -65,6 +67,7 @@ def seed(words: Mapping[str, int], required: Mapping[str, int], max_len: int, se
     branching = [
         sub for sub, n in occurrences.items()
         if n >= 2 and not any(longer[:-1] == sub and m == n for longer, m in occurrences.items() if len(longer) > 2)
+        and (rules is None or rules.is_valid(sub))
     ]
     chars = sorted(((c, n) for c, n in required.items() if n > 0), key=lambda kv: (-kv[1], kv[0]))
     subs = sorted(((s, in_words[s] * len(s)) for s in branching), key=lambda kv: (-kv[1], kv[0]))
@@ -122,6 +125,7 @@ def train(
     words: Mapping[str, int], vocab_size: int, *, unk_token: str | None = "<unk>", special_tokens: tuple[str, ...] = (),
     shrinking_factor: float = 0.75, max_piece_length: int = 16, n_sub_iterations: int = 2,
     seed_size: int = 1_000_000, character_coverage: float = 1.0, initial_alphabet: tuple[str, ...] = (),
+    split_by_unicode_script: bool = False, split_by_number: bool = True, split_digits: bool = False,
 ) -> list[tuple[str, float]]:
     """The vocabulary ``[(piece, score), ...]`` the trainer learns (meta pieces first, score 0)."""
     meta = list(dict.fromkeys(special_tokens))
@@ -130,7 +134,9 @@ def train(
     size = vocab_size - len(meta)
     items = [(w, c) for w, c in words.items() if w and c]
     required = required_characters(items, character_coverage, list(initial_alphabet))
-    pieces = seed(dict(items), required, max_piece_length, seed_size)
+    rules = PieceRules(split_by_unicode_script=split_by_unicode_script, split_by_number=split_by_number,
+                       split_digits=split_digits)
+    pieces = seed(dict(items), required, max_piece_length, seed_size, rules)
     desired = int(size * 1.1)
     while True:
         for _ in range(n_sub_iterations):

@@ -53,13 +53,14 @@ def quality(vocab: list[tuple[str, float]], counts: collections.Counter[str]) ->
     return likelihood, size / tokens, tokens
 
 
-def train_ours(counts: collections.Counter[str], size: int) -> tuple[list[tuple[str, float]], float]:
+def train_ours(counts: collections.Counter[str], size: int, by_script: bool) -> tuple[list[tuple[str, float]], float]:
     start = time.perf_counter()
-    model = UnigramTrainer(vocab_size=size, unk_token="<unk>", show_progress=False).train(counts)
+    model = UnigramTrainer(vocab_size=size, unk_token="<unk>", show_progress=False,
+                           split_by_unicode_script=by_script).train(counts)
     return model.vocab, time.perf_counter() - start
 
 
-def train_spm(lines: list[str], size: int, folder: str) -> tuple[list[tuple[str, float]], float]:
+def train_spm(lines: list[str], size: int, folder: str, by_script: bool) -> tuple[list[tuple[str, float]], float]:
     import sentencepiece as spm
 
     path = os.path.join(folder, "input.txt")
@@ -67,8 +68,8 @@ def train_spm(lines: list[str], size: int, folder: str) -> tuple[list[tuple[str,
     start = time.perf_counter()
     spm.SentencePieceTrainer.train(
         input=path, model_prefix=os.path.join(folder, "spm"), vocab_size=size, model_type="unigram",
-        character_coverage=1.0, normalization_rule_name="identity", split_by_unicode_script=False,
-        split_by_number=False, max_sentencepiece_length=16, bos_id=-1, eos_id=-1, num_threads=1,
+        character_coverage=1.0, normalization_rule_name="identity", split_by_unicode_script=by_script,
+        split_by_number=by_script, max_sentencepiece_length=16, bos_id=-1, eos_id=-1, num_threads=1,
         input_sentence_size=0, max_sentence_length=1 << 20, minloglevel=2,
     )
     elapsed = time.perf_counter() - start
@@ -94,6 +95,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="characters of the corpus to use")
     parser.add_argument("--no-hf", action="store_true")
     parser.add_argument("--held-out", type=float, default=0.0, help="share of the lines (the last ones) held out")
+    parser.add_argument("--split-by-unicode-script", action="store_true",
+                        help="both trainers keep SentencePiece's rule (spm's default; HF has none, so its times are without)")
     args = parser.parse_args()
     lines, counts = words_of(args.files, args.limit)
     held: collections.Counter[str] = collections.Counter()
@@ -106,9 +109,9 @@ def main() -> None:
     print(f"{size_mb:.1f} MB, {len(counts):,} distinct words, {sum(counts.values()):,} words", flush=True)
     rows = []
     for size in args.vocab_size:
-        ours, t_ours = train_ours(counts, size)
+        ours, t_ours = train_ours(counts, size, args.split_by_unicode_script)
         with tempfile.TemporaryDirectory() as folder:
-            theirs, t_spm = train_spm(lines, size, folder)
+            theirs, t_spm = train_spm(lines, size, folder, args.split_by_unicode_script)
         t_hf = None if args.no_hf else train_hf(lines, size)
         (ll_o, bpt_o, _), (ll_s, bpt_s, _) = quality(ours, counts), quality(theirs, counts)
         overlap = len({p for p, _ in ours} & {p for p, _ in theirs}) / len(theirs)

@@ -199,11 +199,13 @@ def t5_unigram(
     unk_token: str = "<unk>",
     eos_token: str | None = "</s>",
     character_coverage: float = 1.0,
+    split_by_unicode_script: bool = True,
     progress: ProgressCallback | None = None,
 ) -> tuple[Tokenizer, UnigramTrainer]:
     """An untrained SentencePiece-style Unigram pipeline (T5's layout: ``<pad>`` 0, ``</s>`` 1, ``<unk>`` 2)
     and its trainer: ``NFKC``, ``Metaspace`` (``▁`` before every word) and its decoder, ``eos_token``
-    appended to every sequence (``None``: nothing; ALBERT: pass its special tokens and ``eos_token=None``).
+    appended to every sequence (``None``: nothing; ALBERT: pass its special tokens and ``eos_token=None``);
+    no piece mixes two scripts (``split_by_unicode_script``, SentencePiece's default).
 
     >>> tok, trainer = t5_unigram(vocab_size=19)
     >>> tok = tok.train(["the lower the newest", "the widest lowest"] * 5, trainer)
@@ -225,7 +227,7 @@ def t5_unigram(
     tokenizer = Tokenizer(Unigram(), NFKC(), Metaspace(), post, MetaspaceDecoder())
     trainer = UnigramTrainer(
         vocab_size=vocab_size, special_tokens=specials, unk_token=unk_token,
-        character_coverage=character_coverage, progress=progress,
+        character_coverage=character_coverage, split_by_unicode_script=split_by_unicode_script, progress=progress,
     )
     return tokenizer, trainer
 
