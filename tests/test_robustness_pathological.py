@@ -232,3 +232,25 @@ def test_cli_refuses_invalid_utf8_input(tmp_path: Path) -> None:
     proc = subprocess.run([str(script), "encode", str(path)], input=b"ok \xff\xfe", capture_output=True, timeout=60, env=env)
     assert proc.returncode == 1
     assert b"not valid UTF-8" in proc.stderr and proc.stdout == b""
+
+
+def test_adding_many_tokens_in_one_call_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``add_tokens`` of k tokens compared each with every token already added (a scan of the ids'
+    values, O(k^2): 5,000 tokens took 18 s); counted comparisons, no clock."""
+    from algorithms import BPE
+    from toolkit import Tokenizer
+    from toolkit.added_tokens import AddedToken
+
+    calls = [0]
+    real_eq = AddedToken.__eq__
+
+    def counting_eq(self, other):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return real_eq(self, other)
+
+    monkeypatch.setattr(AddedToken, "__eq__", counting_eq)
+    tok = Tokenizer(BPE(vocab={"a": 0}, merges=[]))
+    n = 3000
+    assert tok.add_tokens([f"<t{i}>" for i in range(n)] + ["<t5>"]) == n
+    assert tok.encode("a<t7>a").ids == [0, 8, 0] and tok.get_vocab_size() == n + 1
+    assert calls[0] < 10 * n, f"{calls[0]} token comparisons for {n} tokens: not linear"

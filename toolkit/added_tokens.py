@@ -247,17 +247,24 @@ class AddedVocabulary:
         id; a new one gets the next id after the model's vocabulary (``model_size``) and the added ones.
         """
         added = 0
+        # one set and one running maximum per call: a list of k tokens costs O(k), not O(k^2)
+        known = set(self._by_id.values())
+        top = max(self._by_id, default=-1)
         for token in tokens:
-            if not token.content or token in self._by_id.values():  # HF skips empty tokens too
+            if not token.content or token in known:  # HF skips empty tokens too
                 continue
             token_id = self._ids.get(token.content)
             if token_id is None:
                 token_id = lookup(token.content)
             if token_id is None:
-                token_id = max(model_size, max(self._by_id, default=-1) + 1)
-            self._by_id.pop(self._ids.get(token.content, -1), None)
+                token_id = max(model_size, top + 1)
+            old = self._by_id.pop(self._ids.get(token.content, -1), None)
+            if old is not None:
+                known.discard(old)
             self._by_id[token_id] = token
             self._ids[token.content] = token_id
+            known.add(token)
+            top = max(top, token_id)
             added += 1
         return added
 
