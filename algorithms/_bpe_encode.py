@@ -114,6 +114,10 @@ def _merge_short_positions(
     return syms, pos
 
 
+#: Interrupted buckets :func:`merge_long` tolerates before the heap of :func:`merge_dropout` takes over.
+_MAX_INTERRUPTIONS = 32
+
+
 def merge_long(syms: list[int], pair_rank: PairTable, rank_id: Sequence[int]) -> tuple[list[int], list[int]]:
     """Merge any number of symbols in O(n log n): a doubly linked list, a heap of ranks, and per rank
     a bucket of positions.
@@ -130,7 +134,9 @@ def merge_long(syms: list[int], pair_rank: PairTable, rank_id: Sequence[int]) ->
     pair now starting there has another rank. A merge never creates a pair of its own rank (the new
     pair spells a longer token), so a bucket being processed never grows. A new pair ranked *below*
     the current rank (possible with foreign rank tables) interrupts the bucket: its unprocessed
-    positions go back, and the lower rank is handled first.
+    positions go back, and the lower rank is handled first; past a few such interruptions (a table
+    where most merges make a lower-ranked pair) the (rank, position) heap of :func:`merge_dropout`
+    finishes the piece.
     """
     # One function on purpose: this is the hot loop of long pieces, and helper calls per merge cost
     # more than the merge itself.
@@ -156,6 +162,7 @@ def merge_long(syms: list[int], pair_rank: PairTable, rank_id: Sequence[int]) ->
                 b.append(i)
     rank_heap = list(buckets)
     heapify(rank_heap)
+    interruptions = 0
     while rank_heap:
         r = heappop(rank_heap)
         positions = buckets.pop(r, None)
@@ -198,6 +205,14 @@ def merge_long(syms: list[int], pair_rank: PairTable, rank_id: Sequence[int]) ->
                         b.append(p)
                     lowest = min(lowest, r2)
             if lowest < r:
+                interruptions += 1
+                if interruptions > _MAX_INTERRUPTIONS:
+                    # every merge making a lower-ranked pair (Gemma 3's runs of ▁): putting the rest of
+                    # the bucket back and sorting it again at each one is quadratic; the state here is
+                    # the rule's own, so the (rank, position) heap goes on from it
+                    ids, at = _walk(sym, nxt)
+                    ids, kept = merge_dropout(ids, pair_rank, rank_id, 0.0, Random(0))
+                    return ids, [at[k] for k in kept]
                 rest = positions[idx + 1 :]
                 if rest:
                     b = bget(r)
@@ -207,6 +222,11 @@ def merge_long(syms: list[int], pair_rank: PairTable, rank_id: Sequence[int]) ->
                     else:  # pragma: no cover - no pair of rank r is created while r is processed
                         b.extend(rest)
                 break
+    return _walk(sym, nxt)
+
+
+def _walk(sym: Sequence[int], nxt: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The symbols still linked from index 0, and their indices."""
     ids: list[int] = []
     out: list[int] = []
     i = 0
