@@ -17,6 +17,8 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+import regex
+
 
 from toolkit import limits
 from toolkit.alignment import NormalizedString, Span
@@ -102,6 +104,47 @@ for _form in ("NFKC", "NFKD"):
 # Lowercase mappings Hugging Face (Rust's newer case tables) applies and Python 3.11 does not know.
 
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]+")
+#: A run of combining marks long enough for ``unicodedata``'s canonical ordering (an insertion sort:
+#: quadratic in the run when its classes alternate, 17 s for 100,000 marks) to matter; the starter
+#: before it comes along, its decomposition may end in marks of the run.
+_LONG_MARK_RUN_RE = regex.compile(r"\P{M}?\p{M}{32,}")
+
+
+def _ordered(text: str) -> str:
+    """``text`` with each long run of combining marks replaced by its canonical decomposition (NFD), in
+    O(n log n): each character decomposed alone, then each run of marks stably sorted by class. Every
+    normal form gives the same result for it as for ``text`` (canonically equivalent strings), and
+    ``unicodedata`` then meets runs already in order."""
+    def nfd(m: re.Match[str]) -> str:
+        chars = "".join(unicodedata.normalize("NFD", c) for c in m.group())
+        out: list[str] = []
+        run: list[str] = []
+        for c in chars:
+            if unicodedata.combining(c):
+                run.append(c)
+                continue
+            out.extend(sorted(run, key=unicodedata.combining))
+            run.clear()
+            out.append(c)
+        out.extend(sorted(run, key=unicodedata.combining))
+        return "".join(out)
+
+    return _LONG_MARK_RUN_RE.sub(nfd, text)
+
+
+def _nf(form: str, text: str) -> str:
+    """``unicodedata.normalize(form, text)``, in O(n log n) on long runs of combining marks."""
+    if len(text) > 32 and _LONG_MARK_RUN_RE.search(text) is not None:
+        text = _ordered(text)
+    return unicodedata.normalize(form, text)
+
+
+def _is_nf(form: str, text: str) -> bool:
+    """``unicodedata.is_normalized(form, text)``, without its quadratic case (:func:`_nf`)."""
+    if len(text) > 32 and _LONG_MARK_RUN_RE.search(text) is not None:
+        return _nf(form, text) == text
+    return unicodedata.is_normalized(form, text)
+
 
 def _unicode_normalize(form: str, text: str) -> str:
     """``unicodedata.normalize`` as Hugging Face computes it: protected characters are left alone and
@@ -110,14 +153,14 @@ def _unicode_normalize(form: str, text: str) -> str:
         return text
     pattern, _ = _PROTECTED[form]
     if pattern.search(text) is None:
-        return unicodedata.normalize(form, text)
+        return _nf(form, text)
     out: list[str] = []
     pos = 0
     for m in pattern.finditer(text):
-        out.append(unicodedata.normalize(form, text[pos : m.start()]))
+        out.append(_nf(form, text[pos : m.start()]))
         out.append(m.group())
         pos = m.end()
-    out.append(unicodedata.normalize(form, text[pos:]))
+    out.append(_nf(form, text[pos:]))
     return "".join(out)
 
 
@@ -166,7 +209,7 @@ def _island_regions(text: str, start: int, end: int, form: str) -> list[tuple[in
     """
     protected = _PROTECTED[form][1]
     combining = unicodedata.combining
-    normalize = unicodedata.normalize
+    normalize = _nf
     chunks: list[list[Any]] = []  # [start, end, normalized, protected]
     i = start
     while i < end:
@@ -256,7 +299,7 @@ def _normalize_aligned(ns: NormalizedString, form: str) -> NormalizedString:
             s -= 1
         last_end = e
         island = text[s:e]
-        if protected.search(island) is None and unicodedata.is_normalized(form, island):
+        if protected.search(island) is None and _is_nf(form, island):
             continue
         islands.append((s, e))
     regions = [r for s, e in islands for r in _island_regions(text, s, e, form)]
