@@ -438,3 +438,24 @@ def test_an_unknown_decoder_is_refused_or_dropped_with_strict_false(tmp_path: Pa
     assert tok.decode([1, 2]) == "hi ##s"
     with pytest.raises(SerializationError, match="pre-tokenizer 'Nope'"):  # what changes ids is never dropped
         load(tmp_path, minimal(pre_tokenizer={"type": "Nope"}), strict=False)
+
+
+def test_a_special_token_spelled_as_one_byte_survives_the_export(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A special ``é`` on a byte-level pipeline is also the token of the byte 0xE9: the export kept it
+    special in the model too, and our loader then refused the file (a byte-level vocabulary needs all
+    256 single-byte tokens). It stays special in the added tokens only, as in the pipeline saved."""
+    from algorithms import ByteLevelBPE
+    from pretokenizers import ByteLevel
+    from toolkit import Tokenizer
+    from toolkit.decoders import ByteLevel as ByteLevelDecoder
+
+    tok = Tokenizer(ByteLevelBPE(), pre_tokenizer=ByteLevel(add_prefix_space=False), decoder=ByteLevelDecoder())
+    tok.add_special_tokens(["é", "<|end|>"])
+    path = tmp_path / "tokenizer.json"
+    tok.to_hf_json(path)
+    back = Tokenizer.from_file(path)
+    for text in ("café é", "é<|end|>x"):
+        for allowed in ((), "all"):
+            assert back.encode(text, allowed_special=allowed).ids == tok.encode(text, allowed_special=allowed).ids
+    assert back.decode(back.encode_ids("café")) == "café"
+    assert Tokenizer.from_str(back.to_str()).encode_ids("café é") == tok.encode_ids("café é")

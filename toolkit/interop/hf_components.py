@@ -399,6 +399,9 @@ def _spm_bpe_merges(pieces: list[tuple[str, float]], closed: set[str]) -> list[t
     return [(left, right) for *_, left, right in found]
 
 
+_BYTE_CHARS = frozenset(BYTE_TO_CHAR)
+
+
 def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, specials: dict[str, int]) -> Json:
     """HF BPE → our ``ByteLevelBPE`` (a plain BPE over the 256 byte characters of a byte-level pipeline) or ``BPE``."""
     dropout = _field(d, "dropout", where, None)
@@ -419,11 +422,15 @@ def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, spe
     plain = not any(options[k] for k in ("unk_token", "continuing_subword_prefix", "end_of_word_suffix",
                                          "byte_fallback"))
     if byte_level and plain and all(c in vocab for c in BYTE_TO_CHAR):
+        # A special token spelled as one byte (a special "é", the byte 0xE9) stays the byte's token in
+        # the model, which needs all 256, and special in the pipeline's added tokens only, as HF keeps
+        # it and as add_special_tokens(["é"]) leaves our model
+        model_specials = {token: i for token, i in specials.items() if token not in _BYTE_CHARS}
         return {
             "type": "ByteLevelBPE",
-            "vocab": {token: i for token, i in vocab.items() if token not in specials},
+            "vocab": {token: i for token, i in vocab.items() if token not in model_specials},
             "merges": merges,
-            "special_tokens": dict(specials),
+            "special_tokens": model_specials,
             "ignore_merges": options["ignore_merges"],
             "mode": "merges",
             "dropout": dropout,
