@@ -175,7 +175,17 @@ def nbest(table: Table, text: str, unk_score: float, n: int) -> list[tuple[list[
             counter += 1
             g = suffix + score
             heapq.heappush(queue, (-(g + best[s]), counter, s, g, ((s, pos, token_id), chain)))
+        if len(queue) > _MAX_AGENDA:
+            # Repetitive text ties countless partial paths: keep the best few, as Hugging Face and
+            # SentencePiece shrink their agenda (memory stays bounded; the list may then miss paths)
+            queue = heapq.nsmallest(min(_KEPT_AGENDA, 10 * n), queue)
     return results
+
+
+#: Hugging Face's agenda limits for :func:`nbest`: past ``_MAX_AGENDA`` entries, the best
+#: ``min(_KEPT_AGENDA, 10 n)`` are kept.
+_MAX_AGENDA = 100_000
+_KEPT_AGENDA = 512
 
 
 def _logsumexp(a: float, b: float) -> float:

@@ -303,3 +303,35 @@ def test_files_with_sentencepieces_sampling_switch_still_load() -> None:
         model = Unigram.from_dict({"type": "Unigram", "vocab": vocab, **off})
         assert (model.alpha, model.stochastic) == (None, False)
     assert "enable_sampling" not in on.to_dict()
+
+
+def test_nbest_keeps_a_bounded_agenda_on_repetitive_text(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Repetitive text ties countless partial paths: ``nbest_size=10000`` from a file took 23 s and 1 GB
+    on one 300-character word. Past ``_MAX_AGENDA`` entries the best ``min(512, 10 n)`` are kept, as HF
+    and SentencePiece do; the list stays ordered, starts with Viterbi's and holds real segmentations.
+    Checked with a small limit (the agenda's size is counted, no clock)."""
+    import heapq
+
+    from algorithms import _lattice
+
+    sizes: list[int] = []
+    real_push = heapq.heappush
+
+    def counting_push(queue, item):  # type: ignore[no-untyped-def]
+        real_push(queue, item)
+        sizes.append(len(queue))
+
+    monkeypatch.setattr(heapq, "heappush", counting_push)
+    monkeypatch.setattr(_lattice, "_MAX_AGENDA", 300)
+    monkeypatch.setattr(_lattice, "_KEPT_AGENDA", 100)
+    vocab = [(c, -3.0) for c in "the"] + [("th", -4.0), ("he", -4.0), ("the", -5.0), ("et", -4.5), ("eth", -6.0)]
+    scores_of = dict(vocab)
+    text = "the" * 30
+    found = nbest(build_table(vocab), text, -20.0, 200)
+    assert len(found) == 200 and max(sizes) <= 300 + len(vocab)
+    scores = [s for _, s in found]
+    assert scores == sorted(scores, reverse=True)
+    assert math.isclose(scores[0], 30 * -5.0)  # Viterbi's: "the" thirty times
+    for path, score in found:
+        assert "".join(text[a:b] for a, b, _ in path) == text
+        assert math.isclose(score, sum(scores_of[text[a:b]] for a, b, _ in path), abs_tol=1e-9)
