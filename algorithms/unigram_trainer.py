@@ -39,6 +39,7 @@ from toolkit import limits
 from toolkit.errors import ConfigError, TrainingError
 from toolkit.interfaces import Model, Params, Trainer
 from toolkit.registry import register
+from toolkit.unicode_scripts import ANY, SCRIPT_NAMES, script_of
 
 __all__ = ["PieceRules", "UnigramTrainer", "digamma", "required_characters", "seed_pieces"]
 
@@ -101,7 +102,7 @@ def seed_pieces(
     occurs inside another word is one) and branches on the right (below). Its score counts it once per
     distinct word it occurs in, as Hugging Face does (weighting the score by word count favours whole
     frequent words and trains a less likely model). With ``piece_rules``, candidates that break them
-    (:func:`piece_is_valid`) are then left out, as SentencePiece filters its suffix-tree nodes.
+    (:meth:`PieceRules.is_valid`) are then left out, as SentencePiece filters its suffix-tree nodes.
     """
     distinct: dict[str, int] = {}
     occurrences: dict[str, int] = {}
@@ -181,8 +182,6 @@ class PieceRules:
         """The script SentencePiece compares for ``c``; ``"Inherited"`` for a combining mark."""
         s = self._scripts.get(c)
         if s is None:
-            from toolkit.unicode_scripts import ANY, SCRIPT_NAMES, script_of
-
             index = script_of(c)
             name = "Common" if index == ANY else SCRIPT_NAMES[index]  # HF's table folds kana into Han
             s = self._scripts[c] = "Common" if name in _SPM_UNLISTED else name
