@@ -106,14 +106,10 @@ def seed_pieces(
     """
     distinct: dict[str, int] = {}
     occurrences: dict[str, int] = {}
-    invalid: set[str] = set()  # substrings piece_rules refuse
     get, get_occ = distinct.get, occurrences.get
     for word, count in items:
         n = len(word)
         ok = [c in required for c in word]
-        # with rules: the end of the longest valid piece from each start (validity only falls as a
-        # piece grows, so a start's valid pieces are a prefix of its substrings)
-        valid_end = piece_rules.valid_ends(word, max_len) if piece_rules is not None else None
         for s in range(n - 1):
             if not ok[s]:
                 continue
@@ -123,16 +119,15 @@ def seed_pieces(
                 sub = word[s:e]
                 distinct[sub] = get(sub, 0) + 1
                 occurrences[sub] = get_occ(sub, 0) + count
-                if valid_end is not None and e > valid_end[s]:
-                    invalid.add(sub)
     # As the suffix tree's internal nodes SentencePiece seeds from: a substring that is always followed
     # by the same character (within words) is left out, its longer form holds the same occurrences.
     for sub, n in list(occurrences.items()):
         if len(sub) > 2 and occurrences.get(sub[:-1]) == n:
             occurrences[sub[:-1]] = 0
     chars = sorted(((c, n) for c, n in required.items() if n > 0), key=lambda kv: (-kv[1], kv[0]))
-    ranked = sorted(((s, distinct[s] * len(s)) for s, n in occurrences.items() if n >= 2 and s not in invalid),
-                    key=lambda kv: (-kv[1], kv[0]))
+    valid = piece_rules.is_valid if piece_rules is not None else None
+    ranked = sorted(((s, distinct[s] * len(s)) for s, n in occurrences.items()
+                     if n >= 2 and (valid is None or valid(s))), key=lambda kv: (-kv[1], kv[0]))
     seeds = chars + ranked[: max(0, seed_size - len(chars))]
     log_total = math.log(sum(score for _, score in seeds))
     return [(piece, math.log(score) - log_total) for piece, score in seeds]
@@ -188,7 +183,7 @@ class PieceRules:
         return s
 
     def is_valid(self, piece: str) -> bool:
-        """Whether ``piece`` keeps the rules: the plain statement of SentencePiece's check, char by char."""
+        """Whether ``piece`` keeps the rules: SentencePiece's check, char by char."""
         prev: object = self._ANY
         for c in piece:
             if c == _WS_MARK:
@@ -205,35 +200,6 @@ class PieceRules:
                 return False
             prev = s
         return True
-
-    def valid_ends(self, word: str, max_len: int) -> list[int]:
-        """For each start ``s`` of ``word``, the end ``e`` of its longest valid piece ``word[s:e]`` of
-        at most ``max_len`` characters (validity only falls as a piece grows at its end)."""
-        n = len(word)
-        ends = []
-        for s in range(n):
-            prev: object = self._ANY
-            e = s
-            stop = min(n, s + max_len)
-            while e < stop:
-                c = word[e]
-                if c != _WS_MARK:
-                    script = self._script(c)
-                    if script == "Inherited":
-                        script = prev
-                    if _is_decimal_digit(c):
-                        if not self.by_number:
-                            script = self._ANY
-                        if self.digits and e > s:
-                            break
-                    if self.by_script and script is not self._ANY and prev is not self._ANY and script != prev:
-                        break
-                    prev = script
-                e += 1
-            if self.digits and e - s > 1 and _is_decimal_digit(word[s]):
-                e = s + 1  # a digit starting a longer piece
-            ends.append(e)
-        return ends
 
 
 class Lattices:

@@ -109,16 +109,15 @@ _WORDS = st.dictionaries(st.text("abcd", min_size=1, max_size=7).map(lambda w: "
                          min_size=1, max_size=25)
 
 
-@settings(max_examples=40, deadline=None)
-@given(_WORDS, st.integers(8, 40), st.sampled_from([0.5, 0.75]), st.integers(1, 2))
-def test_fast_trainer_equals_the_reference(words: dict[str, int], size: int, factor: float, sub: int) -> None:
-    kwargs = {"shrinking_factor": factor, "n_sub_iterations": sub, "max_piece_length": 5}
+def _fast_equals_reference(words: dict[str, int], size: int, **kwargs: object) -> list[tuple[str, float]] | None:
+    """Train both trainers; assert they fail alike or learn the same pieces with the same scores; return
+    the fast trainer's vocabulary (``None`` when both failed)."""
     try:
-        fast = UnigramTrainer(vocab_size=size, unk_token="<unk>", **kwargs).train(words).vocab
+        fast = UnigramTrainer(vocab_size=size, unk_token="<unk>", **kwargs).train(words).vocab  # type: ignore[arg-type]
     except TrainingError:
         with pytest.raises(TrainingError):
             reference.train(words, size, **kwargs)  # type: ignore[arg-type]
-        return
+        return None
     slow = reference.train(words, size, **kwargs)  # type: ignore[arg-type]
     # the same pieces with the same scores (pieces of tied scores may be listed in either order: the two
     # sum in different orders, so exact ties differ in their last bits)
@@ -130,6 +129,13 @@ def test_fast_trainer_equals_the_reference(words: dict[str, int], size: int, fac
     assert len(only_fast) == len(only_slow)
     assert all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9) for a, b in zip(only_fast, only_slow))
     assert all(math.isclose(s, slow_scores[p], rel_tol=1e-9, abs_tol=1e-9) for p, s in fast if p in slow_scores)
+    return fast
+
+
+@settings(max_examples=40, deadline=None)
+@given(_WORDS, st.integers(8, 40), st.sampled_from([0.5, 0.75]), st.integers(1, 2))
+def test_fast_trainer_equals_the_reference(words: dict[str, int], size: int, factor: float, sub: int) -> None:
+    _fast_equals_reference(words, size, shrinking_factor=factor, n_sub_iterations=sub, max_piece_length=5)
 
 
 @settings(max_examples=60, deadline=None)
@@ -284,18 +290,6 @@ def test_piece_rules_known_answers() -> None:
     assert not PieceRules().active and PieceRules().is_valid("a1.日")  # Hugging Face's trainer: no rule
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.text("ab.1日で\u0301▁٣７%", max_size=10), st.booleans(), st.booleans(), st.booleans(), st.integers(1, 6))
-def test_valid_ends_is_the_char_by_char_check(word: str, by_script: bool, by_number: bool, digits: bool, max_len: int) -> None:
-    from algorithms.unigram_trainer import PieceRules
-
-    rules = PieceRules(split_by_unicode_script=by_script, split_by_number=by_number, split_digits=digits)
-    ends = rules.valid_ends(word, max_len)
-    for s in range(len(word)):
-        for e in range(s + 1, min(len(word), s + max_len) + 1):
-            assert rules.is_valid(word[s:e]) == (e <= ends[s]), (s, e)
-
-
 _MIXED_WORDS = st.dictionaries(st.text("ab.1日で", min_size=1, max_size=6).map(lambda w: "▁" + w), st.integers(1, 20),
                                min_size=1, max_size=20)
 
@@ -306,18 +300,10 @@ def test_fast_trainer_equals_the_reference_under_the_rules(words: dict[str, int]
                                                            digits: bool) -> None:
     from algorithms.unigram_trainer import PieceRules
 
-    kwargs = {"max_piece_length": 5, "split_by_unicode_script": True, "split_by_number": by_number, "split_digits": digits}
-    try:
-        fast = UnigramTrainer(vocab_size=size, unk_token="<unk>", **kwargs).train(words).vocab
-    except TrainingError:
-        with pytest.raises(TrainingError):
-            reference.train(words, size, **kwargs)  # type: ignore[arg-type]
-        return
-    slow = dict(reference.train(words, size, **kwargs))  # type: ignore[arg-type]
+    fast = _fast_equals_reference(words, size, max_piece_length=5, split_by_unicode_script=True,
+                                  split_by_number=by_number, split_digits=digits)
     rules = PieceRules(split_by_unicode_script=True, split_by_number=by_number, split_digits=digits)
-    assert all(rules.is_valid(p) for p, _ in fast[1:])
-    assert {p for p, _ in fast} == set(slow) or len(fast) == len(slow)  # tied pieces may differ (above)
-    assert all(math.isclose(s, slow[p], rel_tol=1e-9, abs_tol=1e-9) for p, s in fast if p in slow)
+    assert fast is None or all(rules.is_valid(p) for p, _ in fast[1:])
 
 
 def test_the_rules_are_sentencepieces(tmp_path) -> None:  # type: ignore[no-untyped-def]
