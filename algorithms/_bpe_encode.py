@@ -229,7 +229,7 @@ def _walk(sym: Sequence[int], nxt: Sequence[int]) -> tuple[list[int], list[int]]
     """The symbols still linked from index 0, and their indices."""
     ids: list[int] = []
     out: list[int] = []
-    i = 0
+    i = 0 if sym else -1
     while i >= 0:
         ids.append(sym[i])
         out.append(i)
@@ -281,14 +281,7 @@ def merge_dropout(
         p = prv[i]
         if p >= 0 and (r := pair_rank.get((sym[p], sym[i]))) is not None:
             heappush(heap, (r, p))
-    ids: list[int] = []
-    out: list[int] = []
-    i = 0 if n else -1
-    while i >= 0:
-        ids.append(sym[i])
-        out.append(i)
-        i = nxt[i]
-    return ids, out
+    return _walk(sym, nxt)
 
 
 def merge_ids(

@@ -14,7 +14,7 @@ from itertools import chain, repeat
 from typing import Any
 
 from pretokenizers.pinned import from_hf_spelling, hf_spelling
-from toolkit.bytelevel import BYTE_TO_CHAR
+from toolkit.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE
 from toolkit.decoders import SPACE
 from toolkit.errors import ConfigError, SerializationError
 from toolkit.interop.sentencepiece import extra_space_steps
@@ -399,9 +399,6 @@ def _spm_bpe_merges(pieces: list[tuple[str, float]], closed: set[str]) -> list[t
     return [(left, right) for *_, left, right in found]
 
 
-_BYTE_CHARS = frozenset(BYTE_TO_CHAR)
-
-
 def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, specials: dict[str, int]) -> Json:
     """HF BPE → our ``ByteLevelBPE`` (a plain BPE over the 256 byte characters of a byte-level pipeline) or ``BPE``."""
     dropout = _field(d, "dropout", where, None)
@@ -425,7 +422,7 @@ def _imp_bpe(d: Any, where: str, vocab: dict[str, int], *, byte_level: bool, spe
         # A special token spelled as one byte (a special "é", the byte 0xE9) stays the byte's token in
         # the model, which needs all 256, and special in the pipeline's added tokens only, as HF keeps
         # it and as add_special_tokens(["é"]) leaves our model
-        model_specials = {token: i for token, i in specials.items() if token not in _BYTE_CHARS}
+        model_specials = {token: i for token, i in specials.items() if token not in CHAR_TO_BYTE}
         return {
             "type": "ByteLevelBPE",
             "vocab": {token: i for token, i in vocab.items() if token not in model_specials},
