@@ -105,9 +105,10 @@ for _form in ("NFKC", "NFKD"):
 
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]+")
 #: A run of combining marks long enough for ``unicodedata``'s canonical ordering (an insertion sort:
-#: quadratic in the run when its classes alternate, 17 s for 100,000 marks) to matter; the starter
-#: before it comes along, its decomposition may end in marks of the run.
-_LONG_MARK_RUN_RE = regex.compile(r"\P{M}?\p{M}{32,}")
+#: quadratic in the run when its classes alternate, 17 s for 100,000 marks) to matter.
+_LONG_MARK_RUN_RE = regex.compile(r"\p{M}{32}")
+#: Such a run with the starter before it, whose decomposition may end in marks of the run.
+_STARTER_AND_MARKS_RE = regex.compile(r"\P{M}?\p{M}{32,}")
 
 
 def _ordered(text: str) -> str:
@@ -129,21 +130,18 @@ def _ordered(text: str) -> str:
         out.extend(sorted(run, key=unicodedata.combining))
         return "".join(out)
 
-    return _LONG_MARK_RUN_RE.sub(nfd, text)
+    return _STARTER_AND_MARKS_RE.sub(nfd, text)
 
 
 def _nf(form: str, text: str) -> str:
-    """``unicodedata.normalize(form, text)``, in O(n log n) on long runs of combining marks."""
-    if len(text) > 32 and _LONG_MARK_RUN_RE.search(text) is not None:
+    """``unicodedata.normalize(form, text)``, in O(n log n) on long runs of combining marks. Text already
+    normalized (most text) returns after ``is_normalized``, a linear check that stops at the first
+    mark out of order, so only the rest is searched for long runs."""
+    if unicodedata.is_normalized(form, text):
+        return text
+    if _LONG_MARK_RUN_RE.search(text) is not None:
         text = _ordered(text)
     return unicodedata.normalize(form, text)
-
-
-def _is_nf(form: str, text: str) -> bool:
-    """``unicodedata.is_normalized(form, text)``, without its quadratic case (:func:`_nf`)."""
-    if len(text) > 32 and _LONG_MARK_RUN_RE.search(text) is not None:
-        return _nf(form, text) == text
-    return unicodedata.is_normalized(form, text)
 
 
 def _unicode_normalize(form: str, text: str) -> str:
@@ -299,7 +297,7 @@ def _normalize_aligned(ns: NormalizedString, form: str) -> NormalizedString:
             s -= 1
         last_end = e
         island = text[s:e]
-        if protected.search(island) is None and _is_nf(form, island):
+        if protected.search(island) is None and unicodedata.is_normalized(form, island):
             continue
         islands.append((s, e))
     regions = [r for s, e in islands for r in _island_regions(text, s, e, form)]
