@@ -1,4 +1,5 @@
-"""Hugging Face's script table for :class:`~pretokenizers.UnicodeScripts`, read off the installed ``tokenizers``.
+"""Hugging Face's script table, read off the installed ``tokenizers``: the scripts of
+:class:`~pretokenizers.UnicodeScripts` and of ``UnigramTrainer(split_by_unicode_script=True)``.
 
 HF's ``UnicodeScripts`` looks scripts up in a table of its own, generated from the Unicode 9.0
 ``Scripts.txt`` (the newest scripts it knows, Adlam, Bhaiksuki, Marchen, Newa, Osage and Tangut, are
