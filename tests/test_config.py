@@ -213,6 +213,7 @@ def test_a_trainer_that_does_not_fit_the_pipeline_is_caught_before_counting(corp
     # Byte-level BPE needs byte-level pieces: without the ByteLevel pre-tokenizer training would fail.
     message = _error({**_base(corpus_file), "pre_tokenizer": None})
     assert message.count("trainer:") == 1 and "ByteLevel pre-tokenizer" in message
+    assert "found by a trial run on the text 'a b', before the corpus is read" in message  # not the user's 'a b'
     message = _error({**_base(corpus_file), "trainer": {"type": "WordPieceTrainer"}})
     assert "trainer: WordPieceTrainer trains WordPiece models, but model.type is ByteLevelBPE" in message
     message = _error({**_base(corpus_file), "algorithm": "bpe", "trainer": {"type": "ByteLevelBPETrainer"}})

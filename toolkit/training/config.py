@@ -375,6 +375,8 @@ def _probe(built: Mapping[str, Any]) -> list[str]:
     model = built.get("model")
     if trainer is None or model is None:
         return []
+    # the message may quote the probe's words, which the user's corpus need not hold
+    found = f" (found by a trial run on the text {_PROBE_TEXT!r}, before the corpus is read)"
     try:
         counts = count_texts([_PROBE_TEXT], normalizer=built.get("normalizer"), pre_tokenizer=built.get("pre_tokenizer"))
         trained = trainer.train(counts, model=model)
@@ -388,9 +390,9 @@ def _probe(built: Mapping[str, Any]) -> list[str]:
         # Limits that depend on the data (the alphabet of a real corpus) are not config errors.
         if "vocab_size" in text and "alphabet" in text:
             return []
-        return [f"trainer: {_one_line(text)}"]
+        return [f"trainer: {_one_line(text)}{found}"]
     except ToolkitError as exc:
-        return [f"trainer: {_one_line(str(exc))}"]
+        return [f"trainer: {_one_line(str(exc))}{found}"]
     return []
 
 
