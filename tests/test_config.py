@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from toolkit import ConfigError, Tokenizer
+from toolkit import ConfigError, Tokenizer, TrainingError
 from toolkit.training.config import TrainingConfig, apply_overrides, read_config_file, train_from_config
 from toolkit.interfaces import Model, Params, Trainer
 from toolkit.registry import register
@@ -451,3 +451,18 @@ def test_overrides_reach_into_a_presets_components(corpus_file: Path) -> None:
     assert config.pre_tokenizer["pretokenizers"][0]["pattern"] == {"Regex": "\\w+|\\s+"}
     assert config.trainer["vocab_size"] == 300 and config.trainer["special_tokens"] == ["<|im_start|>", "<|im_end|>"]
     assert TrainingConfig.from_dict({"corpus": {"files": [str(corpus_file)]}}, overrides=["preset=chat"]).model["type"] == "ByteLevelBPE"
+
+
+@pytest.mark.parametrize("content, said", [
+    ("", "held 0 document(s) and no text: check the corpus paths"),
+    ("   \n", "held 1 document(s), 4 bytes: the normalizer and pre-tokenizer leave nothing of it"),
+])
+def test_an_empty_corpus_is_named_with_what_it_held(tmp_path: Path, content: str, said: str) -> None:
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(content, encoding="utf-8")
+    data = {"algorithm": "wordpiece", "corpus": {"files": [str(corpus)]}, "pre_tokenizer": "Whitespace",
+            "trainer": {"vocab_size": 100}, "output": str(tmp_path / "out.json")}
+    with pytest.raises(TrainingError) as info:
+        train_from_config(TrainingConfig.from_dict(data))
+    assert str(info.value).startswith(f"cannot train on an empty corpus: the corpus files ({corpus}) {said}")
+    assert not (tmp_path / "out.json").exists()

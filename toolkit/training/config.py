@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
-from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError, did_you_mean
+from toolkit.errors import ConfigError, CorpusError, RegistryError, ToolkitError, TrainingError, did_you_mean
 from toolkit.limits import lone_surrogate_in, surrogate_problem
 from toolkit.options import refuse_bool, validation_messages
 from toolkit.serialization import names_a_folder, write_problem
@@ -369,7 +369,6 @@ def _toml_string(value: str) -> str:
 def _probe(built: Mapping[str, Any]) -> list[str]:
     """Train on a two-word text; report configuration errors it reveals (see ``_PROBE_TEXT``)."""
     from toolkit.training.corpus import count_texts
-    from toolkit.errors import TrainingError
 
     trainer = built.get("trainer")
     model = built.get("model")
@@ -588,6 +587,8 @@ def train_from_config(
         if fingerprint is not None and corpus.fingerprint() != fingerprint:
             # Hashed again after counting: a file edited during the run would otherwise be recorded wrong.
             raise CorpusError("a corpus file changed while it was being read; train again on a stable corpus")
+        if not any(counted.counts.values()):
+            raise TrainingError(f"cannot train on an empty corpus: {_what_was_read(corpus, counted)}")
         t1 = time.perf_counter()
         tokenizer.model = trainer.train(counted.counts, model=tokenizer.model)
         t2 = time.perf_counter()
@@ -685,6 +686,18 @@ def _check_target(target: str | os.PathLike[str], corpus: Corpus, config_file: s
                 )
     if problem is not None:
         raise ConfigError(problem)
+
+
+def _what_was_read(corpus: Corpus, counted: CorpusCounts) -> str:
+    """Where an empty count came from, for the error: the files read (the first three) and what they held."""
+    files = [str(f.path) for f in corpus.files]
+    where = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+    source = f"the corpus files ({where})" if files else "the corpus texts"
+    held = (f"{counted.documents:,} document(s), {counted.bytes:,} bytes" if counted.bytes
+            else f"{counted.documents:,} document(s) and no text")
+    fix = ("the normalizer and pre-tokenizer leave nothing of it; check that they do not drop everything"
+           if counted.bytes else "check the corpus paths, or give files that hold text")
+    return f"{source} held {held}: {fix}"
 
 
 def _count(corpus: Corpus, config: TrainingConfig, tokenizer: Tokenizer,
