@@ -60,7 +60,10 @@ PATTERNS = {
 
 
 def texts(points: list[int]) -> list[str]:
-    return ["\n".join(fmt.format(chr(c)) for c in points) for fmt in CONTEXTS.values()]
+    """One text per context for the points below U+10000 and one for those above, so that each goes
+    through its own compiled twin (``PinnedScanner``: a text without astral characters takes ``bmp``)."""
+    groups = [g for g in ([c for c in points if c < 0x10000], [c for c in points if c >= 0x10000]) if g]
+    return ["\n".join(fmt.format(chr(c)) for c in group) for group in groups for fmt in CONTEXTS.values()]
 
 
 def hf_pieces(pattern: str, text: str) -> list[str]:
@@ -115,7 +118,8 @@ def test_pin_rewrites_only_pinned_classes():
     assert pin(r"[\S]") is None and pin(r"\p{Greek}") is None and pin(r"\d") is None
     assert re.fullmatch(pin(r"[]a]\["), "][")
     for pattern in PINNED_PATTERNS:
-        assert compile_pinned(pattern).__class__ is re.Pattern
+        scanner = compile_pinned(pattern)
+        assert scanner.full.__class__ is re.Pattern and scanner.bmp.__class__ is re.Pattern
     assert isinstance(compile_pinned(r"\w+"), regex.Pattern)
 
 
@@ -133,6 +137,19 @@ def check_pieces(name: str, points: list[int]) -> None:
 @pytest.mark.parametrize("name", PATTERNS)
 def test_pieces_equal_hf_sampled(name):
     check_pieces(name, SAMPLE)
+
+
+@pytest.mark.parametrize("name", PATTERNS)
+def test_the_bmp_twin_splits_every_bmp_code_point_as_the_full_pattern(name):
+    """The faster twin for texts without astral characters cuts every code point below U+10000 (in
+    every context) as the full pinned pattern does; the full one is what the tests below compare with HF."""
+    scanner = compile_pinned(PATTERNS[name])
+    bmp = [c for c in ALL if c < 0x10000]
+    for text in texts(bmp):
+        assert scanner.for_text(text) is scanner.bmp
+        mine, full = scanner.bmp.findall(text), scanner.full.findall(text)
+        assert mine == full, f"{name}: " + first_difference(mine, full)
+    assert scanner.for_text("a\U0001F600") is scanner.full and scanner.for_text("ab") is scanner.bmp
 
 
 @pytest.mark.slow
