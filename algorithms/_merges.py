@@ -50,7 +50,7 @@ TieBreak = Literal["ids", "first_occurrence"]
 
 
 def learn_merges(
-    words: Sequence[Sequence[int]],
+    words: Sequence[Sequence[int] | str],
     counts: Sequence[int],
     *,
     merge_symbol: Callable[[int, int], int | None],
@@ -61,8 +61,8 @@ def learn_merges(
 ) -> list[tuple[int, int, int]]:
     """Learn BPE merges from word counts; return ``[(left_id, right_id, merged_id), ...]`` in order.
 
-    ``words[i]`` is the initial symbol ids (0..``MAX_SYMBOL_ID``) of the i-th distinct word, in
-    first-occurrence order (``tie_break="first_occurrence"`` relies on it), and ``counts[i]`` its
+    ``words[i]`` is the initial symbol ids (0..``MAX_SYMBOL_ID``) of the i-th distinct word, or a
+    ``str`` of ``chr(id)`` for each, in first-occurrence order (``tie_break="first_occurrence"`` relies on it), and ``counts[i]`` its
     frequency (words counted 0 are ignored). The inputs are not modified.
 
     Each step takes the adjacent pair with the highest count and asks ``merge_symbol(left, right)``
@@ -107,7 +107,7 @@ class _Splits:
     ``where`` are described in the module docstring.
     """
 
-    def __init__(self, words: Sequence[Sequence[int]], counts: Sequence[int], *, first_occurrence: bool) -> None:
+    def __init__(self, words: Sequence[Sequence[int] | str], counts: Sequence[int], *, first_occurrence: bool) -> None:
         self.first_occurrence = first_occurrence
         #: Frequency of each word.
         self.counts: list[int] = [int(c) for c in counts]
@@ -116,6 +116,11 @@ class _Splits:
         top_id = -1
         split_words: list[str] = []
         for word in words:
+            if isinstance(word, str):  # one character per symbol already: chr(id)
+                if word:
+                    top_id = max(top_id, ord(max(word)))
+                split_words.append(word)
+                continue
             if len(word):
                 lo, hi = min(word), max(word)
                 if lo < 0 or hi > MAX_SYMBOL_ID:
@@ -243,7 +248,7 @@ class _Splits:
 class _MergeState(_Splits):
     """The BPE engine: a heap of pair counts, and the two operations on it: pop the best, merge it."""
 
-    def __init__(self, words: Sequence[Sequence[int]], counts: Sequence[int], *, first_occurrence: bool) -> None:
+    def __init__(self, words: Sequence[Sequence[int] | str], counts: Sequence[int], *, first_occurrence: bool) -> None:
         super().__init__(words, counts, first_occurrence=first_occurrence)
         #: first_occurrence only: the length of each symbol in initial symbols, for offsets.
         self.sym_len: dict[str, int] = dict.fromkeys("".join(self.words), 1) if first_occurrence else {}

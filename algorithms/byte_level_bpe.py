@@ -56,6 +56,7 @@ from toolkit import limits
 from toolkit.bytelevel import (
     BYTE_TO_CHAR,
     CHAR_TO_BYTE,
+    byte_symbols,
     bytes_to_byte_level,
     from_byte_level,
 )
@@ -434,18 +435,17 @@ class ByteLevelBPETrainer(Trainer):
                 f"ByteLevelBPETrainer trains ByteLevelBPE models; the tokenizer's model is a {type(model).__name__}"
             )
         items = checked_word_counts(word_counts)
-        words: list[list[int]] = []
+        words: list[str] = []  # symbol id = byte value, one character each
         counts: list[int] = []
-        char_to_byte = CHAR_TO_BYTE.get
         for word, count in items:
-            symbols = [*map(char_to_byte, word)]
-            if None in symbols:
-                bad = word[symbols.index(None)]
+            symbols = byte_symbols(word)
+            if symbols is None:
+                bad = next(c for c in word if c not in CHAR_TO_BYTE)
                 raise TrainingError(
                     f"ByteLevelBPETrainer expects byte-level words (as the ByteLevel pre-tokenizer produces), but "
                     f"{word[:40]!r} contains {bad!r}; add a ByteLevel pre-tokenizer to the pipeline"
                 )
-            words.append(symbols)  # type: ignore[arg-type]
+            words.append(symbols)
             counts.append(count)
 
         token_bytes: list[bytes] = [bytes([b]) for b in range(256)]

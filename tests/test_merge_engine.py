@@ -329,6 +329,21 @@ def test_engine_matches_reference(
 
 
 @settings(max_examples=200)
+@given(word_counts=small_corpora, max_merges=st.integers(0, 25), tie_break=st.sampled_from(["ids", "first_occurrence"]))
+def test_words_given_as_strings_train_as_their_ids(word_counts: dict[str, int], max_merges: int, tie_break: str) -> None:
+    """A word may come as the str of its symbols (``chr(id)`` each, as the byte-level trainer gives them)."""
+    ids = [[ord(c) for c in w] for w in word_counts]
+    counts = list(word_counts.values())
+
+    def learn(words: list) -> list[tuple[int, int, int]]:
+        fresh = iter(range(0x110, 0x10000))
+        return learn_merges(words, counts, merge_symbol=lambda a, b: next(fresh), max_merges=max_merges,
+                            tie_break=tie_break)  # type: ignore[arg-type]
+
+    assert learn(list(word_counts)) == learn(ids)
+
+
+@settings(max_examples=200)
 @given(
     word_counts=small_corpora,
     max_merges=st.integers(0, 25),

@@ -20,6 +20,7 @@ __all__ = [
     "alphabet",
     "to_byte_level",
     "from_byte_level",
+    "byte_symbols",
     "bytes_to_byte_level",
     "is_byte_level",
     "byte_piece_value",
@@ -82,6 +83,17 @@ def from_byte_level(text: str) -> bytes:
         return text.translate(_BL_TO_LATIN1).encode("latin-1")
     except UnicodeEncodeError as exc:
         raise ValueError(f"{text[exc.start]!r} is not a byte-level character") from None
+
+
+def byte_symbols(text: str) -> str | None:
+    """The bytes a byte-level string stands for, as the characters U+0000..U+00FF (a trainer's symbols:
+    one per byte, its code point the byte's value), or ``None`` when ``text`` holds a foreign character.
+
+    >>> byte_symbols("aĠb"), byte_symbols("a b")
+    ('a b', None)
+    """
+    out = text.translate(_BL_TO_LATIN1)  # a foreign Latin-1 character becomes U+10FFFF, others stay
+    return out if out.isascii() or max(out) <= "\xff" else None
 
 
 def is_byte_level(text: str) -> bool:
