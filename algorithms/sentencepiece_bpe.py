@@ -236,11 +236,21 @@ class SentencePieceBPE(Model):
         return spans
 
     def _resegment(self, piece: str, s: int, e: int, rev: dict[str, tuple[str, str]]) -> list[tuple[int, int]]:
-        text = piece[s:e]
-        if text not in self._unused or text not in rev:
-            return [(s, e)]
-        left, _ = rev[text]
-        return self._resegment(piece, s, s + len(left), rev) + self._resegment(piece, s + len(left), e, rev)
+        """The spans of ``piece[s:e]`` with every UNUSED piece split back into the two it was merged from,
+        and those again (sentencepiece's re-segmentation); an explicit stack, as a chain of UNUSED pieces
+        may be a thousand levels deep."""
+        out: list[tuple[int, int]] = []
+        todo = [(s, e)]
+        while todo:
+            s, e = todo.pop()
+            text = piece[s:e]
+            if text in self._unused and text in rev:
+                k = s + len(rev[text][0])
+                todo.append((k, e))
+                todo.append((s, k))  # the left part first
+            else:
+                out.append((s, e))
+        return out
 
     def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
         cache = self._tok_cache  # read once (see Configurable._reconfigure)
