@@ -213,3 +213,90 @@ def test_corpus_lines_and_offsets_match_hf(nmt_nfkc: str, tmp_path: Path, lang: 
     for line in lines[::20]:
         if line:
             assert tok.encode(line).offsets == hf.encode(line).offsets, line
+
+
+# ------------------------------------------------------------------------ bounded on hostile input
+class _CountingSearch:
+    """A compiled pattern whose ``search`` calls are counted."""
+
+    def __init__(self, compiled: object) -> None:
+        self.compiled, self.calls = compiled, 0
+
+    def search(self, text: str, pos: int = 0) -> object:
+        self.calls += 1
+        return self.compiled.search(text, pos)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("text", ["Ａ" * 2000, "Ａ" * 1000 + "@@" + "Ａ" * 1000])
+def test_user_symbols_are_searched_again_only_after_one_is_found(text: str) -> None:
+    """With user-defined symbols, the map's rules alone used to run one symbol search per rule applied
+    (each over the rest of the text: quadratic on full-width text); a search that finds none ends them."""
+    p = Precompiled(build_charsmap({"Ａ": "A"}), matching="sentencepiece", user_defined_symbols=["<user>", "@@"])
+    counter = _CountingSearch(p._user)
+    p._user = counter  # type: ignore[assignment]
+    assert p.normalize_str(text) == text.replace("Ａ", "A")
+    assert counter.calls <= 2
+
+
+def test_a_map_key_longer_than_the_limit_or_a_looping_trie_is_refused() -> None:
+    from toolkit.normalizers.precompiled import MAX_KEY_BYTES
+
+    fine = Precompiled(build_charsmap({"a" * (MAX_KEY_BYTES - 1) + "b": "x", "a": "A"}), matching="sentencepiece")
+    assert fine.normalize_str("a" * (MAX_KEY_BYTES - 1) + "b" + "a") == "xA"
+    assert fine.normalize_str("a" * 3 * MAX_KEY_BYTES) == "A" * 3 * MAX_KEY_BYTES  # each walk stops early
+    long_key = Precompiled(build_charsmap({"a" * 2 * MAX_KEY_BYTES + "b": "x"}), matching="sentencepiece")
+    with pytest.raises(ConfigError, match=f"a rule's key is longer than {MAX_KEY_BYTES} bytes"):
+        long_key.normalize_str("a" * 10_000)
+    # a hand-made trie whose "a" link leads back to the node it left: no tool writes one, sentencepiece refuses it
+    units = [0] * 1024
+    units[0] = 256 << 10
+    units[353] = (865 << 10) | 0x100 | 0x61
+    units[609] = 0x61 | (353 << 10)
+    units[865] = 0x61 | (97 << 10)
+    blob = struct.pack(f"<I{len(units)}I", 4 * len(units), *units) + b"x\0"
+    looping = Precompiled(blob, matching="sentencepiece")
+    with pytest.raises(ConfigError, match="or the trie loops"):
+        looping.normalize_str("a" * 10_000)
+
+
+def test_user_symbols_longer_than_a_token_are_refused() -> None:
+    with pytest.raises(ConfigError, match=r"user_defined_symbols: symbol .* is 1,025 characters long.*MAX_TOKEN_LENGTH"):
+        Precompiled(Precompiled.EMPTY, user_defined_symbols=["a" * 1025])
+
+
+def test_the_symbol_pattern_is_built_in_memory_linear_in_the_symbols() -> None:
+    """Each symbol's chain of trie nodes used to keep the pattern of every suffix (length squared)."""
+    import random
+    import tracemalloc
+
+    from toolkit.normalizers.precompiled import user_symbols_pattern, user_symbols_reference
+
+    rng = random.Random(0)
+    symbols = ["".join(rng.choice("abcd") for _ in range(1000)) for _ in range(20)]
+    tracemalloc.start()
+    try:
+        pattern = user_symbols_pattern(symbols)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8_000_000  # 20 x 1000 characters of symbols (5 MB here); with every suffix kept, 17 MB
+    text = "x" + symbols[3] + symbols[7][:500] + symbols[7]
+    assert [m.span() for m in pattern.finditer(text)] == [m.span() for m in user_symbols_reference(symbols).finditer(text)]
+
+
+def test_a_rule_that_writes_much_is_refused_before_its_output_is_built() -> None:
+    import tracemalloc
+
+    from toolkit import limits
+    from toolkit.errors import InputError
+
+    p = Precompiled(build_charsmap({"a": "\U0001F600" * 1000}), matching="sentencepiece")
+    n = limits.MAX_INPUT_CHARS // 1000 + 1
+    tracemalloc.start()
+    try:
+        with pytest.raises(InputError, match="the normalized text would have"):
+            p.normalize_str("a" * n)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * limits.MAX_INPUT_CHARS // 10  # the output (4 bytes a character) was never joined

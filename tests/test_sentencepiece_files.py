@@ -306,6 +306,28 @@ def test_the_dummy_prefix_is_not_part_of_a_user_defined_piece(models: ModelFacto
 
 
 # ------------------------------------------------------------------------------------ hostile files
+def test_a_chain_of_a_thousand_unused_pieces_is_split_back_without_recursion(tmp_path: Path) -> None:
+    """Pieces a, aa (UNUSED), aaa (UNUSED)...: every merge makes an UNUSED piece, which encoding splits
+    back into the two it came from, a thousand levels deep (a RecursionError before). sentencepiece's
+    own output on this file is odd (a 799-character UNUSED piece among single ones), so no parity."""
+    proto = ModelProto(pieces=[Piece("<unk>", 0.0, 2), Piece("a", -1.0)]
+                       + [Piece("a" * k, -100.0 + k / 100, 5) for k in range(2, 1025)])
+    proto.trainer_spec.set("model_type", 2)
+    path = tmp_path / "unused_chain.model"
+    path.write_bytes(serialize_model(proto))
+    tok = from_sentencepiece(path)
+    assert tok.encode_ids("a" * 1100) == [0] + [1] * 1100  # the dummy ▁ is no piece here: <unk>
+
+
+def test_a_user_defined_piece_longer_than_a_token_is_refused(tmp_path: Path) -> None:
+    proto = _minimal()
+    proto.pieces.append(Piece("b" * 5000, 0.0, 4))
+    path = tmp_path / "long_user.model"
+    path.write_bytes(serialize_model(proto))
+    with pytest.raises(SerializationError, match=r"long_user.model: .*5,000 characters long.*MAX_TOKEN_LENGTH"):
+        from_sentencepiece(path)
+
+
 def _minimal(**changes: object) -> ModelProto:
     proto = ModelProto(pieces=[Piece("<unk>", 0.0, 2), Piece("▁", -1.0), Piece("a", -2.0), Piece("▁a", -3.0)])
     proto.trainer_spec.set("model_type", 2)

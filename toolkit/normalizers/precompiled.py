@@ -43,9 +43,11 @@ from toolkit.errors import ConfigError
 from toolkit.interfaces import Normalizer, Params
 from toolkit.registry import register
 
-__all__ = ["CharsMap", "Precompiled", "build_charsmap", "user_symbols_pattern", "user_symbols_reference"]
+__all__ = ["MAX_KEY_BYTES", "CharsMap", "Precompiled", "build_charsmap", "user_symbols_pattern", "user_symbols_reference"]
 
 _GRAPHEME = regex.compile(r"\X")
+#: The longest key a character map may hold, in UTF-8 bytes (the built-in maps' longest is 12).
+MAX_KEY_BYTES = 256
 _SPACES = re.compile(" +")
 
 
@@ -167,11 +169,21 @@ class CharsMap:
         return out
 
     def _walk(self, text: str, i: int, shortest: bool, end: int | None = None) -> tuple[int, str] | None:
-        """The (longest or shortest) rule matching ``text[i:end]`` at ``i``: (characters, replacement)."""
+        """The (longest or shortest) rule matching ``text[i:end]`` at ``i``: (characters, replacement).
+
+        A key longer than :data:`MAX_KEY_BYTES` (or a trie whose links loop, which no key-building
+        tool writes) is refused when a walk reaches it: each walk is bounded, so matching is linear."""
         pos = self._root()
         best: tuple[int, int] | None = None
         stop = len(text) if end is None else end
+        steps = 0
         for j in range(i, stop):
+            if steps > MAX_KEY_BYTES:
+                raise ConfigError(
+                    f"{self.where}: a rule's key is longer than {MAX_KEY_BYTES} bytes (or the trie loops); the "
+                    "character map is corrupt (SentencePiece's own maps hold keys of a few characters)"
+                )
+            steps += 1
             for b in text[j].encode("utf-8", "surrogatepass"):
                 step = self._step(pos, b)
                 if step is None:
@@ -307,29 +319,50 @@ _MAX_TRIE_NESTING = 100
 def _trie_regex(trie: dict[str, Any]) -> str | None:
     """The regex of a trie: one branch per next character, and where a symbol ends, the longer
     continuations first (a greedy ``?``), so the match at a position is the longest symbol there.
-    Built bottom-up without recursion (a symbol may be 1,024 characters long); ``None`` when it
-    would nest groups more than ``_MAX_TRIE_NESTING`` deep (prefixes of prefixes of ...)."""
-    done: dict[int, tuple[str, int]] = {}  # id(node) -> (regex, group nesting)
-    stack: list[tuple[dict[str, Any], bool]] = [(trie, False)]
+    Written without recursion (a symbol may be 1,024 characters long) and in one pass, so its size and
+    cost stay linear in the trie; ``None`` when it would nest groups more than ``_MAX_TRIE_NESTING``
+    deep (prefixes of prefixes of ...)."""
+    # The nesting, children before parents: a node with one child and no symbol ending adds no group.
+    order: list[dict[str, Any]] = []
+    stack = [trie]
     while stack:
-        node, ready = stack.pop()
-        if not ready:
-            stack.append((node, True))
-            stack.extend((child, False) for ch, child in node.items() if ch)
-            continue
-        parts = [(re.escape(ch) + done[id(child)][0], done[id(child)][1]) for ch, child in sorted(node.items()) if ch]
-        if not parts:
-            done[id(node)] = ("", 0)
-            continue
-        depth = max(d for _, d in parts)
-        if len(parts) == 1 and "" not in node:
-            done[id(node)] = parts[0]
-            continue
-        body = "(?:" + "|".join(r for r, _ in parts) + ")"
-        done[id(node)] = (body + "?" if "" in node else body, depth + 1)
-        if depth + 1 > _MAX_TRIE_NESTING:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(child for ch, child in node.items() if ch)
+    nesting: dict[int, int] = {}
+    for node in reversed(order):
+        below = [nesting[id(child)] for ch, child in node.items() if ch]
+        if not below:
+            nesting[id(node)] = 0
+        elif len(below) == 1 and "" not in node:
+            nesting[id(node)] = below[0]
+        elif max(below) + 1 > _MAX_TRIE_NESTING:
             return None
-    return done[id(trie)][0]
+        else:
+            nesting[id(node)] = max(below) + 1
+    # The text, written depth first: a node is its branches "(?:a...|b...)" ("?" after it where a
+    # symbol ends), or its one character and what follows.
+    out: list[str] = []
+    todo: list[str | dict[str, Any]] = [trie]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        branches = sorted((ch, child) for ch, child in item.items() if ch)
+        if not branches:
+            continue
+        if len(branches) == 1 and "" not in item:
+            out.append(re.escape(branches[0][0]))
+            todo.append(branches[0][1])
+            continue
+        out.append("(?:")
+        todo.append(")?" if "" in item else ")")
+        for k in range(len(branches) - 1, -1, -1):
+            ch, child = branches[k]
+            todo.append(child)
+            todo.append(("|" if k else "") + re.escape(ch))
+    return "".join(out)
 
 
 def user_symbols_reference(symbols: Any) -> re.Pattern[str] | None:
@@ -378,6 +411,17 @@ class Precompiled(Normalizer):
         user_defined_symbols: list[StrictStr] = []
         remove_extra_whitespaces: StrictBool = False
 
+        @field_validator("user_defined_symbols")
+        @classmethod
+        def _check_symbols(cls, value: list[str]) -> list[str]:
+            for symbol in value:
+                if len(symbol) > limits.MAX_TOKEN_LENGTH:  # a symbol is a piece of the model's vocabulary
+                    raise ValueError(
+                        f"symbol {symbol[:40]!r}... is {len(symbol):,} characters long, more than the limit of "
+                        f"{limits.MAX_TOKEN_LENGTH:,} (toolkit.limits.MAX_TOKEN_LENGTH)"
+                    )
+            return value
+
         @field_validator("precompiled_charsmap", mode="before")
         @classmethod
         def _base64_of_bytes(cls, value: Any) -> Any:
@@ -423,9 +467,9 @@ class Precompiled(Normalizer):
             return text
         else:
             parts = [rep for _, _, rep in self._edits(text)]
-        out = "".join(parts)
-        limits.check_normalized_size(len(out), where="Precompiled")
-        return out
+        # checked before the join: a rule may write a thousand characters for each one read
+        limits.check_normalized_size(sum(map(len, parts)), where="Precompiled")
+        return "".join(parts)
 
     def _edits(self, text: str) -> list[tuple[int, int, str]]:
         """Contiguous ``(start, end, replacement)`` segments covering ``text``."""
@@ -442,6 +486,8 @@ class Precompiled(Normalizer):
             if user is not None:
                 if symbol is None or symbol.start() < pos:
                     symbol = user.search(text, pos)
+                    if symbol is None:
+                        user = None  # none starts at pos or later: searching again would be quadratic
                 if symbol is not None and (m is None or symbol.start() <= m.start()):
                     if symbol.start() > pos:
                         out.append((pos, symbol.start(), text[pos : symbol.start()]))
