@@ -260,7 +260,8 @@ def test_a_map_key_longer_than_the_limit_or_a_looping_trie_is_refused() -> None:
 
 
 def test_user_symbols_longer_than_a_token_are_refused() -> None:
-    with pytest.raises(ConfigError, match=r"user_defined_symbols: symbol .* is 1,025 characters long.*MAX_TOKEN_LENGTH"):
+    too_long = r"user_defined_symbols: symbol .* is 1,025 characters long.*MAX_TOKEN_LENGTH"
+    with pytest.raises(ConfigError, match=too_long):
         Precompiled(Precompiled.EMPTY, user_defined_symbols=["a" * 1025])
 
 
@@ -281,7 +282,8 @@ def test_the_symbol_pattern_is_built_in_memory_linear_in_the_symbols() -> None:
         tracemalloc.stop()
     assert peak < 8_000_000  # 20 x 1000 characters of symbols (5 MB here); with every suffix kept, 17 MB
     text = "x" + symbols[3] + symbols[7][:500] + symbols[7]
-    assert [m.span() for m in pattern.finditer(text)] == [m.span() for m in user_symbols_reference(symbols).finditer(text)]
+    reference = user_symbols_reference(symbols)
+    assert [m.span() for m in pattern.finditer(text)] == [m.span() for m in reference.finditer(text)]
 
 
 def test_a_rule_that_writes_much_is_refused_before_its_output_is_built() -> None:

@@ -43,7 +43,9 @@ from toolkit.errors import ConfigError
 from toolkit.interfaces import Normalizer, Params
 from toolkit.registry import register
 
-__all__ = ["MAX_KEY_BYTES", "CharsMap", "Precompiled", "build_charsmap", "user_symbols_pattern", "user_symbols_reference"]
+__all__ = [
+    "MAX_KEY_BYTES", "CharsMap", "Precompiled", "build_charsmap", "user_symbols_pattern", "user_symbols_reference",
+]
 
 _GRAPHEME = regex.compile(r"\X")
 #: The longest key a character map may hold, in UTF-8 bytes (the built-in maps' longest is 12).
