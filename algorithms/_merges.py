@@ -62,8 +62,9 @@ def learn_merges(
     """Learn BPE merges from word counts; return ``[(left_id, right_id, merged_id), ...]`` in order.
 
     ``words[i]`` is the initial symbol ids (0..``MAX_SYMBOL_ID``) of the i-th distinct word, or a
-    ``str`` of ``chr(id)`` for each, in first-occurrence order (``tie_break="first_occurrence"`` relies on it), and ``counts[i]`` its
-    frequency (words counted 0 are ignored). The inputs are not modified.
+    ``str`` of ``chr(id)`` for each, in first-occurrence order (``tie_break="first_occurrence"``
+    relies on it), and ``counts[i]`` its frequency (words counted 0 are ignored). The inputs are not
+    modified.
 
     Each step takes the adjacent pair with the highest count and asks ``merge_symbol(left, right)``
     for the id of the merged token. The caller allocates new ids in increasing order (the next free
@@ -107,7 +108,9 @@ class _Splits:
     ``where`` are described in the module docstring.
     """
 
-    def __init__(self, words: Sequence[Sequence[int] | str], counts: Sequence[int], *, first_occurrence: bool) -> None:
+    def __init__(
+        self, words: Sequence[Sequence[int] | str], counts: Sequence[int], *, first_occurrence: bool
+    ) -> None:
         self.first_occurrence = first_occurrence
         #: Frequency of each word.
         self.counts: list[int] = [int(c) for c in counts]
@@ -248,7 +251,9 @@ class _Splits:
 class _MergeState(_Splits):
     """The BPE engine: a heap of pair counts, and the two operations on it: pop the best, merge it."""
 
-    def __init__(self, words: Sequence[Sequence[int] | str], counts: Sequence[int], *, first_occurrence: bool) -> None:
+    def __init__(
+        self, words: Sequence[Sequence[int] | str], counts: Sequence[int], *, first_occurrence: bool
+    ) -> None:
         super().__init__(words, counts, first_occurrence=first_occurrence)
         #: first_occurrence only: the length of each symbol in initial symbols, for offsets.
         self.sym_len: dict[str, int] = dict.fromkeys("".join(self.words), 1) if first_occurrence else {}
