@@ -247,6 +247,9 @@ def test_a_map_key_longer_than_the_limit_or_a_looping_trie_is_refused() -> None:
     long_key = Precompiled(build_charsmap({"a" * 2 * MAX_KEY_BYTES + "b": "x"}), matching="sentencepiece")
     with pytest.raises(ConfigError, match=f"a rule's key is longer than {MAX_KEY_BYTES} bytes"):
         long_key.normalize_str("a" * 10_000)
+    two_byte_chars = Precompiled(build_charsmap({"é" * (MAX_KEY_BYTES // 2 + 1) + "b": "x"}), matching="sentencepiece")
+    with pytest.raises(ConfigError, match=f"longer than {MAX_KEY_BYTES} bytes"):  # bytes, not characters
+        two_byte_chars.normalize_str("é" * MAX_KEY_BYTES)
     # a hand-made trie whose "a" link leads back to the node it left: no tool writes one, sentencepiece refuses it
     units = [0] * 1024
     units[0] = 256 << 10

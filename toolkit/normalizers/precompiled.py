@@ -178,19 +178,19 @@ class CharsMap:
         pos = self._root()
         best: tuple[int, int] | None = None
         stop = len(text) if end is None else end
-        steps = 0
+        depth = 0  # key bytes matched so far
         for j in range(i, stop):
-            if steps > MAX_KEY_BYTES:
-                raise ConfigError(
-                    f"{self.where}: a rule's key is longer than {MAX_KEY_BYTES} bytes (or the trie loops); the "
-                    "character map is corrupt (SentencePiece's own maps hold keys of a few characters)"
-                )
-            steps += 1
             for b in text[j].encode("utf-8", "surrogatepass"):
                 step = self._step(pos, b)
                 if step is None:
                     return None if best is None else (best[0], self._value(best[1]))
                 pos, leaf = step
+                depth += 1
+            if depth > MAX_KEY_BYTES:
+                raise ConfigError(
+                    f"{self.where}: a rule's key is longer than {MAX_KEY_BYTES} bytes (or the trie loops); the "
+                    "character map is corrupt (SentencePiece's own maps hold keys of a few characters)"
+                )
             if leaf:
                 best = (j + 1 - i, pos)
                 if shortest:
