@@ -306,7 +306,7 @@ class PinnedScanner:
     """A pinned pattern compiled twice on ``re``, with the methods of a compiled pattern: ``full``, and
     ``bmp`` for texts without characters above U+FFFF. ``re`` repeats a single class (``[..]+``) in C
     but a group (``(?:[..]|[..])+``, a class split into its BMP and astral parts) one step at a time, so
-    ``bmp`` scans English text about 1.5 times faster. The two match alike on such texts (each class is
+    ``bmp`` scans faster (docs/benchmarks.md). The two match alike on such texts (each class is
     its BMP part there; ``tests/test_exact_codepoints.py`` checks every BMP code point). Only whole-text
     methods are offered: a ``search`` per position would pick the pattern again each time.
 
