@@ -587,7 +587,7 @@ def train_from_config(
         if fingerprint is not None and corpus.fingerprint() != fingerprint:
             # Hashed again after counting: a file edited during the run would otherwise be recorded wrong.
             raise CorpusError("a corpus file changed while it was being read; train again on a stable corpus")
-        if not any(counted.counts.values()):
+        if not any(n for word, n in counted.counts.items() if word):  # what checked_word_counts keeps
             raise TrainingError(f"cannot train on an empty corpus: {_what_was_read(corpus, counted)}")
         t1 = time.perf_counter()
         tokenizer.model = trainer.train(counted.counts, model=tokenizer.model)
