@@ -315,13 +315,12 @@ class PinnedScanner:
     (True, True)
     """
 
-    __slots__ = ("full", "bmp", "pattern", "groups")
+    __slots__ = ("full", "bmp", "groups")
 
     def __init__(self, pattern: str) -> None:
         full, bmp = pin(pattern), pin(pattern, bmp_only=True)
         assert full is not None and bmp is not None  # every named pattern uses pinned classes only
         self.full, self.bmp = re.compile(full), re.compile(bmp)
-        self.pattern = self.full.pattern
         self.groups = self.full.groups
 
     def for_text(self, text: str) -> re.Pattern[str]:
