@@ -3,6 +3,9 @@ pairs, streaming decode and input errors. Algorithm details are tested in their 
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 
 import pytest
 from hypothesis import given
@@ -277,3 +280,50 @@ def test_pipeline_caches_follow_option_changes_and_model_swaps() -> None:
     other = BPE(vocab={"[UNK]": 0, "a": 1, "b": 2}, merges=[], unk_token="[UNK]")
     tok.model = other
     assert tok._caches.model is other and tok.encode_ids("ab ab") == [1, 2, 1, 2]
+
+
+# --------------------------------------------------------------------------- what the caches derive, renewed
+
+def _cafe_pipeline(strip_accents: bool) -> Any:
+    from algorithms import WordLevel
+    from pretokenizers import WhitespaceSplit
+    from toolkit import normalizers
+    from toolkit.added_tokens import AddedToken
+    tok = Tokenizer(WordLevel({"[UNK]": 0, "cafe": 1}, unk_token="[UNK]"),
+                    normalizer=normalizers.BertNormalizer(lowercase=False, strip_accents=strip_accents),
+                    pre_tokenizer=WhitespaceSplit())
+    tok.add_tokens([AddedToken("Café")])
+    return tok
+
+
+@pytest.mark.parametrize("renew", [
+    lambda tok: tok.clear_cache(),
+    lambda tok: setattr(tok, "model", tok.model),
+    lambda tok: setattr(tok, "pre_tokenizer", tok.pre_tokenizer),
+], ids=["clear_cache", "model", "pre_tokenizer"])
+def test_an_option_change_takes_effect_on_added_tokens_when_caches_are_renewed_first(renew: Any) -> None:
+    """New caches took the current option generation, and the added-token matcher (built with the old
+    normalizer options) was kept: the change never reached the added tokens."""
+    tok = _cafe_pipeline(False)
+    assert tok.encode("Café").tokens == ["Café"]  # warm, the matcher built for the accents kept
+    tok.normalizer.strip_accents = True
+    renew(tok)
+    fresh = _cafe_pipeline(True)
+    assert tok.encode("Café").tokens == fresh.encode("Café").tokens == ["Cafe"]
+    assert tok.encode_ids("Café") == fresh.encode_ids("Café")
+
+
+def test_copy_copy_of_a_tokenizer_is_independent() -> None:
+    """As in Hugging Face: the copy's added tokens and options never change the original, warm or cold."""
+    from algorithms import WordLevel
+    from pretokenizers import Whitespace
+    for warm in (False, True):
+        tok = Tokenizer(WordLevel({"[UNK]": 0, "hello": 1, "world": 2}, unk_token="[UNK]"), pre_tokenizer=Whitespace())
+        if warm:
+            tok.encode("hello NEW world")
+        other = copy.copy(tok)
+        other.add_tokens(["NEW"])
+        other.model.unk_token = "hello"
+        assert other.encode("hello NEW world").tokens == ["hello", "NEW", "world"]
+        assert tok.encode("hello NEW world").tokens == ["hello", "[UNK]", "world"]
+        assert tok.token_to_id("NEW") is None and tok.get_vocab_size() == 3 and tok.model.unk_token == "[UNK]"

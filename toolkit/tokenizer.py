@@ -10,6 +10,8 @@ by name (:data:`toolkit.registry.TOOLS`).
 
 from __future__ import annotations
 
+import copy
+
 import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -111,6 +113,11 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
                 parts.append(f"{name}={value!r}")
         return f"Tokenizer({', '.join(parts)})"
 
+    def __copy__(self) -> Tokenizer:
+        """An independent copy, as ``copy.copy`` of a Hugging Face tokenizer: a shallow one would share
+        the components and the added tokens, so a change to either would change both."""
+        return copy.deepcopy(self)
+
     # ------------------------------------------------------------------ components
     normalizer = ComponentSlot(Normalizer)
     post_processor = ComponentSlot(PostProcessor)
@@ -146,6 +153,9 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
 
     def _forget_caches(self) -> None:
         self._caches = PipelineCaches(self._model, self.__dict__.get("_pre_tokenizer"))
+        # The new caches take the current option generation, so _current_caches will not see a change
+        # made before this call: what was derived from the options is renewed here too.
+        self._renew_patterns()
 
     def _current_caches(self) -> PipelineCaches:
         """The caches with the model and pre-tokenizer they belong to (read together, see
