@@ -78,6 +78,8 @@ class BPE(VocabLookup, Model):
     ((1, 4), [(0, 0, 1), (4, 1, 3)])
     """
 
+    _state_names = ("vocab", "merges")
+
     class Params(Params):
         unk_token: str | None = Field(None, min_length=1)  # "" is no token (a saved file would be refused)
         continuing_subword_prefix: str | None = None
@@ -108,8 +110,10 @@ class BPE(VocabLookup, Model):
         else:
             id_to_token = {i: t for t, i in vocab.items()}
             merge_list = [tuple(m) for m in merges or ()]  # type: ignore[misc]
-        self.vocab: dict[str, int] = ordered_vocab(vocab)
-        self.merges: list[tuple[str, str]] = merge_list  # type: ignore[assignment]
+        self.vocab: dict[str, int]
+        self.merges: list[tuple[str, str]]
+        self._hold_state("vocab", ordered_vocab(vocab))
+        self._hold_state("merges", merge_list)  # type: ignore[arg-type]
         self._id_to_token = id_to_token
         self._origin = where
 

@@ -62,10 +62,12 @@ from toolkit.bytelevel import (
 )
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
 from toolkit.interfaces import Model, Params, Trainer
+from toolkit.options import StateList
 from toolkit.progress import training_progress
 from toolkit.registry import register
 
 _BYTE_SYMBOLS = frozenset(BYTE_TO_CHAR)
+_MERGES_LABEL = "model 'ByteLevelBPE'.merges"
 
 __all__ = ["ByteLevelBPE", "ByteLevelBPETrainer"]
 
@@ -91,6 +93,8 @@ class ByteLevelBPE(VocabLookup, Model):
     >>> m.encode_piece("abab"), m.token_to_id("ab"), m.id_to_token(300)
     ((256, 256), 256, '<s>')
     """
+
+    _state_names = ("vocab", "merges")
 
     class Params(Params):
         special_tokens: dict[str, int] | list[str] = {}
@@ -144,7 +148,9 @@ class ByteLevelBPE(VocabLookup, Model):
             merge_list = [tuple(m) for m in merges] if merges is not None else None
         self._base_vocab: Mapping[str, int] = vocab
         self._base_ids = id_to_token
-        self._merge_list: list[tuple[str, str]] | None = merge_list  # type: ignore[assignment]
+        self._merge_list: list[tuple[str, str]] | None = (  # type: ignore[assignment]
+            None if merge_list is None else StateList(merge_list, _MERGES_LABEL)
+        )
         self._given_ranks = ranks
         self._origin = where
 
@@ -170,7 +176,7 @@ class ByteLevelBPE(VocabLookup, Model):
             self._merges: list[tuple[str, str]] | None = None  # derived on demand, see the merges property
         else:
             if self._merge_list is None:  # a rank-mode model switched to merges mode
-                self._merge_list = self._derived_merges(specials)
+                self._merge_list = StateList(self._derived_merges(specials), _MERGES_LABEL)
             self._merges = self._merge_list
             self._pair_rank, self._rank_id = build_pair_table(self._merges, self.vocab, specials.values(), where=where)
 
@@ -202,7 +208,8 @@ class ByteLevelBPE(VocabLookup, Model):
     def _finish(self, vocab: Mapping[str, int], id_to_token: dict[int, str], specials: dict[str, int], *, where: str) -> None:
         """The tables both modes share: byte ids, token byte lengths, the regular vocabulary."""
         limits.check_vocab_size(len(vocab), where=f"{where}.vocab")
-        self.vocab: dict[str, int] = ordered_vocab(vocab)
+        self.vocab: dict[str, int]
+        self._hold_state("vocab", ordered_vocab(vocab))
         self._id_to_token = id_to_token
         object.__setattr__(self, "special_tokens", specials)
         if not vocab:
@@ -236,7 +243,7 @@ class ByteLevelBPE(VocabLookup, Model):
         if self._merges is None:
             table = sorted((merged, left, right) for (left, right), merged in self._pair_rank.items())
             by_id = self._id_to_token
-            self._merges = [(by_id[left], by_id[right]) for _, left, right in table]
+            self._merges = StateList([(by_id[left], by_id[right]) for _, left, right in table], _MERGES_LABEL)
         return self._merges
 
     def ranks(self) -> dict[bytes, int]:

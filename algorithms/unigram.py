@@ -136,6 +136,8 @@ class Unigram(Model):
     [['<unk>', 0.0], ['x', -1.0]]
     """
 
+    _state_names = ("vocab",)
+
     class Params(Params):
         unk_id: StrictInt | None = Field(None, ge=0)
         byte_fallback: StrictBool = False
@@ -159,9 +161,8 @@ class Unigram(Model):
         """Store the vocabulary; ``check=False`` trusts it."""
         if vocab is None:
             vocab = []
-        self.vocab: list[tuple[str, float]] = (
-            check_unigram_vocab(vocab, where=where) if check else [(p, float(s)) for p, s in vocab]
-        )
+        self.vocab: list[tuple[str, float]]
+        self._hold_state("vocab", check_unigram_vocab(vocab, where=where) if check else [(p, float(s)) for p, s in vocab])
         self._ids: dict[str, int] = {p: i for i, (p, _) in enumerate(self.vocab)}
         self._origin = where
 

@@ -43,6 +43,8 @@ class WordLevel(VocabLookup, Model):
     ([(1, 0, 5)], [(0, 0, 3)])
     """
 
+    _state_names = ("vocab",)
+
     class Params(Params):
         unk_token: StrictStr = Field("<unk>", min_length=1)
         special_tokens: SpecialTokens = []
@@ -56,7 +58,8 @@ class WordLevel(VocabLookup, Model):
     def _set_state(self, vocab: Any = None, *, check: bool, where: str) -> None:
         vocab = {} if vocab is None else vocab
         self._id_to_token = check_vocab(vocab, where=where) if check else {i: t for t, i in vocab.items()}
-        self.vocab: dict[str, int] = ordered_vocab(vocab)
+        self.vocab: dict[str, int]
+        self._hold_state("vocab", ordered_vocab(vocab))
         self._origin = where
 
     def _configure(self) -> None:

@@ -473,3 +473,71 @@ def test_a_models_special_tokens_read_as_ids_and_assign_back(make: Any) -> None:
     model.special_tokens += ["[PAD]"]
     assert dict(model.special_tokens) == {"[UNK]": 0, "[PAD]": 1} and model.params()["special_tokens"] == ["[UNK]", "[PAD]"]
     assert model.encode_piece("[PAD]") != (1,)  # a special token is never matched inside text
+
+
+# --------------------------------------------------------------------------- a model's vocabulary and merges
+
+def _models_with_state() -> list[Any]:
+    """Every registered model built with a small vocabulary, for each attribute of its state."""
+    from algorithms import BPE, ByteLevelBPE, Unigram, WordLevel
+    built = {
+        "BPE": lambda: BPE({"[UNK]": 0, "a": 1, "b": 2, "ab": 3}, [("a", "b")], unk_token="[UNK]"),
+        "ByteLevelBPE": lambda: ByteLevelBPE({**ByteLevelBPE().vocab, "ab": 256}, [("a", "b")]),
+        "Unigram": lambda: Unigram([("[UNK]", 0.0), ("a", -1.0), ("b", -1.0), ("ab", -1.5)], 0),
+        "WordLevel": lambda: WordLevel({"[UNK]": 0, "a": 1, "ab": 2}, unk_token="[UNK]"),
+    }
+    names = {name for _, name, cls in registered("model") if cls._state_names}
+    assert names == set(built), "a model with state attributes needs an entry here"
+    return [pytest.param(built[name], attr, id=f"{name}-{attr}") for name in sorted(names)
+            for attr in lookup("model", name)._state_names]
+
+
+@pytest.mark.parametrize(("make", "attr"), _models_with_state())
+def test_a_models_vocabulary_and_merges_cannot_change_in_place_or_by_assignment(make: Any, attr: str) -> None:
+    """The model's tables are built from its vocabulary and merges, so a change would not take effect
+    (``clear_cache()`` used to be documented as the way, and was not): every change is a ConfigError
+    naming the fix, and the model is as it was; copies and pickles stay read-only too."""
+    import pickle
+
+    model = make()
+    before, ids = model.to_dict(), model.encode_piece("ab")
+    held = getattr(model, attr)
+    for label, change in _IN_PLACE_DICT if isinstance(held, dict) else _IN_PLACE:
+        with pytest.raises(ConfigError, match=rf"\.{attr} cannot be changed: .*build a new model"):
+            change(held)
+        assert model.to_dict() == before, label
+    with pytest.raises(ConfigError, match=rf"\.{attr} cannot be changed"):
+        setattr(model, attr, copy.deepcopy(held))
+    with pytest.raises(ConfigError, match=rf"\.{attr} cannot be changed"):
+        setattr(model, attr, held + held if isinstance(held, list) else {**held, "zz": 99})
+    assert model.to_dict() == before and model.encode_piece("ab") == ids
+    for other in (copy.deepcopy(model), pickle.loads(pickle.dumps(model))):
+        assert getattr(other, attr) == held
+        with pytest.raises(ConfigError):
+            change(getattr(other, attr))
+
+
+def test_a_changed_copy_of_the_vocabulary_builds_the_model_the_error_points_to() -> None:
+    from algorithms import BPE
+    model = BPE({"[UNK]": 0, "a": 1, "b": 2, "ab": 3}, [("a", "b")], unk_token="[UNK]")
+    vocab, merges = dict(model.vocab), list(model.merges)
+    vocab["abb"] = 4
+    merges.append(("ab", "b"))
+    assert BPE(vocab, merges, unk_token="[UNK]").encode_piece("abb") == (4,)
+
+
+def test_a_regex_cannot_change_and_copies_as_itself() -> None:
+    """Components compile a Regex when they are built, and it hashes by its pattern: a Regex is
+    immutable (as HF's); a component takes a new pattern by assignment of its option."""
+    import pickle
+
+    from pretokenizers import Split
+    r = Regex("-")
+    split = Split(r, "removed")
+    for change in (lambda: setattr(r, "pattern", " "), lambda: delattr(r, "pattern"), lambda: setattr(r, "compiled", None)):
+        with pytest.raises(ConfigError, match="a Regex cannot be changed.*split.pattern = Regex"):
+            change()
+    assert r.pattern == "-" and split.split_text("a-b c") == ["a", "b c"]
+    assert copy.copy(r) is r and copy.deepcopy(r) is r and pickle.loads(pickle.dumps(r)) == r
+    split.pattern = Regex(" ")
+    assert split.split_text("a-b c") == ["a-b", "c"]

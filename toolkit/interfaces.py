@@ -30,7 +30,10 @@ from toolkit.alignment import NormalizedString, Piece
 from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
 from toolkit.encoding import Encoding
 from toolkit.errors import ConfigError, RegistryError, ToolkitError, VocabSizeWarning
-from toolkit.options import Configurable, Params, bump_generation, thawed, validate_params, where_override
+from toolkit.options import (
+    Configurable, Params, StateDict, StateList, bump_generation, fixed_state_error, thawed, validate_params,
+    where_override,
+)
 from toolkit.registry import lookup
 
 __all__ = [
@@ -295,6 +298,16 @@ class Model(Component):
     #: pipeline's store nothing (their capacity reads 0), so every call draws anew.
     stochastic: bool = False
 
+    #: Public attributes holding what the model is built from besides its options (``vocab``,
+    #: ``merges``): held as :class:`~toolkit.options.StateDict` / ``StateList``, never reassigned.
+    _state_names: ClassVar[tuple[str, ...]] = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in self._state_names and self.__dict__.get("_configured"):
+            kind = "list" if isinstance(getattr(self, name, None), list) else "dict"
+            raise fixed_state_error(f"model {type(self).__name__!r}.{name}", kind)
+        super().__setattr__(name, value)
+
     def __init__(self, *args: Any, cache_capacity: int | None = None, **options: Any) -> None:
         """Options as :class:`Configurable`; ``cache_capacity`` (HF ``models.BPE``'s keyword) sets
         :attr:`cache_capacity` as assigning it does (not saved: a file holds no cache size)."""
@@ -340,8 +353,14 @@ class Model(Component):
             ids = cache.put(piece, self._encode_piece(piece))
         return ids
 
+    def _hold_state(self, name: str, value: dict[Any, Any] | list[Any]) -> None:
+        """Store ``value`` as the state attribute ``name`` (one of :attr:`_state_names`), read-only."""
+        label = f"model {type(self).__name__!r}.{name}"
+        object.__setattr__(self, name, StateDict(value, label) if isinstance(value, dict) else StateList(value, label))
+
     def clear_cache(self) -> None:
-        """Forget cached pieces (needed after changing the vocabulary in place)."""
+        """Forget cached pieces, to free their memory (a cache never serves stale ids: an option
+        change renews it, and the vocabulary cannot change in place)."""
         for cache in list(self.__dict__.values()):
             if isinstance(cache, BoundedCache):
                 cache.clear()

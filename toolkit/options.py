@@ -44,6 +44,9 @@ __all__ = [
     "where_override",
     "OptionList",
     "OptionDict",
+    "StateDict",
+    "StateList",
+    "fixed_state_error",
     "frozen",
     "thawed",
 ]
@@ -169,7 +172,10 @@ class _HeldOption:
         self._label = label
 
     def _refused(self, *args: Any, **kwargs: Any) -> Any:
-        raise _refuse(self._label, self._kind)
+        raise self._refusal()
+
+    def _refusal(self) -> ConfigError:
+        return _refuse(self._label, self._kind)
 
     def __reduce__(self) -> Any:
         return (type(self), (self._plain(self), self._label))  # type: ignore[call-arg]
@@ -213,6 +219,42 @@ class OptionDict(_HeldOption, dict):  # type: ignore[type-arg]
 
     def __ior__(self, other: Any) -> dict[Any, Any]:  # type: ignore[override,misc]
         return {**self, **other}
+
+
+def fixed_state_error(label: str, kind: str) -> ConfigError:
+    """The error for changing a model's vocabulary or merges (``label``: "model 'BPE'.vocab", ``kind``:
+    "dict" or "list")."""
+    name = label.rsplit(".", 1)[-1]
+    return ConfigError(
+        f"{label} cannot be changed: the model built its look-up tables from it; build a new model from a "
+        f"changed copy ({kind}(model.{name})) and assign it to tokenizer.model, or add tokens with "
+        "tokenizer.add_tokens([...])"
+    )
+
+
+class StateList(OptionList):
+    """A model's merges (or Unigram's scored pieces) as the model holds them: read it like a list; a
+    change in place is refused (:func:`fixed_state_error`), as is assignment (``Model.__setattr__``)."""
+
+    __slots__ = ()
+
+    def _refusal(self) -> ConfigError:
+        return fixed_state_error(self._label, self._kind)
+
+
+class StateDict(OptionDict):
+    """A model's vocabulary as the model holds it: read it like a dict; see :class:`StateList`.
+
+    >>> from algorithms import WordLevel
+    >>> WordLevel({"a": 0}).vocab["b"] = 1
+    Traceback (most recent call last):
+    toolkit.errors.ConfigError: model 'WordLevel'.vocab cannot be changed: ...
+    """
+
+    __slots__ = ()
+
+    def _refusal(self) -> ConfigError:
+        return fixed_state_error(self._label, self._kind)
 
 
 def frozen(value: Any, label: str) -> Any:

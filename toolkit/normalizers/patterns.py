@@ -385,8 +385,27 @@ class Regex:
     __slots__ = ("pattern", "compiled")
 
     def __init__(self, pattern: str) -> None:
-        self.compiled = compile_pattern(pattern)
-        self.pattern = pattern
+        # Immutable, as HF's: components compiled it already, and it hashes by its pattern.
+        object.__setattr__(self, "compiled", compile_pattern(pattern))
+        object.__setattr__(self, "pattern", pattern)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise ConfigError(
+            "a Regex cannot be changed: the components built with it keep the old pattern; assign a new "
+            "Regex to the component's pattern option instead (split.pattern = Regex(...))"
+        )
+
+    def __delattr__(self, name: str) -> None:
+        self.__setattr__(name, None)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Regex, (self.pattern,))
+
+    def __copy__(self) -> Regex:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Regex:
+        return self
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Regex) and other.pattern == self.pattern
