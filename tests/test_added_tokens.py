@@ -377,3 +377,35 @@ def test_single_word_uses_hfs_word_characters_on_every_code_point(step: int) -> 
     expected = [e.ids for e in hf.encode_batch(texts)]
     assert [ours.encode(t).ids for t in texts] == expected
     assert ours.encode("x\U0003d000").ids == [1, 0]  # not a letter for HF yet: "x" is a single word
+
+
+def test_the_special_tokens_are_gathered_once_until_a_token_is_added_or_an_option_changes(monkeypatch: Any) -> None:
+    """``allowed_special="all"`` and every text holding an added token need the special tokens; gathering
+    them read every added token on each call (Gemma 3's 6,415: 15 times the encode itself). Kept until
+    a token is added or an option changes, and then gathered anew."""
+    from algorithms import WordLevel
+    from pretokenizers import Whitespace
+    from toolkit.added_tokens import AddedVocabulary
+
+    tok = Tokenizer(WordLevel({"[UNK]": 0, "[CLS]": 1, "hi": 2}, unk_token="[UNK]", special_tokens=["[CLS]"]),
+                    pre_tokenizer=Whitespace())
+    tok.add_special_tokens([f"<s{i}>" for i in range(50)])
+    gathered = []
+    real = AddedVocabulary.special_tokens.fget
+    monkeypatch.setattr(AddedVocabulary, "special_tokens", property(lambda self: gathered.append(1) or real(self)))
+    for _ in range(20):
+        assert tok.encode_ids("<s3> hi [CLS]", allowed_special="all") == [6, 2, 1]
+        assert tok.encode("<s3> hi", allowed_special="all").special_tokens_mask == [1, 0]
+    assert len(gathered) == 1
+    tok.add_special_tokens(["<new>"])
+    assert tok.encode_ids("<new> hi", allowed_special="all") == [tok.token_to_id("<new>"), 2]
+    tok.model.special_tokens = []
+    assert "[CLS]" not in tok.special_tokens
+    assert tok.encode_ids("[CLS]", allowed_special="all") == tok.encode_ids("[CLS]") != [1]
+    assert tok.special_tokens == dict(tok.special_tokens)  # a copy the caller may change
+    tok.special_tokens["x"] = 1
+    assert "x" not in tok.special_tokens
+    before = len(gathered)
+    for _ in range(10):
+        tok.encode_ids("<new> hi", allowed_special="all")
+    assert len(gathered) == before

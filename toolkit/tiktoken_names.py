@@ -54,7 +54,7 @@ class TiktokenNames:
         index = as_index(token)  # numpy and torch integers too, as decode takes them
         if index is None:
             raise InputTypeError(f"is_special_token expects an int id, got {type(token).__name__} {token!r:.60}")
-        return index in set(self._specials(self.model).values())  # type: ignore[attr-defined]
+        return index in self._special_info(self.model)[2]  # type: ignore[attr-defined]
 
     def _byte_level(self) -> bool:
         """Whether token strings spell bytes in the byte-level alphabet (the ``ByteLevel`` decoder)."""

@@ -223,12 +223,12 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
         out = Columns()
         caches = self._current_caches() if caches is None else caches
         model, normalizer, pre_tokenizer = caches.model, self.normalizer, caches.pre_tokenizer
-        special_ids: set[int] | None = None  # looked up at the first added token only
+        special_ids: frozenset[int] | None = None  # looked up at the first added token only
         word = 0
         for seg in self._segments(text, allowed, model, normalizer):
             if seg.token_id is not None:  # an added token: one token; a non-special one is a word (as HF)
                 if special_ids is None:
-                    special_ids = set(self._specials(model).values())
+                    special_ids = self._special_info(model)[2]
                 special = seg.token_id in special_ids
                 if special:
                     out.specials.append(len(out.ids))

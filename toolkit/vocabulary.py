@@ -10,6 +10,7 @@ in :mod:`toolkit.added_tokens`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any, Literal
 
 import regex
@@ -178,11 +179,26 @@ class VocabularyMixin:
     @property
     def special_tokens(self) -> dict[str, int]:
         """Special tokens (``<|endoftext|>``, ``[CLS]``...) and their ids."""
-        return self._specials(self.model)
+        return dict(self._specials(self.model))
 
     def _specials(self, model: Model) -> Mapping[str, int]:
+        """The special tokens of ``model`` and the added ones, ``{token: id}`` (read-only, shared)."""
+        return self._special_info(model)[0]
+
+    def _special_info(self, model: Model) -> tuple[Mapping[str, int], frozenset[str], frozenset[int]]:
+        """:meth:`_specials`, its tokens and its ids. Kept until a token is added or an option changes:
+        building them reads every added token (Gemma 3 has 6,415), which every encode with
+        ``allowed_special`` and every text holding an added token needs."""
+        patterns = self._special_patterns  # read once (see _renew_patterns)
+        found = patterns.get("specials")
+        generation = options.generation()
+        if found is not None and found[0] is model and found[1] == generation:
+            return found[2]  # type: ignore[no-any-return]
         added = self._added.special_tokens if len(self._added) else None
-        return {**model.special_tokens, **added} if added else dict(model.special_tokens)
+        specials = MappingProxyType({**model.special_tokens, **added} if added else dict(model.special_tokens))
+        info = (specials, frozenset(specials), frozenset(specials.values()))
+        patterns.put("specials", (model, generation, info))
+        return info
 
     # ------------------------------------------------------------------ special-token arguments
     def _allowed(self, allowed_special: AllowedSpecial | None, specials: Mapping[str, int] | None = None) -> frozenset[str]:
@@ -194,7 +210,8 @@ class VocabularyMixin:
         if value is None:
             return frozenset()
         if isinstance(value, str) and value == "all":
-            return frozenset(specials)
+            found = self._special_patterns.get("specials")
+            return found[2][1] if found is not None and found[2][0] is specials else frozenset(specials)
         if isinstance(value, (str, bytes, bytearray)) or not isinstance(value, Iterable):
             raise ConfigError(
                 f'{name} must be "all", None or a collection of special-token strings, '
