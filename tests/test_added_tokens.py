@@ -409,3 +409,29 @@ def test_the_special_tokens_are_gathered_once_until_a_token_is_added_or_an_optio
     for _ in range(10):
         tok.encode_ids("<new> hi", allowed_special="all")
     assert len(gathered) == before
+
+
+def test_adding_tokens_one_at_a_time_reads_the_model_vocabulary_once(monkeypatch: Any) -> None:
+    """Each add read the whole model vocabulary (Llama 3: 128k tokens, 500 adds 1.9 s, HF 0.1 s); the
+    next id and the vocabulary size are kept per model and option generation, and stay exact."""
+    from algorithms import WordLevel
+
+    model = WordLevel({"[UNK]": 0, "a": 1, "b": 7}, unk_token="[UNK]")
+    tok = Tokenizer(model)
+    reads = []
+    real = type(model).get_vocab
+    monkeypatch.setattr(type(model), "get_vocab", lambda self: reads.append(1) or real(self))
+    for i in range(30):
+        tok.add_tokens([f"<t{i}>"])
+        assert tok.get_vocab_size() == 3 + i + 1
+    assert len(reads) == 30 + 1  # the size once per add (the tokens changed), the next id once (it was 60)
+    assert tok.token_to_id("<t0>") == 8 and tok.token_to_id("<t29>") == 37  # after the largest id, 7
+    before = len(reads)
+    for _ in range(10):
+        tok.get_vocab_size()
+    assert len(reads) == before
+    tok.add_tokens(["a", AddedToken("<t3>")])  # "a" is the model's (its id 1): no new id; "<t3>" held already
+    assert tok.token_to_id("a") == 1 and tok.get_vocab_size() == 33
+    tok.model = WordLevel({"[UNK]": 0, "z": 50}, unk_token="[UNK]")  # another model: another next id
+    tok.add_tokens(["<new>"])
+    assert tok.token_to_id("<new>") == 51 and tok.get_vocab_size() == len(tok.get_vocab())

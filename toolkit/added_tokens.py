@@ -247,23 +247,20 @@ class AddedVocabulary:
         id; a new one gets the next id after the model's vocabulary (``model_size``) and the added ones.
         """
         added = 0
-        # one set and one running maximum per call: a list of k tokens costs O(k), not O(k^2)
-        known = set(self._by_id.values())
-        top = max(self._by_id, default=-1)
+        top = max(self._by_id, default=-1)  # then a running maximum: k tokens cost O(k), not O(k^2)
+        by_id, ids = self._by_id, self._ids
         for token in tokens:
-            if not token.content or token in known:  # HF skips empty tokens too
+            # HF skips empty tokens too; a token held with the same flags is no change (contents are unique)
+            if not token.content or by_id.get(ids.get(token.content, -1)) == token:
                 continue
             token_id = self._ids.get(token.content)
             if token_id is None:
                 token_id = lookup(token.content)
             if token_id is None:
                 token_id = max(model_size, top + 1)
-            old = self._by_id.pop(self._ids.get(token.content, -1), None)
-            if old is not None:
-                known.discard(old)
-            self._by_id[token_id] = token
-            self._ids[token.content] = token_id
-            known.add(token)
+            by_id.pop(ids.get(token.content, -1), None)
+            by_id[token_id] = token
+            ids[token.content] = token_id
             top = max(top, token_id)
             added += 1
         return added

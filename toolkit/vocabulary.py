@@ -71,10 +71,15 @@ class VocabularyMixin:
 
     def _id_rule(self) -> dict[str, Any]:
         """How :meth:`AddedVocabulary.add` numbers new tokens for the current model: the model's id of a
-        token it holds, else the next id after its vocabulary."""
-        model = self.model
-        vocab_ids = model.get_vocab().values()
-        return {"model_size": max(len(vocab_ids), max(vocab_ids, default=-1) + 1), "lookup": model.token_to_id}
+        token it holds, else the next id after its vocabulary (kept per model and option generation:
+        adding tokens one at a time read the whole vocabulary each time)."""
+        model, generation = self.model, options.generation()
+        found = self.__dict__.get("_model_size")
+        if found is None or found[0] is not model or found[1] != generation:
+            vocab_ids = model.get_vocab().values()
+            found = (model, generation, max(len(vocab_ids), max(vocab_ids, default=-1) + 1))
+            self.__dict__["_model_size"] = found
+        return {"model_size": found[2], "lookup": model.token_to_id}
 
     def _renumber_added_tokens(self) -> None:
         """Give the added tokens ids that agree with a new model (after training), in their order, as
@@ -115,7 +120,12 @@ class VocabularyMixin:
         """The number of tokens (HF's name and default)."""
         if not with_added_tokens or not len(self._added):
             return self.model.vocab_size
-        return len(self.get_vocab(with_added_tokens=True))
+        # kept until a token is added or an option changes: the count merges the whole vocabulary
+        model, patterns, generation = self.model, self._special_patterns, options.generation()
+        found = patterns.get("size")
+        if found is None or found[0] is not model or found[1] != generation:
+            found = patterns.put("size", (model, generation, len(self.get_vocab(with_added_tokens=True))))
+        return found[2]  # type: ignore[no-any-return]
 
     @property
     def vocab_size(self) -> int:
