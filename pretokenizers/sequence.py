@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolkit.alignment import Piece
+from toolkit.bytelevel import to_byte_level
 from toolkit.interfaces import Container, Params, PreTokenizer, children_validator
 from toolkit.registry import register
 
@@ -75,6 +76,27 @@ class Sequence(Container, PreTokenizer):
             sub, spell = last.split_raw(piece)
             raw += sub
         return raw, spell
+
+    def split_slices(self, text: str) -> tuple[list[str], list[int], Callable[[str], str] | None] | None:
+        """The first child's slices when the others only respell in the byte-level alphabet, which
+        writes each character on its own (``PreTokenizer.split_slices``); else None.
+
+        >>> from pretokenizers import ByteLevel, Split
+        >>> from toolkit.normalizers import Regex
+        >>> seq = Sequence([Split(Regex(" ?[a-z]+"), "isolated"), ByteLevel(add_prefix_space=False, use_regex=False)])
+        >>> seq.split_slices("ab cd")[:2]
+        (['ab', ' cd'], [0, 2])
+        """
+        children = self.pretokenizers
+        if not children or self.position_sensitive:
+            return None
+        rest = children[1:]
+        if len(rest) > 1 or not all(c.respelling_only and c.split_raw("")[1] is to_byte_level for c in rest):
+            return None
+        sliced = children[0].split_slices(text)
+        if sliced is None or not rest:
+            return sliced
+        return None if sliced[2] is not None else (sliced[0], sliced[1], to_byte_level)
 
     def scanner(self) -> tuple[Any, Callable[[str], str] | None, bool] | None:
         """The first child's scanner when the others only respell (at most one respelling, the last's)."""

@@ -32,6 +32,7 @@ keeps whole digit runs in HF), and ``\\w`` also covers ``²³¹¼½¾`` but not 
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import Annotated, Any, Literal, get_args
 
 import regex
@@ -360,6 +361,21 @@ class Split(PreTokenizer):
 
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
         return split_pieces(pieces, self.piece_spans)
+
+    def split_slices(self, text: str) -> tuple[list[str], list[int], None]:
+        """The pieces, each a slice of ``text``, with their starts (``PreTokenizer.split_slices``):
+        ``Tokenizer.encode`` then takes each piece's tokens from a cache.
+
+        >>> Split(Regex(" "), "removed").split_slices("ab cd")
+        (['ab', 'cd'], [0, 3], None)
+        """
+        if self._no_groups and self.behavior == "isolated":
+            pieces = self.split_text(text)  # at C speed; "isolated" keeps every character
+            starts = list(accumulate(map(len, pieces), initial=0))
+            if starts.pop() == len(text):  # the pieces tile the text, in order
+                return pieces, starts, None
+        spans = self.piece_spans(text)
+        return [text[s:e] for s, e in spans], [s for s, _ in spans], None
 
     def split_text(self, text: str) -> list[str]:
         if not text:

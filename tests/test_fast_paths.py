@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from algorithms import ByteLevelBPE, WordPiece
-from pretokenizers import BertPreTokenizer, ByteLevel, Metaspace, WhitespaceSplit
+from pretokenizers import CL100K_PATTERN, BertPreTokenizer, ByteLevel, Metaspace, Split, WhitespaceSplit
 from pretokenizers import Sequence as PreSequence
 from pretokenizers.bert import _ASCII_RE, _BERT_RE, _UNICODE_RE
 from pretokenizers.patterns import GPT2_PATTERN
@@ -28,6 +28,7 @@ from toolkit import Tokenizer
 from toolkit import normalizers as N
 from toolkit.alignment import NormalizedString, Piece
 from toolkit.bytelevel import BYTE_TO_CHAR, to_byte_level
+from toolkit.normalizers import Regex
 
 _CHARS = (
     "abcxyzABCXYZ019 .,;!?'\"-_()[]$€“”’‘—…\t\n\r\x00\x07\x1c\x7f\x85\u00a0\u3000\u200b\ufeff\ufffd\uffff"
@@ -190,6 +191,24 @@ def test_byte_level_pre_tokenize_against_the_definition(options: dict, text: str
         assert [spell(p) for p in pieces] == pre.split_text(text)
 
 
+_SPLITS = [
+    Split(Regex(pattern), behavior, invert=invert)
+    for pattern in (r"\s+", r"[aeiou]*", r"(\d)", CL100K_PATTERN, "")
+    for behavior in ("removed", "isolated", "merged_with_previous", "merged_with_next", "contiguous")
+    for invert in (False, True)
+] + [Split("ab", "isolated"), Split(" ", "removed")]
+
+
+@pytest.mark.parametrize("pre", _SPLITS, ids=lambda p: f"{p.regex_text!r}-{p.behavior}-{p.invert}")
+@given(text=TEXT)
+def test_split_slices_are_the_pre_tokenized_pieces(pre: Split, text: str) -> None:
+    """``Split.split_slices`` (the cached path of ``encode``) gives the pieces and spans of ``pre_tokenize``."""
+    pieces, starts, spell = pre.split_slices(text)
+    expected = [(p.text, p.start) for p in pre.pre_tokenize([Piece(text, 0, len(text))])]
+    assert spell is None and list(zip(pieces, starts)) == expected
+    assert all(text[s : s + len(p)] == p for p, s in zip(pieces, starts))
+
+
 @given(text=TEXT)
 def test_gpt2_pattern_tiles_every_text(text: str) -> None:
     import regex
@@ -336,6 +355,15 @@ PIPELINES = {
     # Generic path (no split_slices): Piece objects through a Sequence.
     "split+byte-level": lambda: Tokenizer(
         _small_byte_level(), pre_tokenizer=PreSequence([WhitespaceSplit(), ByteLevel(add_prefix_space=False, use_regex=False)])
+    ),
+    # split_slices of Split, and of a Sequence of a Split and a byte-level respelling (the LLM files).
+    "llm-split+byte-level": lambda: Tokenizer(
+        _small_byte_level(),
+        pre_tokenizer=PreSequence([Split(Regex(CL100K_PATTERN), "isolated"), ByteLevel(add_prefix_space=False, use_regex=False)]),
+    ),
+    "split-removed": lambda: Tokenizer(_small_wordpiece(), normalizer=N.Lowercase(), pre_tokenizer=Split(Regex(r"\s+"), "removed")),
+    "split-merged": lambda: Tokenizer(
+        _small_wordpiece(), pre_tokenizer=Split(Regex(r"[aeiou]*"), "merged_with_next", invert=True)
     ),
     "metaspace": lambda: Tokenizer(_small_wordpiece(), normalizer=N.Lowercase(), pre_tokenizer=Metaspace()),
     # Special tokens that are prefixes of each other: the longest one is cut first.

@@ -801,7 +801,8 @@ def test_split_timeout_default_is_read_when_the_split_is_made(monkeypatch: pytes
 
 def test_declared_fast_path_hooks() -> None:
     """The fast paths are part of the interface: defaults say "cannot" or "no respelling"."""
-    for pt in (Whitespace(), WhitespaceSplit(), Digits(), Metaspace(), Punctuation(), Split("-"), Sequence([])):
+    for pt in (Whitespace(), WhitespaceSplit(), Digits(), Metaspace(), Punctuation(), Sequence([]),
+               Sequence([Split("-"), Digits()])):
         assert pt.split_slices("a b") is None
         assert pt.respelling_only is False
         raw, spell = pt.split_raw("a b-c 1")
