@@ -68,16 +68,19 @@ def edges(table: Table, text: str, unk_score: float) -> list[list[tuple[int, int
     return out
 
 
-def viterbi(table: Table, text: str, unk_score: float, *, float32: bool = False,
-            exact: frozenset[int] = frozenset()) -> list[Edge]:
+#: sentencepiece's ``kScoreResetThreshold``: beyond it, float32 path scores are shifted back to 0.
+_SCORE_RESET = 100_000.0
+
+
+def viterbi(table: Table, text: str, unk_score: float, *, float32: bool = False) -> list[Edge]:
     """The best segmentation of ``text`` as ``(start, end, id)``; unknown characters have id ``None``.
 
-    ``float32``: path scores are summed in float32, as ``sentencepiece`` does, so that its ties (which
-    depend on the rounding of the sums over the whole sentence) come out the same. A float64 sum of
-    two float32 values rounded once (through a one-element ``array("f")``) is the float32 sum: double
-    rounding is harmless at 53 >= 2 * 24 + 2 bits. The pieces of ``exact`` (sentencepiece's
-    user-defined pieces, whose score is a double) are compared in float64 before the stored path
-    score is rounded, as sentencepiece compares them.
+    ``float32``: path scores are summed in float32, as ``sentencepiece`` (0.2.3) does, so that its ties
+    (which depend on the rounding of the sums over the whole sentence) come out the same. A float64 sum
+    of two float32 values rounded once (through a one-element ``array("f")``) is the float32 sum: double
+    rounding is harmless at 53 >= 2 * 24 + 2 bits. As in sentencepiece, a best score at the current
+    start beyond +-``_SCORE_RESET`` is subtracted from the scores of every position reached so far,
+    so that sums on a long text round at the scale of a short one.
     """
     n = len(text)
     f32 = array("f", [unk_score])
@@ -87,8 +90,15 @@ def viterbi(table: Table, text: str, unk_score: float, *, float32: bool = False,
     best = [0.0] * (n + 1)
     start_of = [-1] * (n + 1)
     id_of: list[int | None] = [None] * (n + 1)
+    frontier = 0  # no position beyond it is reached yet (sentencepiece's max_frontier)
     for s in range(n):
         base = best[s]
+        if float32 and not -_SCORE_RESET <= base <= _SCORE_RESET:
+            for i in range(s + 1, min(frontier, n) + 1):
+                if start_of[i] >= 0:  # reached: shifted in float32, as sentencepiece stores it
+                    f32[0] = best[i] - base
+                    best[i] = f32[0]
+            best[s] = base = 0.0
         single = False
         e = s + 1
         while e <= n:
@@ -99,17 +109,14 @@ def viterbi(table: Table, text: str, unk_score: float, *, float32: bool = False,
                 cand = hit[1] + base  # type: ignore[index]
                 if float32:
                     f32[0] = cand
-                    rounded = f32[0]
-                else:
-                    rounded = cand
-                # An ``exact`` piece compares its unrounded sum: it can only win where the rounded one
-                # ties (rounded > best implies cand > best, best being a float32).
-                if (start_of[e] < 0 or rounded > best[e]
-                        or exact and cand > best[e] and hit[0] in exact):  # type: ignore[index]
-                    best[e], start_of[e], id_of[e] = rounded, s, hit[0]  # type: ignore[index]
+                    cand = f32[0]
+                if start_of[e] < 0 or cand > best[e]:
+                    best[e], start_of[e], id_of[e] = cand, s, hit[0]  # type: ignore[index]
                 if e == s + 1:
                     single = True
             e += 1
+        if e > frontier:  # every end from s, its unknown edge's too, is at most e
+            frontier = e
         if not single:
             cand = unk_score + base
             if float32:

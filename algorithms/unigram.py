@@ -40,10 +40,6 @@ __all__ = ["UNK_PENALTY", "Unigram", "check_unigram_vocab"]
 #: How much lower than the lowest piece an unknown character scores (SentencePiece's kUnkPenalty).
 UNK_PENALTY = 10.0
 
-#: 0.1 in float32: a user-defined piece of ``n`` UTF-8 bytes scores ``n * 0.1f - 0.1``, a double (``user_defined``).
-_TENTH = 0.10000000149011612
-
-
 def _f32(x: float) -> float:
     """``x`` rounded to float32."""
     return struct.unpack("f", struct.pack("f", x))[0]  # type: ignore[no-any-return]
@@ -200,7 +196,6 @@ class Unigram(Model):
         # and, where byte pieces follow sentencepiece's types (match_byte_pieces=False, .model files),
         # BYTE, CONTROL and UNKNOWN ones. Hugging Face takes the minimum over its whole vocabulary.
         user_ids = frozenset(user.values())
-        self._user_ids = user_ids
         not_normal = user_ids | set(unused.values())
         if not self.match_byte_pieces:
             not_normal |= skip
@@ -212,12 +207,12 @@ class Unigram(Model):
     @staticmethod
     def _scored(vocab: list[tuple[str, float]], user: Mapping[str, int]) -> list[tuple[str, float]]:
         """``vocab`` with the lattice score of each user-defined piece (``user``: piece -> id;
-        ``unigram_model.cc``'s bonus)."""
+        ``unigram_model.cc``'s bonus: ``0.1 * (n - 1)`` for ``n`` UTF-8 bytes, a float, in sentencepiece 0.2.3)."""
         if not user:
             return vocab
         out = list(vocab)
         for piece, i in user.items():
-            out[i] = (piece, _f32(len(piece.encode("utf-8", "surrogatepass")) * _TENTH) - 0.1)
+            out[i] = (piece, _f32(0.1 * (len(piece.encode("utf-8", "surrogatepass")) - 1)))
         return out
 
     def _new_caches(self) -> None:
@@ -322,7 +317,7 @@ class Unigram(Model):
                 top = max(weights)
                 return self._rng.choices([p for p, _ in found], [math.exp(w - top) for w in weights])[0]
             return sample(self._table, piece, self._unk_score, self.alpha, self._rng)
-        return viterbi(self._table, piece, self._unk_score, float32=self.float32, exact=self._user_ids)
+        return viterbi(self._table, piece, self._unk_score, float32=self.float32)
 
     def tokenize(self, piece: str) -> list[tuple[int, int, int]]:
         """``[(id, start, end), ...]`` of ``piece`` (the best segmentation, or a sampled one)."""
