@@ -40,6 +40,7 @@ __all__ = ["UNK_PENALTY", "Unigram", "check_unigram_vocab"]
 #: How much lower than the lowest piece an unknown character scores (SentencePiece's kUnkPenalty).
 UNK_PENALTY = 10.0
 
+
 def _f32(x: float) -> float:
     """``x`` rounded to float32."""
     return struct.unpack("f", struct.pack("f", x))[0]  # type: ignore[no-any-return]
