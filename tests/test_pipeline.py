@@ -327,3 +327,22 @@ def test_copy_copy_of_a_tokenizer_is_independent() -> None:
         assert other.encode("hello NEW world").tokens == ["hello", "NEW", "world"]
         assert tok.encode("hello NEW world").tokens == ["hello", "[UNK]", "world"]
         assert tok.token_to_id("NEW") is None and tok.get_vocab_size() == 3 and tok.model.unk_token == "[UNK]"
+
+
+@given(ids=st.lists(st.integers(min_value=-2, max_value=12), max_size=30), skip=st.booleans())
+def test_decode_of_a_list_through_the_token_table_equals_the_checked_loop(ids: list[int], skip: bool) -> None:
+    """``decode`` of a list of ints reads a cached id -> string table at C speed; any other iterable takes
+    the checked loop. Both give the same text, or the same error naming the same id."""
+    from algorithms import WordLevel
+    from toolkit.added_tokens import AddedToken
+    tok = Tokenizer(WordLevel({"[UNK]": 0, "[CLS]": 1, "a": 2, "b": 3, "c": 5}, unk_token="[UNK]", special_tokens=["[CLS]"]),
+                    normalizer=N.Lowercase())
+    tok.add_tokens([AddedToken("XY"), "zz"])  # ids 6 and 7; "XY" is normalized: decodes as "xy"
+    tok.add_special_tokens(["<s>", "a"])  # 8; "a" keeps the model's id 2 and is now special
+    outcomes = []
+    for given_ids in (list(ids), tuple(ids), iter(list(ids))):
+        try:
+            outcomes.append(tok.decode(given_ids, skip_special_tokens=skip))
+        except InputError as exc:
+            outcomes.append(str(exc))
+    assert outcomes[0] == outcomes[1] == outcomes[2]

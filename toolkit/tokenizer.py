@@ -472,8 +472,19 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
     # ------------------------------------------------------------------ decoding
     def _tokens_of(self, ids: Iterable[int], skip_special_tokens: bool) -> list[str]:
         skip = check_flag(skip_special_tokens, "skip_special_tokens")
+        skipped = self._skipped_ids() if skip else frozenset()
+        if type(ids) is list and ids and set(map(type, ids)) == {int}:
+            # The usual call (a list of ints): the table at C speed; anything it cannot name takes the
+            # checked loop below, whose error names the id.
+            table = self._token_table()
+            if 0 <= min(ids) and max(ids) < len(table):
+                tokens = [*map(table.__getitem__, ids)]
+                if None not in tokens:
+                    if skipped and not skipped.isdisjoint(ids):
+                        return [t for i, t in zip(ids, tokens) if i not in skipped]  # type: ignore[misc]
+                    return tokens  # type: ignore[return-value]
         added = self._added_strings() if len(self._added) else None
-        return ids_to_tokens(self.model, ids, skip, added, self._skipped_ids() if skip else ())
+        return ids_to_tokens(self.model, ids, skip, added, skipped)
 
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = True) -> str:
         """Text of ``ids`` (integers; a bool, an unknown id or anything else raises :class:`InputError`).

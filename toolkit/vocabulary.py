@@ -168,6 +168,27 @@ class VocabularyMixin:
         patterns.put("strings", (normalizer, generation, strings))
         return strings
 
+    def _token_table(self) -> list[str | None]:
+        """``table[id]``: the string ``decode`` gives id ``id`` (an added token's first, as
+        :func:`~toolkit.arguments.ids_to_tokens` looks them up), ``None`` for an id that names nothing.
+        Kept until a token is added or an option changes; empty when the ids are too sparse to list."""
+        model = self.model
+        patterns = self._special_patterns  # read once (see _renew_patterns)
+        found = patterns.get("table")
+        generation = options.generation()
+        if found is not None and found[0] is model and found[1] is self.normalizer and found[2] == generation:
+            return found[3]  # type: ignore[no-any-return]
+        added = self._added_strings() if len(self._added) else {}
+        size = model.vocab_size + len(added)
+        top = max(max(model.get_vocab().values(), default=-1), max(added, default=-1)) + 1
+        table: list[str | None] = []
+        if top <= 2 * size + 1024:  # a list as long as the largest id, only where ids are dense
+            table = [*map(model.id_to_token, range(top))]
+            for i, s in added.items():
+                table[i] = s
+        patterns.put("table", (model, self.normalizer, generation, table))
+        return table
+
     def _skipped_ids(self) -> frozenset[int]:
         """The ids ``decode`` skips: special tokens whose decoded string is a special token's text (HF
         compares strings, so a special token whose normalized text differs is kept). Kept until a token

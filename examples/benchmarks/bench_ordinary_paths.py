@@ -1,8 +1,8 @@
 """Everyday calls on today's LLM tokenizer files beside HF ``tokenizers``, identical results asserted.
 
 Not the hot ``encode_ids`` loop (``bench_llm_encode.py``) but the calls around it: ``encode_ids`` with
-``allowed_special="all"``, ``encode`` (ids and offsets) per line, adding 500 special tokens one call
-at a time, and ``get_vocab_size()`` after that. Each ``tokenizer.json`` under ``vocab/llm/`` is loaded
+``allowed_special="all"``, ``encode`` (ids and offsets) per line, ``decode`` of the whole text's ids,
+adding 500 special tokens one call at a time, and ``get_vocab_size()`` after that. Each ``tokenizer.json`` under ``vocab/llm/`` is loaded
 by both libraries; the text is the first ``--mb`` MB of ``gutenberg_part01.txt``, line by line (HF:
 ``encode_batch`` on one thread). Ours and HF alternate, ``--reps`` times, each time freshly loaded (our
 caches start empty, as HF's); the table gives the least CPU seconds of each (``RAYON_NUM_THREADS=1``).
@@ -65,6 +65,10 @@ def run(name: str, lines: list[str], reps: int) -> dict[str, tuple[float, float]
                            lambda tok: [(e.ids, e.offsets) for e in tok.encode_batch(lines)], reps, fresh)
     assert got == ref, f"{name}: ids or offsets differ (encode)"
     row["encode (ids and offsets)"] = (a, b)
+    ids = fresh[1]().encode("\n".join(lines), add_special_tokens=False).ids
+    a, b, got, ref = _best(lambda tok: tok.decode(ids), lambda tok: tok.decode(ids), reps, fresh)
+    assert got == ref, f"{name}: decoded text differs"
+    row[f"decode ({len(ids):,} ids)"] = (a, b)
 
     def add(tok: Any) -> Any:
         for token in ADDED:
