@@ -9,7 +9,8 @@ in :mod:`toolkit.added_tokens`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import operator
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -120,12 +121,8 @@ class VocabularyMixin:
         """The number of tokens (HF's name and default)."""
         if not with_added_tokens or not len(self._added):
             return self.model.vocab_size
-        # kept until a token is added or an option changes: the count merges the whole vocabulary
-        model, patterns, generation = self.model, self._special_patterns, options.generation()
-        found = patterns.get("size")
-        if found is None or found[0] is not model or found[1] != generation:
-            found = patterns.put("size", (model, generation, len(self.get_vocab(with_added_tokens=True))))
-        return found[2]  # type: ignore[no-any-return]
+        # the count merges the whole vocabulary
+        return self._derived("size", lambda: len(self.get_vocab(with_added_tokens=True)), self.model)  # type: ignore[no-any-return]
 
     @property
     def vocab_size(self) -> int:
@@ -156,38 +153,40 @@ class VocabularyMixin:
         """id → the string an added token decodes to: its content, normalized when it is matched on
         normalized text (HF's ``id_to_token``)."""
         normalizer = self.normalizer
-        patterns = self._special_patterns  # read once (see _renew_patterns)
-        found = patterns.get("strings")
-        generation = options.generation()  # a normalizer option may have changed since
-        if found is not None and found[0] is normalizer and found[1] == generation:
-            return found[2]  # type: ignore[no-any-return]
-        strings = {
+        return self._derived("strings", lambda: {  # type: ignore[no-any-return]
             i: normalizer.normalize_str(t.content) if t.normalized and normalizer is not None else t.content
             for i, t in self._added.decoder.items()
-        }
-        patterns.put("strings", (normalizer, generation, strings))
-        return strings
+        }, normalizer)
+
+    def _derived(self, key: str, build: Callable[[], Any], *sources: Any) -> Any:
+        """``build()``, kept under ``key`` until a token is added (:meth:`_renew_patterns`), an option
+        changes, or one of the components ``sources`` it reads is replaced."""
+        patterns = self._special_patterns  # read once (see _renew_patterns)
+        generation = options.generation()
+        found = patterns.get(key)
+        if found is not None and found[0] == generation and all(map(operator.is_, found[1], sources)):
+            return found[2]
+        value = build()
+        patterns.put(key, (generation, sources, value))
+        return value
 
     def _token_table(self) -> list[str | None]:
         """``table[id]``: the string ``decode`` gives id ``id`` (an added token's first, as
         :func:`~toolkit.arguments.ids_to_tokens` looks them up), ``None`` for an id that names nothing.
-        Kept until a token is added or an option changes; empty when the ids are too sparse to list."""
+        Empty when the ids are too sparse to list."""
         model = self.model
-        patterns = self._special_patterns  # read once (see _renew_patterns)
-        found = patterns.get("table")
-        generation = options.generation()
-        if found is not None and found[0] is model and found[1] is self.normalizer and found[2] == generation:
-            return found[3]  # type: ignore[no-any-return]
-        added = self._added_strings() if len(self._added) else {}
-        size = model.vocab_size + len(added)
-        top = max(max(model.get_vocab().values(), default=-1), max(added, default=-1)) + 1
-        table: list[str | None] = []
-        if top <= 2 * size + 1024:  # a list as long as the largest id, only where ids are dense
+
+        def build() -> list[str | None]:
+            added = self._added_strings() if len(self._added) else {}
+            top = max(max(model.get_vocab().values(), default=-1), max(added, default=-1)) + 1
+            if top > 2 * (model.vocab_size + len(added)) + 1024:  # a list as long as the largest id: dense ids only
+                return []
             table = [*map(model.id_to_token, range(top))]
             for i, s in added.items():
                 table[i] = s
-        patterns.put("table", (model, self.normalizer, generation, table))
-        return table
+            return table
+
+        return self._derived("table", build, model, self.normalizer)  # type: ignore[no-any-return]
 
     def _skipped_ids(self) -> frozenset[int]:
         """The ids ``decode`` skips: special tokens whose decoded string is a special token's text (HF
@@ -195,17 +194,12 @@ class VocabularyMixin:
         is added or an option changes: every ``decode`` needs it, and a model with hundreds of special
         tokens (Llama 3) made it most of the time of decoding one id."""
         model = self.model
-        patterns = self._special_patterns  # read once (see _renew_patterns)
-        found = patterns.get("skipped")
-        generation = options.generation()
-        if found is not None and found[0] is model and found[1] is self.normalizer and found[2] == generation:
-            return found[3]  # type: ignore[no-any-return]
-        specials = self._specials(model)
-        strings = self._added_strings()
-        contents = set(specials)
-        skipped = frozenset(i for i in specials.values() if strings.get(i, model.id_to_token(i)) in contents)
-        patterns.put("skipped", (model, self.normalizer, generation, skipped))
-        return skipped
+
+        def build() -> frozenset[int]:
+            specials, strings = self._specials(model), self._added_strings()
+            return frozenset(i for i in specials.values() if strings.get(i, model.id_to_token(i)) in specials)
+
+        return self._derived("skipped", build, model, self.normalizer)  # type: ignore[no-any-return]
 
     @property
     def special_tokens(self) -> dict[str, int]:
@@ -220,16 +214,13 @@ class VocabularyMixin:
         """:meth:`_specials`, its tokens and its ids. Kept until a token is added or an option changes:
         building them reads every added token (Gemma 3 has 6,415), which every encode with
         ``allowed_special`` and every text holding an added token needs."""
-        patterns = self._special_patterns  # read once (see _renew_patterns)
-        found = patterns.get("specials")
-        generation = options.generation()
-        if found is not None and found[0] is model and found[1] == generation:
-            return found[2]  # type: ignore[no-any-return]
-        added = self._added.special_tokens if len(self._added) else None
-        specials = MappingProxyType({**model.special_tokens, **added} if added else dict(model.special_tokens))
-        info = (specials, frozenset(specials), frozenset(specials.values()))
-        patterns.put("specials", (model, generation, info))
-        return info
+
+        def build() -> tuple[Mapping[str, int], frozenset[str], frozenset[int]]:
+            added = self._added.special_tokens if len(self._added) else None
+            specials = MappingProxyType({**model.special_tokens, **added} if added else dict(model.special_tokens))
+            return specials, frozenset(specials), frozenset(specials.values())
+
+        return self._derived("specials", build, model)  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ special-token arguments
     def _allowed(self, allowed_special: AllowedSpecial | None, specials: Mapping[str, int] | None = None) -> frozenset[str]:
@@ -241,7 +232,7 @@ class VocabularyMixin:
         if value is None:
             return frozenset()
         if isinstance(value, str) and value == "all":
-            found = self._special_patterns.get("specials")
+            found = self._special_patterns.get("specials")  # (generation, sources, (specials, tokens, ids))
             return found[2][1] if found is not None and found[2][0] is specials else frozenset(specials)
         if isinstance(value, (str, bytes, bytearray)) or not isinstance(value, Iterable):
             raise ConfigError(
