@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st

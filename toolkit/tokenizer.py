@@ -11,7 +11,6 @@ by name (:data:`toolkit.registry.TOOLS`).
 from __future__ import annotations
 
 import copy
-
 import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
