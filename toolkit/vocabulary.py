@@ -72,15 +72,20 @@ class VocabularyMixin:
 
     def _id_rule(self) -> dict[str, Any]:
         """How :meth:`AddedVocabulary.add` numbers new tokens for the current model: the model's id of a
-        token it holds, else the next id after its vocabulary (kept per model and option generation:
-        adding tokens one at a time read the whole vocabulary each time)."""
+        token it holds, else the next id after its vocabulary."""
+        return {"model_size": self._model_size(), "lookup": self.model.token_to_id}
+
+    def _model_size(self) -> int:
+        """How many ids the model's vocabulary spans (its largest id + 1, at least its size). Kept per
+        model and option generation, apart from :meth:`_derived`'s cache, which adding a token renews:
+        adding tokens one at a time read the whole vocabulary each time."""
         model, generation = self.model, options.generation()
-        found = self.__dict__.get("_model_size")
+        found = self.__dict__.get("_model_size_of")
         if found is None or found[0] is not model or found[1] != generation:
             vocab_ids = model.get_vocab().values()
             found = (model, generation, max(len(vocab_ids), max(vocab_ids, default=-1) + 1))
-            self.__dict__["_model_size"] = found
-        return {"model_size": found[2], "lookup": model.token_to_id}
+            self.__dict__["_model_size_of"] = found
+        return found[2]  # type: ignore[no-any-return]
 
     def _renumber_added_tokens(self) -> None:
         """Give the added tokens ids that agree with a new model (after training), in their order, as
@@ -178,7 +183,7 @@ class VocabularyMixin:
 
         def build() -> list[str | None]:
             added = self._added_strings() if len(self._added) else {}
-            top = max(max(model.get_vocab().values(), default=-1), max(added, default=-1)) + 1
+            top = max(self._model_size(), max(added, default=-1) + 1)
             if top > 2 * (model.vocab_size + len(added)) + 1024:  # a list as long as the largest id: dense ids only
                 return []
             table = [*map(model.id_to_token, range(top))]
@@ -232,8 +237,8 @@ class VocabularyMixin:
         if value is None:
             return frozenset()
         if isinstance(value, str) and value == "all":
-            found = self._special_patterns.get("specials")  # (generation, sources, (specials, tokens, ids))
-            return found[2][1] if found is not None and found[2][0] is specials else frozenset(specials)
+            info = self._special_info(self.model)
+            return info[1] if specials is info[0] else frozenset(specials)
         if isinstance(value, (str, bytes, bytearray)) or not isinstance(value, Iterable):
             raise ConfigError(
                 f'{name} must be "all", None or a collection of special-token strings, '
