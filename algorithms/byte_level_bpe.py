@@ -62,12 +62,10 @@ from toolkit.bytelevel import (
 )
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
 from toolkit.interfaces import Model, Params, Trainer
-from toolkit.options import StateList
 from toolkit.progress import training_progress
 from toolkit.registry import register
 
 _BYTE_SYMBOLS = frozenset(BYTE_TO_CHAR)
-_MERGES_LABEL = "model 'ByteLevelBPE'.merges"
 
 __all__ = ["ByteLevelBPE", "ByteLevelBPETrainer"]
 
@@ -149,7 +147,7 @@ class ByteLevelBPE(VocabLookup, Model):
         self._base_vocab: Mapping[str, int] = vocab
         self._base_ids = id_to_token
         self._merge_list: list[tuple[str, str]] | None = (  # type: ignore[assignment]
-            None if merge_list is None else StateList(merge_list, _MERGES_LABEL)
+            None if merge_list is None else self._held("merges", merge_list)
         )
         self._given_ranks = ranks
         self._origin = where
@@ -176,7 +174,7 @@ class ByteLevelBPE(VocabLookup, Model):
             self._merges: list[tuple[str, str]] | None = None  # derived on demand, see the merges property
         else:
             if self._merge_list is None:  # a rank-mode model switched to merges mode
-                self._merge_list = StateList(self._derived_merges(specials), _MERGES_LABEL)
+                self._merge_list = self._held("merges", self._derived_merges(specials))
             self._merges = self._merge_list
             self._pair_rank, self._rank_id = build_pair_table(self._merges, self.vocab, specials.values(), where=where)
 
@@ -243,7 +241,7 @@ class ByteLevelBPE(VocabLookup, Model):
         if self._merges is None:
             table = sorted((merged, left, right) for (left, right), merged in self._pair_rank.items())
             by_id = self._id_to_token
-            self._merges = StateList([(by_id[left], by_id[right]) for _, left, right in table], _MERGES_LABEL)
+            self._merges = self._held("merges", [(by_id[left], by_id[right]) for _, left, right in table])
         return self._merges
 
     def ranks(self) -> dict[bytes, int]:

@@ -353,10 +353,14 @@ class Model(Component):
             ids = cache.put(piece, self._encode_piece(piece))
         return ids
 
-    def _hold_state(self, name: str, value: dict[Any, Any] | list[Any]) -> None:
-        """Store ``value`` as the state attribute ``name`` (one of :attr:`_state_names`), read-only."""
+    def _held(self, name: str, value: dict[Any, Any] | list[Any]) -> Any:
+        """``value`` read-only, as the state attribute ``name`` (one of :attr:`_state_names`) holds it."""
         label = f"model {type(self).__name__!r}.{name}"
-        object.__setattr__(self, name, StateDict(value, label) if isinstance(value, dict) else StateList(value, label))
+        return StateDict(value, label) if isinstance(value, dict) else StateList(value, label)
+
+    def _hold_state(self, name: str, value: dict[Any, Any] | list[Any]) -> None:
+        """Store ``value`` as the state attribute ``name``, read-only (:meth:`_held`)."""
+        object.__setattr__(self, name, self._held(name, value))
 
     def clear_cache(self) -> None:
         """Forget cached pieces, to free their memory (a cache never serves stale ids: an option
