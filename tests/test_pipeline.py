@@ -345,3 +345,16 @@ def test_decode_of_a_list_through_the_token_table_equals_the_checked_loop(ids: l
         except InputError as exc:
             outcomes.append(str(exc))
     assert outcomes[0] == outcomes[1] == outcomes[2]
+
+
+def test_copy_copy_is_independent_in_hf_tokenizers_too() -> None:
+    """The behaviour ``test_copy_copy_of_a_tokenizer_is_independent`` asks of ours, checked on HF's."""
+    from conftest import require
+    hf = require("tokenizers")
+    tok = hf.Tokenizer(hf.models.WordLevel({"[UNK]": 0, "hello": 1, "world": 2}, unk_token="[UNK]"))
+    tok.pre_tokenizer = hf.pre_tokenizers.Whitespace()
+    tok.encode("hello NEW world")
+    other = copy.copy(tok)
+    other.add_tokens(["NEW"])
+    assert other.encode("hello NEW world").tokens == ["hello", "NEW", "world"]
+    assert tok.encode("hello NEW world").tokens == ["hello", "[UNK]", "world"] and tok.get_vocab_size() == 3
