@@ -397,3 +397,21 @@ def test_sequence_item_assignment() -> None:
     with pytest.raises(ConfigError):
         seq.processors = "BertProcessing"
     assert seq.to_dict()["processors"] == [BertProcessing().to_dict()]
+
+
+@pytest.mark.parametrize("add_special_tokens", [True, False])
+@pytest.mark.parametrize("processor", [
+    TemplateProcessing(single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=SPECIALS),
+    BertProcessing(), ByteLevel(trim_offsets=True), ByteLevel(trim_offsets=False),
+    Sequence([ByteLevel(trim_offsets=True), BertProcessing()]),
+], ids=["template", "bert", "bytelevel-trim", "bytelevel", "sequence"])
+def test_process_leaves_its_inputs_as_they_were(processor, add_special_tokens) -> None:
+    # encode hands its own encodings to a faster path that changes them in place; the public
+    # process (HF's) must copy, whatever the encodings hold (a pair, overflowing parts, ranges).
+    a, b = _a(), _b()
+    a.overflow = [Encoding([5], ["Ġx"], [(12, 14)], word_ids=[2])]
+    a.set_sequence_id(1)
+    for pair in (None, b):
+        before = [(_fields(e), e.ranges, [_fields(o) for o in e.overflowing]) for e in (a, b)]
+        processor.process(a, pair, add_special_tokens=add_special_tokens)
+        assert [(_fields(e), e.ranges, [_fields(o) for o in e.overflowing]) for e in (a, b)] == before

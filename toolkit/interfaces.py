@@ -474,6 +474,11 @@ class PostProcessor(Component):
     def process(self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True) -> Encoding:
         """Return the final encoding of a single sequence or a pair."""
 
+    def _process_owned(self, encoding: Encoding, pair: Encoding | None, add_special_tokens: bool) -> Encoding:
+        """:meth:`process` of encodings the caller made and keeps no reference to (``encode``'s), which
+        may then be changed in place instead of copied."""
+        return self.process(encoding, pair, add_special_tokens)
+
     def process_ids(self, ids: list[int], *, add_special_tokens: bool = True) -> list[int]:
         """Fast path for a single sequence of ids; the ids :meth:`process` would produce."""
         enc = Encoding(ids, [""] * len(ids), [(0, 0)] * len(ids))

@@ -165,15 +165,16 @@ def post_process(
     processor: Any, enc: Encoding, pair: Encoding | None, *, add_special_tokens: bool,
     truncation: Mapping[str, Any] | None, padding: Mapping[str, Any] | None,
 ) -> Encoding:
-    """Truncate (leaving room for the specials the post-processor adds), post-process, pad: HF's order."""
+    """Truncate (leaving room for the specials the post-processor adds), post-process, pad: HF's order.
+    ``enc`` and ``pair`` are changed in place: the caller made them (``encode``) or copied them."""
     if truncation is not None:
         added = processor.num_special_tokens_to_add(pair is not None) if processor is not None else 0
         limit = truncation["max_length"]
         if add_special_tokens and added:
             limit = max(limit - added, 0)
         truncate_pair(enc, pair, truncation, limit)
-    if processor is not None:
-        out = processor.process(enc, pair, add_special_tokens=add_special_tokens)
+    if processor is not None:  # enc and pair are the caller's to give away (encode's, or copies)
+        out = processor._process_owned(enc, pair, add_special_tokens)
     else:
         out = default_process(enc, pair)
     if padding is not None:

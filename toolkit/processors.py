@@ -41,15 +41,20 @@ class _EncodingsProcessor(PostProcessor):
     """Shared driver: per-sequence processing as in Hugging Face, then one concatenation."""
 
     def process(self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True) -> Encoding:
-        # Copies with the standard type ids, each marked with its sequence (its overflowing parts too):
-        # implementations may share these lists freely.
-        encodings = [encoding.with_type_id(0)] if pair is None else [encoding.with_type_id(0), pair.with_type_id(1)]
+        # Copies: implementations may share and change these lists freely.
+        return self._process_owned(encoding.copy(), None if pair is None else pair.copy(), add_special_tokens)
+
+    def _process_owned(self, encoding: Encoding, pair: Encoding | None, add_special_tokens: bool) -> Encoding:
+        # Each sequence (its overflowing parts too) gets the standard type id and is marked with its
+        # sequence, in place.
+        encodings = [encoding] if pair is None else [encoding, pair]
         for i, e in enumerate(encodings):
             for part in (e, *(e.overflow or ())):
+                n = len(part.ids)
+                part.type_ids = [i] * n
                 # A fresh mark: the sequence-0 range an earlier encode gave the pair is dropped,
                 # where HF keeps it and loses the first text's range (docs/migrating.md).
-                part.ranges = None
-                part.set_sequence_id(i)
+                part.ranges = (i, 0, n)
         out = self.process_encodings(encodings, add_special_tokens=add_special_tokens)
         return out[0] if len(out) == 1 else Encoding.concat(out)
 
@@ -347,6 +352,14 @@ class BertProcessing(_EncodingsProcessor):
     def process(self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True) -> Encoding:
         if pair is not None or not add_special_tokens or encoding.overflow:
             return super().process(encoding, pair, add_special_tokens=add_special_tokens)
+        return self._one_sequence(encoding)
+
+    def _process_owned(self, encoding: Encoding, pair: Encoding | None, add_special_tokens: bool) -> Encoding:
+        if pair is not None or not add_special_tokens or encoding.overflow:
+            return super()._process_owned(encoding, pair, add_special_tokens)
+        return self._one_sequence(encoding)
+
+    def _one_sequence(self, encoding: Encoding) -> Encoding:
         # The common call, one sequence, built in one go: the same result as the generic driver,
         # which copies the encoding and concatenates three parts (five Encodings per text).
         (cls_token, cls_id), (sep_token, sep_id) = self.cls, self.sep
