@@ -82,3 +82,36 @@ def test_replace_of_another_length_spans_the_whole_match_where_hf_takes_its_last
         hf.normalizer = tokenizers.normalizers.Replace(tokenizers.Regex(pattern), content)
         hf.pre_tokenizer = tokenizers.pre_tokenizers.Split(tokenizers.Regex("."), "isolated")
         assert hf.encode(text).offsets == spans and hf.encode(text).ids == ours[text].ids
+
+
+def test_replace_of_one_character_by_one_keeps_each_character_where_it_was_as_hf() -> None:
+    """A literal replaced by a text of its length (Gemma's " " -> "▁") keeps one original character per
+    normalized character: HF's offsets for one character by one, and the rewrite of the general (regex)
+    path for several (where HF differs, docs/migrating.md)."""
+    from conftest import require
+
+    from algorithms import WordLevel
+    from pretokenizers import Split
+    from toolkit import Regex, Tokenizer
+    from toolkit.normalizers import Prepend, Replace, Sequence
+
+    tokenizers = require("tokenizers")
+    H = tokenizers.normalizers
+    vocab = {c: i for i, c in enumerate("abxy▁éz")} | {"[UNK]": 7}
+    texts = ["ab ab", " abab z ", "aab bé ab", "", "é", "  "]
+
+    def ours(normalizer):
+        tok = Tokenizer(WordLevel(vocab, unk_token="[UNK]"), normalizer=normalizer, pre_tokenizer=Split(Regex("."), "isolated"))
+        return [(e.ids, e.offsets) for e in map(tok.encode, texts)]
+
+    for ours_norm, hf_norm in [
+        (Replace(" ", "▁"), H.Replace(" ", "▁")),
+        (Sequence([Prepend("▁"), Replace(" ", "▁")]), H.Sequence([H.Prepend("▁"), H.Replace(" ", "▁")])),
+    ]:
+        hf = tokenizers.Tokenizer(tokenizers.models.WordLevel(vocab, "[UNK]"))
+        hf.normalizer = hf_norm
+        hf.pre_tokenizer = tokenizers.pre_tokenizers.Split(tokenizers.Regex("."), "isolated")
+        assert ours(ours_norm) == [(e.ids, e.offsets) for e in map(hf.encode, texts)], ours_norm
+    for literal, content in [(" ", "▁"), ("ab", "xy"), ("b", "é")]:
+        assert ours(Replace(literal, content)) == ours(Replace(Regex(literal), content))
+    assert ours(Replace("ab", "xy"))[0][1] == [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)]

@@ -75,6 +75,7 @@ def _hf_pairs():
         "Strip-right": (Strip(left=False), H.Strip(left=False, right=True)),
         "Replace-literal": (Replace(" ", "▁"), H.Replace(" ", "▁")),
         "Replace-longer": (Replace("ﬁ", "f i"), H.Replace("ﬁ", "f i")),
+        "Replace-same-length": (Replace("ab", "xy"), H.Replace("ab", "xy")),
         "Replace-regex": (Replace(Regex(r"\s+"), " "), H.Replace(HRegex(r"\s+"), " ")),
         "Replace-empty-match": (Replace(Regex("a*"), "-"), H.Replace(HRegex("a*"), "-")),
         "Replace-anchor": (Replace(Regex("^"), "> "), H.Replace(HRegex("^"), "> ")),
@@ -103,7 +104,7 @@ def _hf_pairs():
 
 PAIR_NAMES = [
     "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents", "NFD+StripAccents", "Strip", "Strip-left",
-    "Strip-right", "Replace-literal", "Replace-longer", "Replace-regex", "Replace-empty-match",
+    "Strip-right", "Replace-literal", "Replace-longer", "Replace-same-length", "Replace-regex", "Replace-empty-match",
     "Replace-anchor", "Prepend", "Bert", "Bert-cased", "Bert-cased-strip", "Bert-lower-keep-accents",
     "Bert-raw", "Llama", "NFKC+Lowercase",
 ]

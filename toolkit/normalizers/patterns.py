@@ -475,6 +475,10 @@ def _replace_aligned(pattern: str | Regex, content: str, ns: NormalizedString) -
     text = ns.normalized
     if not text:
         return ns
+    if isinstance(pattern, str) and pattern and len(content) == len(pattern):
+        # Every replacement has its match's length, so every character keeps its alignment (what
+        # ``rewrite`` does with such segments): Gemma's " " -> "▁" at C speed.
+        return NormalizedString(ns.original, text.replace(pattern, content), ns.alignments)
     segments: list[tuple[int, int, str]] = []
     pos = 0
     spans = _replace_spans(pattern, text)
