@@ -415,3 +415,22 @@ def test_process_leaves_its_inputs_as_they_were(processor, add_special_tokens) -
         before = [(_fields(e), e.ranges, [_fields(o) for o in e.overflowing]) for e in (a, b)]
         processor.process(a, pair, add_special_tokens=add_special_tokens)
         assert [(_fields(e), e.ranges, [_fields(o) for o in e.overflowing]) for e in (a, b)] == before
+
+
+@given(st.lists(st.tuples(st.integers(0, 30000), st.integers(0, 50), st.sampled_from([0, 1]), st.none() | st.integers(0, 9)),
+                max_size=6),
+       st.sampled_from(["$A", "[CLS] $A", "$A:1 [SEP]", "[CLS] [SEP]:1 $A:2 [M] [SEP]", "[M] $B:1".replace("$B", "$1")]),
+       st.sampled_from([0, 1]))
+def test_template_single_sequence_fast_path_equals_the_generic_driver(rows: list, single: str, type_id: int) -> None:
+    # TemplateProcessing builds the one-sequence result in one go; it must equal the shared driver's
+    # concatenation of a part per template piece (ranges, masks, type ids and word ids included).
+    from toolkit.processors import _EncodingsProcessor
+
+    enc = Encoding([r[0] for r in rows], [f"t{r[0]}" for r in rows], [(r[1], r[1] + 1) for r in rows],
+                   [type_id] * len(rows), [r[2] for r in rows], [1] * len(rows), [r[3] for r in rows])
+    proc = TemplateProcessing(single=single, special_tokens=[("[CLS]", 1), ("[SEP]", 2),
+                                                            {"id": "[M]", "ids": [3, 4], "tokens": ["<m>", "</m>"]}])
+    fast = proc.process(enc)
+    generic = _EncodingsProcessor._process_owned(proc, enc.copy(), None, True)  # type: ignore[arg-type]
+    assert fast == generic and fast.ranges == generic.ranges
+    assert fast.ids is not enc.ids

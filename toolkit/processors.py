@@ -268,6 +268,7 @@ class TemplateProcessing(_EncodingsProcessor):
         self._pair_plan = self._plan(self.pair)
         # process_ids: the ids of each piece of the single template (None for the sequence).
         self._single_ids = [None if is_seq else self._tokens[key][0] for is_seq, key, _ in self._single_plan]
+        self._one_sequence_piece = sum(is_seq for is_seq, _, _ in self._single_plan) == 1
 
     @staticmethod
     def _plan(template: list[dict[str, Any]]) -> _Plan:
@@ -295,6 +296,42 @@ class TemplateProcessing(_EncodingsProcessor):
                 n = len(ids)
                 out.append(Encoding(list(ids), list(tokens), [(0, 0)] * n, [type_id] * n, [1] * n, [1] * n, [None] * n))
         return out
+
+    def _process_owned(self, encoding: Encoding, pair: Encoding | None, add_special_tokens: bool) -> Encoding:
+        if pair is not None or not add_special_tokens or encoding.overflow or not self._one_sequence_piece:
+            return super()._process_owned(encoding, pair, add_special_tokens)
+        # The common call, one sequence, built in one go: what the driver builds from a part per piece
+        # of the template, concatenated (tests/test_processors.py compares the two).
+        e = encoding
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[tuple[int, int]] = []
+        type_ids: list[int] = []
+        special: list[int] = []
+        attention: list[int] = []
+        words: list[int | None] = []
+        start = 0
+        for is_seq, key, type_id in self._single_plan:
+            if is_seq:
+                start = len(ids)
+                ids += e.ids
+                tokens += e.tokens
+                offsets += e.offsets
+                special += e.special_tokens_mask
+                attention += e.attention_mask
+                words += e.word_ids
+                type_ids += [type_id] * len(e.ids)
+            else:
+                piece_ids, piece_tokens = self._tokens[key]
+                n = len(piece_ids)
+                ids += piece_ids
+                tokens += piece_tokens
+                offsets += [(0, 0)] * n
+                special += [1] * n
+                attention += [1] * n
+                words += [None] * n
+                type_ids += [type_id] * n
+        return Encoding(ids, tokens, offsets, type_ids, special, attention, words, (0, start, start + len(e.ids)))
 
     def process_ids(self, ids: list[int], *, add_special_tokens: bool = True) -> list[int]:
         out: list[int] = []
