@@ -394,6 +394,8 @@ class Split(PreTokenizer):
         between them. They agree with Oniguruma's iteration whenever no match is empty (else None)."""
         compiled, kw = self._regex_for(text), self._timeout_kw
         matches = compiled.findall(text, **kw)
+        if not matches:  # text is not empty: one piece, or none when the matches were to be kept alone
+            return [] if self.behavior == "removed" and self.invert else [text]
         if "" in matches:
             return None
         if self.behavior == "removed":
