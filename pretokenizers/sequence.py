@@ -78,25 +78,43 @@ class Sequence(Container, PreTokenizer):
         return raw, spell
 
     def split_slices(self, text: str) -> tuple[list[str], list[int], Callable[[str], str] | None] | None:
-        """The first child's slices when the others only respell in the byte-level alphabet, which
-        writes each character on its own (``PreTokenizer.split_slices``); else None.
+        """Slices when every child cuts slices (``PreTokenizer.split_slices``), each applied to the pieces
+        of the one before, and a last child may only respell in the byte-level alphabet, which writes
+        each character on its own (DeepSeek-V3's three ``Split``s and ``ByteLevel``); else None.
 
         >>> from pretokenizers import ByteLevel, Split
         >>> from toolkit.normalizers import Regex
-        >>> seq = Sequence([Split(Regex(" ?[a-z]+"), "isolated"), ByteLevel(add_prefix_space=False, use_regex=False)])
-        >>> seq.split_slices("ab cd")[:2]
-        (['ab', ' cd'], [0, 2])
+        >>> seq = Sequence([Split(Regex("[0-9]"), "isolated"), Split(Regex(" ?[a-z]+"), "isolated"),
+        ...                 ByteLevel(add_prefix_space=False, use_regex=False)])
+        >>> seq.split_slices("ab1cd ef")[:2]
+        (['ab', '1', 'cd', ' ef'], [0, 2, 3, 5])
         """
         children = self.pretokenizers
         if not children or self.position_sensitive:
             return None
-        rest = children[1:]
-        if len(rest) > 1 or not all(c.respelling_only and c.split_raw("")[1] is to_byte_level for c in rest):
+        if len(children) == 1:
+            return children[0].split_slices(text)
+        cutters, spell = children, None
+        if children[-1].respelling_only:
+            if children[-1].split_raw("")[1] is not to_byte_level:
+                return None
+            cutters, spell = children[:-1], to_byte_level
+        sliced = cutters[0].split_slices(text)
+        if sliced is None or sliced[2] is not None:
             return None
-        sliced = children[0].split_slices(text)
-        if sliced is None or not rest:
-            return sliced
-        return None if sliced[2] is not None else (sliced[0], sliced[1], to_byte_level)
+        pieces, starts = sliced[0], sliced[1]
+        for child in cutters[1:]:
+            cut = child.split_slices
+            out: list[str] = []
+            out_starts: list[int] = []
+            for piece, start in zip(pieces, starts):
+                sub = cut(piece)
+                if sub is None or sub[2] is not None:
+                    return None
+                out += sub[0]
+                out_starts += [start + s for s in sub[1]] if start else sub[1]
+            pieces, starts = out, out_starts
+        return pieces, starts, spell
 
     def scanner(self) -> tuple[Any, Callable[[str], str] | None, bool] | None:
         """The first child's scanner when the others only respell (at most one respelling, the last's)."""

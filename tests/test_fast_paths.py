@@ -209,6 +209,25 @@ def test_split_slices_are_the_pre_tokenized_pieces(pre: Split, text: str) -> Non
     assert all(text[s : s + len(p)] == p for p, s in zip(pieces, starts))
 
 
+_SEQUENCES = [
+    PreSequence([Split(Regex(r"\p{N}{1,3}"), "isolated"), Split(Regex(r"[aeiou]+"), "isolated"),
+                 Split(Regex(CL100K_PATTERN), "isolated"), ByteLevel(add_prefix_space=False, use_regex=False)]),
+    PreSequence([Split(Regex(r"\s+"), "removed"), Split(Regex(r"[aeiou]*"), "merged_with_next", invert=True)]),
+    PreSequence([Split(" ", "isolated"), Split(Regex("(a)"), "contiguous"), Split(Regex(r"\d"), "merged_with_previous")]),
+]
+
+
+@pytest.mark.parametrize("pre", _SEQUENCES, ids=range(len(_SEQUENCES)))
+@given(text=TEXT)
+def test_sequence_split_slices_are_the_pre_tokenized_pieces(pre: PreSequence, text: str) -> None:
+    """A Sequence of Splits (and a last byte-level respelling) slices as its ``pre_tokenize`` cuts."""
+    pieces, starts, spell = pre.split_slices(text)
+    expected = [(p.text, p.start) for p in pre.pre_tokenize([Piece(text, 0, len(text))])]
+    respell = spell or (lambda piece: piece)
+    assert [(respell(p), s) for p, s in zip(pieces, starts)] == expected
+    assert all(text[s : s + len(p)] == p for p, s in zip(pieces, starts))
+
+
 @given(text=TEXT)
 def test_gpt2_pattern_tiles_every_text(text: str) -> None:
     import regex
@@ -360,6 +379,12 @@ PIPELINES = {
     "llm-split+byte-level": lambda: Tokenizer(
         _small_byte_level(),
         pre_tokenizer=PreSequence([Split(Regex(CL100K_PATTERN), "isolated"), ByteLevel(add_prefix_space=False, use_regex=False)]),
+    ),
+    # split_slices of a Sequence of Splits, each cutting the pieces of the one before (DeepSeek-V3's).
+    "llm-three-splits+byte-level": lambda: Tokenizer(
+        _small_byte_level(),
+        pre_tokenizer=PreSequence([Split(Regex(r"\p{N}{1,3}"), "isolated"), Split(Regex(r"[a-c]+"), "isolated"),
+                                   Split(Regex(CL100K_PATTERN), "isolated"), ByteLevel(add_prefix_space=False, use_regex=False)]),
     ),
     "split-removed": lambda: Tokenizer(_small_wordpiece(), normalizer=N.Lowercase(), pre_tokenizer=Split(Regex(r"\s+"), "removed")),
     "split-merged": lambda: Tokenizer(
