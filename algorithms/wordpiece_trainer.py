@@ -28,7 +28,7 @@ from algorithms._wordpiece_likelihood import _LikelihoodRun, likelihood_gain
 from algorithms._wordpiece_runs import WordPieceTraining, _Run
 from algorithms.wordpiece import DEFAULT_SPECIAL_TOKENS, WordPiece
 from toolkit import limits
-from toolkit.errors import TrainingError
+from toolkit.errors import ConfigError, TrainingError
 from toolkit.interfaces import Model, Trainer
 from toolkit.progress import training_progress
 from toolkit.registry import register
@@ -99,12 +99,14 @@ class WordPieceTrainer(Trainer):
     def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> WordPiece:
         """Learn a vocabulary from ``word_counts`` and return a new :class:`WordPiece`.
 
-        ``model`` (optional template): its ``unk_token`` and ``max_input_chars_per_word`` are kept
-        when it is a :class:`WordPiece`.
+        ``model`` (optional template, a :class:`WordPiece`): its ``unk_token`` and
+        ``max_input_chars_per_word`` are kept.
         """
+        if model is not None and not isinstance(model, WordPiece):
+            raise ConfigError(f"WordPieceTrainer trains WordPiece models; the tokenizer's model is a {type(model).__name__}")
         unk_token = "[UNK]"
         max_chars = 100
-        if isinstance(model, WordPiece):
+        if model is not None:
             unk_token = model.unk_token
             max_chars = model.max_input_chars_per_word
         if unk_token not in self.special_tokens:

@@ -215,7 +215,7 @@ def test_a_trainer_that_does_not_fit_the_pipeline_is_caught_before_counting(corp
     assert message.count("trainer:") == 1 and "ByteLevel pre-tokenizer" in message
     assert "found by a trial run on the text 'a b', before the corpus is read" in message  # not the user's 'a b'
     message = _error({**_base(corpus_file), "trainer": {"type": "WordPieceTrainer"}})
-    assert "trainer: WordPieceTrainer trains WordPiece models, but model.type is ByteLevelBPE" in message
+    assert "trainer: WordPieceTrainer trains WordPiece models; the tokenizer's model is a ByteLevelBPE" in message
     message = _error({**_base(corpus_file), "algorithm": "bpe", "trainer": {"type": "ByteLevelBPETrainer"}})
     assert "trainer: ByteLevelBPETrainer trains ByteLevelBPE models; the tokenizer's model is a BPE" in message
 
@@ -356,6 +356,12 @@ def test_plugin_algorithms_work_in_configs(corpus_file: Path) -> None:
     assert config.trainer["type"] == "ConfigTestCharModelTrainer"
     tok = train_from_config(config, write=False).tokenizer
     assert tok.encode("fox").tokens == ["f", "o", "x"]
+
+
+def test_a_plugin_trainer_that_makes_another_model_type_is_caught_before_counting(corpus_file: Path) -> None:
+    # The built-in trainers refuse a model of another type; a plugin's may not check.
+    message = _error({**_base(corpus_file), "algorithm": "bpe", "trainer": {"type": "ConfigTestCharModelTrainer"}})
+    assert "trainer: ConfigTestCharModelTrainer trains ConfigTestCharModel models, but model.type is BPE; make them match" in message
 
 
 # ---------------------------------------------------------------------------------------- training

@@ -148,3 +148,15 @@ def test_tokens_added_before_training_get_ids_of_their_own_after_it() -> None:
     assert (tok.token_to_id("zebra"), tok.token_to_id("<s>")) == (size, size + 1)
     assert tok.decode(tok.encode("a").ids) == "a"
     assert tok.encode("a zebra <s>", allowed_special="all").ids == [vocab["a"], size, size + 1]
+
+
+@pytest.mark.parametrize("name", sorted(TRAINERS))
+def test_a_trainer_refuses_a_model_of_another_type_and_leaves_the_tokenizer_as_it_was(name: str) -> None:
+    """As HF ("WordPieceTrainer can only train a WordPiece"); the WordPiece trainer replaced the model."""
+    trainer = TRAINERS[name]()
+    other = ByteLevelBPE()
+    tok = Tokenizer(other, pre_tokenizer=Whitespace())
+    with pytest.raises(ConfigError, match=rf"^{type(trainer).__name__} trains \w+ models; the tokenizer's model is a ByteLevelBPE$"):
+        tok.train_from_iterator(["ab cd ab"] * 5, trainer)
+    assert tok.model is other
+

@@ -379,10 +379,10 @@ def _probe(built: Mapping[str, Any]) -> list[str]:
     try:
         counts = count_texts([_PROBE_TEXT], normalizer=built.get("normalizer"), pre_tokenizer=built.get("pre_tokenizer"))
         trained = trainer.train(counts, model=model)
-        if type(trained) is not type(model):
+        if type(trained) is not type(model):  # a plugin trainer that does not check its template
             return [
-                f"trainer: {type(trainer).__name__} trains {type(trained).__name__} models, but model.type is "
-                f"{type(model).__name__}; make them match (or set only algorithm)"
+                f"trainer: {trainer.type_name} trains {trained.type_name} models, but model.type is "
+                f"{model.type_name}; make them match (or set only algorithm)"
             ]
     except TrainingError as exc:
         text = str(exc)
