@@ -27,7 +27,7 @@ The slow, readable twin is :mod:`algorithms.reference.unigram` (the test oracle)
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from itertools import compress
 
 from pydantic import Field, StrictBool, StrictInt
@@ -519,13 +519,16 @@ def prune(lattices: Lattices, desired: int, shrinking_factor: float) -> Pieces:
     return [pieces[i] for i in sorted(kept)]
 
 
-def finalize(pieces: Pieces, required: Mapping[str, int], size: int) -> Pieces:
-    """Required characters (missing ones just under the lowest score), then the best pieces; sorted."""
+def finalize(pieces: Pieces, required: Mapping[str, int], size: int, taken: Collection[str] = ()) -> Pieces:
+    """Required characters (missing ones just under the lowest score), then the best pieces; sorted.
+    Pieces in ``taken`` (the special tokens, already in the vocabulary) are left out and do not count."""
     scores = dict(pieces)
     low = min(scores.values())
     final: dict[str, float] = {}
     penalty = 0.0
     for c, _ in sorted(required.items(), key=lambda kv: (-kv[1], kv[0])):
+        if c in taken:
+            continue
         if c in scores:
             final[c] = scores[c]
         else:
@@ -534,7 +537,8 @@ def finalize(pieces: Pieces, required: Mapping[str, int], size: int) -> Pieces:
     for piece, score in sorted(pieces, key=lambda ps: (-ps[1], ps[0])):
         if len(final) >= size:
             break
-        final.setdefault(piece, score)
+        if piece not in taken:
+            final.setdefault(piece, score)
     return sorted(final.items(), key=lambda ps: (-ps[1], ps[0]))
 
 
@@ -625,10 +629,11 @@ class UnigramTrainer(Trainer):
         lattices = Lattices(seeds, items)
         self._report("seed", 1, 1)
         pieces = self._em_and_prune(lattices, size)
-        learned = finalize(pieces, required, size)
+        # A learned piece that is also a special token is that token's entry: the next best takes its place.
+        learned = finalize(pieces, required, size, taken=frozenset(meta))
         options = {} if model is None else {k: v for k, v in model.params().items() if k not in ("vocab", "unk_id")}
         options.pop("special_tokens", None)
-        vocab = [(t, 0.0) for t in meta] + [p for p in learned if p[0] not in meta]
+        vocab = [(t, 0.0) for t in meta] + learned
         return Unigram._assemble(  # type: ignore[no-any-return]
             {**options, "unk_id": unk_id, "special_tokens": list(self.special_tokens)},
             validate=False, where="UnigramTrainer", vocab=vocab, check=False,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -335,3 +336,20 @@ def test_the_rules_are_sentencepieces(tmp_path) -> None:  # type: ignore[no-unty
         assert all(rules.is_valid(p) for p, _ in ours.vocab[1:])
     free = UnigramTrainer(vocab_size=800, unk_token="<unk>").train(counts)
     assert not all(PieceRules(split_by_unicode_script=True).is_valid(p) for p, _ in free.vocab[1:])
+
+
+def test_special_tokens_that_are_also_learned_pieces_leave_room_for_the_next_best() -> None:
+    """The vocabulary still holds ``vocab_size`` pieces (HF's does too), each once (HF lists such a
+    token twice: docs/migrating.md); the reference trainer agrees."""
+    rng = random.Random(3)
+    words: dict[str, int] = {}
+    for _ in range(300):
+        w = "▁" + "".join(rng.choice("abcdefgh") for _ in range(rng.randint(1, 7)))
+        words[w] = words.get(w, 0) + rng.randint(1, 3)
+    top = sorted(words, key=lambda w: (-words[w], w))[:2]  # whole words sure to be learned
+    for specials in ((), ("<x>",), tuple(top), (*top, "<x>")):
+        vocab = _fast_equals_reference(words, 60, special_tokens=specials)
+        assert vocab is not None
+        tokens = [t for t, _ in vocab]
+        assert len(tokens) == 60 and len(set(tokens)) == 60, specials
+        assert tokens[: 1 + len(specials)] == ["<unk>", *specials]

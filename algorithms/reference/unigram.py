@@ -147,5 +147,4 @@ def train(
         pieces = prune(pieces, dict(items), desired, shrinking_factor)
         if len(pieces) >= before:
             break
-    learned = finalize(pieces, required, size)
-    return [(t, 0.0) for t in meta] + [p for p in learned if p[0] not in meta]
+    return [(t, 0.0) for t in meta] + finalize(pieces, required, size, taken=frozenset(meta))
