@@ -534,3 +534,102 @@ def test_two_added_tokens_normalizing_alike_match_as_the_first_added() -> None:
     tok.add_tokens(["AB", "ＡＢ"])  # both normalize to "ab"; HF picks one in hash-map order
     first = tok.token_to_id("AB")
     assert tok.encode("AB ＡＢ ab").ids == [first] * 3
+
+
+# --------------------------------------------------------------------------- trainers
+_TRAIN_TEXT = ["low lower lowest newer newest widest"] * 10
+
+
+def test_training_keeps_the_models_affixes_where_hf_resets_them_to_the_trainers() -> None:
+    from algorithms import BPE, BPETrainer
+    from pretokenizers import Whitespace
+
+    ours = Tokenizer(BPE(continuing_subword_prefix="##"), pre_tokenizer=Whitespace())
+    ours.train_from_iterator(_TRAIN_TEXT, BPETrainer(vocab_size=25, show_progress=False))
+    assert ours.model.continuing_subword_prefix == "##" and ours.encode("lowest").tokens == ["lo", "##west"]
+    tokenizers = require("tokenizers")
+    hf = tokenizers.Tokenizer(tokenizers.models.BPE(continuing_subword_prefix="##"))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    hf.train_from_iterator(_TRAIN_TEXT, tokenizers.trainers.BpeTrainer(vocab_size=25, show_progress=False))
+    assert hf.model.continuing_subword_prefix is None and hf.encode("lowest").tokens == ["lowest"]
+
+
+def test_unigram_training_keeps_the_models_unknown_piece_where_hf_leaves_it_out() -> None:
+    from algorithms import Unigram, UnigramTrainer
+    from pretokenizers import Metaspace
+
+    ours = Tokenizer(Unigram([("<unk>", 0.0), ("a", -1.0)], 0), pre_tokenizer=Metaspace())
+    ours.train_from_iterator(_TRAIN_TEXT, UnigramTrainer(vocab_size=30, show_progress=False))
+    assert ours.model.unk_id == 0 and ours.id_to_token(0) == "<unk>"
+    tokenizers = require("tokenizers")
+    hf = tokenizers.Tokenizer(tokenizers.models.Unigram([("<unk>", 0.0), ("a", -1.0)], 0))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Metaspace()
+    hf.train_from_iterator(_TRAIN_TEXT, tokenizers.trainers.UnigramTrainer(vocab_size=30, show_progress=False))
+    assert hf.token_to_id("<unk>") is None and json.loads(hf.to_str())["model"]["unk_id"] is None
+
+
+def test_every_trainer_refuses_a_model_of_another_type_as_hf_wordpiece_trainer_does() -> None:
+    from algorithms import BPE, WordPieceTrainer
+
+    ours = Tokenizer(BPE())
+    with pytest.raises(ConfigError, match="WordPieceTrainer trains WordPiece models; the tokenizer's model is a BPE"):
+        ours.train_from_iterator(_TRAIN_TEXT, WordPieceTrainer(vocab_size=40, show_progress=False))
+    tokenizers = require("tokenizers")
+    hf = tokenizers.Tokenizer(tokenizers.models.BPE())
+    with pytest.raises(Exception, match="WordPieceTrainer can only train a WordPiece"):
+        hf.train_from_iterator(_TRAIN_TEXT, tokenizers.trainers.WordPieceTrainer(vocab_size=40, show_progress=False))
+
+
+def test_unigram_lists_a_repeated_special_token_or_one_also_learned_once_where_hf_lists_it_twice() -> None:
+    from algorithms import Unigram, UnigramTrainer
+    from pretokenizers import Metaspace
+
+    import random
+
+    rng = random.Random(5)
+    text = [" ".join("".join(rng.choice("lowernst") for _ in range(rng.randint(2, 6))) for _ in range(12)) for _ in range(40)]
+    text += ["low"] * 40
+    tokenizers = require("tokenizers")
+    for specials, unk_ours, unk_hf in ((["<s>", "<s>", "<unk>"], 1, 2), (["<unk>", "▁low"], 0, 0)):
+        ours = Tokenizer(Unigram(), pre_tokenizer=Metaspace())
+        ours.train_from_iterator(text, UnigramTrainer(vocab_size=30, unk_token="<unk>", special_tokens=specials,
+                                                             show_progress=False))
+        tokens = [t for t, _ in ours.model.vocab]
+        assert len(tokens) == len(set(tokens)) == 30 and ours.token_to_id("<unk>") == unk_ours
+        hf = tokenizers.Tokenizer(tokenizers.models.Unigram())
+        hf.pre_tokenizer = tokenizers.pre_tokenizers.Metaspace()
+        hf.train_from_iterator(text, tokenizers.trainers.UnigramTrainer(
+            vocab_size=30, unk_token="<unk>", special_tokens=specials, show_progress=False))
+        hf_tokens = [t for t, _ in json.loads(hf.to_str())["model"]["vocab"]]
+        assert len(hf_tokens) > len(set(hf_tokens)) and hf_tokens.index("<unk>") == unk_hf
+
+
+def test_wordpiece_likelihood_puts_initial_alphabet_characters_inside_words_too() -> None:
+    from algorithms import WordPiece, WordPieceTrainer
+    from pretokenizers import Whitespace
+
+    results = {}
+    for criterion in ("likelihood", "score", "frequency"):
+        ours = Tokenizer(WordPiece(), pre_tokenizer=Whitespace())
+        ours.train_from_iterator(_TRAIN_TEXT, WordPieceTrainer(vocab_size=60, initial_alphabet=["é"], criterion=criterion,
+                                                               show_progress=False))
+        results[criterion] = ours.encode("lowé").tokens
+        assert ours.token_to_id("é") is not None
+    assert results["likelihood"][-1] == results["score"][-1] == "##é" and results["frequency"] == ["[UNK]"]
+    tokenizers = require("tokenizers")
+    hf = tokenizers.Tokenizer(tokenizers.models.WordPiece(unk_token="[UNK]"))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    hf.train_from_iterator(_TRAIN_TEXT, tokenizers.trainers.WordPieceTrainer(
+        vocab_size=60, initial_alphabet=["é"], special_tokens=["[UNK]"], show_progress=False))
+    assert hf.token_to_id("é") is not None and hf.token_to_id("##é") is None and hf.encode("lowé").tokens == ["[UNK]"]
+
+
+def test_train_from_iterator_refuses_a_str_where_hf_trains_on_its_characters() -> None:
+    from toolkit.errors import CorpusError
+
+    with pytest.raises(CorpusError, match="expects an iterable of texts, got str"):
+        Tokenizer(WordLevel(VOCAB, unk_token="[UNK]")).train_from_iterator("hello")
+    tokenizers = require("tokenizers")
+    hf = tokenizers.Tokenizer(tokenizers.models.WordLevel(unk_token="[UNK]"))
+    hf.train_from_iterator("hello", tokenizers.trainers.WordLevelTrainer(special_tokens=["[UNK]"], show_progress=False))
+    assert set(hf.get_vocab()) == {"[UNK]", "h", "e", "l", "o"}
