@@ -8,9 +8,10 @@ words, digits, apostrophes, marks and letters outside the BMP), for every named 
 
 from __future__ import annotations
 
+import re
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from algorithms import ByteLevelBPE
@@ -214,3 +215,53 @@ def test_a_long_text_pauses_the_collector_and_restores_its_state():
         gc.enable()
         caches.scan_encode = encode
     assert all(type(ids) is tuple for ids in caches.chunks.values())  # untracked by the collector
+
+
+@settings(max_examples=300)
+@given(
+    text=st.lists(st.sampled_from(["a", "b", "ab", "c", "[SEP]"]), max_size=12).map(" ".join),
+    processor=st.sampled_from(["none", "bert", "template"]),
+    truncation=st.none() | st.tuples(st.integers(0, 8), st.sampled_from([0, 0, 1, 2]),
+                                     st.sampled_from(["longest_first", "only_first", "only_second"]), st.sampled_from(["right", "left"])),
+    padding=st.none() | st.tuples(st.none() | st.integers(0, 10), st.none() | st.integers(1, 4), st.sampled_from(["right", "left"])),
+    add_special_tokens=st.booleans(),
+    later=st.booleans(),
+)
+@example(text="a b ab a b", processor="none", truncation=(5, 2, "longest_first", "right"), padding=None,
+         add_special_tokens=True, later=True)  # room 5 - 3 = 2, stride 2: the stride error
+@example(text="a b ab a b", processor="bert", truncation=(4, 0, "longest_first", "left"), padding=(None, 4, "left"),
+         add_special_tokens=True, later=False)
+def test_encode_ids_with_truncation_and_padding_equals_encode(text, processor, truncation, padding, add_special_tokens, later) -> None:
+    """With truncation or padding on, ``encode_ids`` cuts and pads the ids alone (no Encoding, no size
+    limit); the ids, and any error, must be those of ``encode(text).ids``. ``later``: a post-processor
+    set after ``enable_truncation`` leaves less room than was checked then (a stride can reach it)."""
+    from hypothesis import assume
+
+    from algorithms import WordLevel
+    from pretokenizers import WhitespaceSplit
+    from toolkit.errors import ConfigError, InputError
+    from toolkit.processors import BertProcessing, TemplateProcessing
+
+    vocab = {"[UNK]": 0, "[CLS]": 1, "[SEP]": 2, "[PAD]": 3, "a": 4, "b": 5, "ab": 6}
+    post = {"none": None, "bert": BertProcessing(("[SEP]", 2), ("[CLS]", 1)),
+            "template": TemplateProcessing("[CLS] $A [SEP] [SEP]", "$A $B:1", [("[CLS]", 1), ("[SEP]", 2)])}[processor]
+    tok = Tokenizer(WordLevel(vocab, unk_token="[UNK]"), pre_tokenizer=WhitespaceSplit(), post_processor=post)
+    tok.add_special_tokens(["[SEP]"])
+    try:
+        if truncation is not None:
+            max_length, stride, strategy, direction = truncation
+            tok.enable_truncation(max_length, stride=stride, strategy=strategy, direction=direction)
+        if padding is not None:
+            length, multiple, direction = padding
+            tok.enable_padding(direction=direction, pad_id=3, length=length, pad_to_multiple_of=multiple)
+    except ConfigError:
+        assume(False)
+    if later:
+        tok.post_processor = TemplateProcessing("[CLS] [CLS] [CLS] $A", "$A $B:1", [("[CLS]", 1)])
+    try:
+        expected = tok.encode(text, add_special_tokens=add_special_tokens).ids
+    except InputError as exc:
+        with pytest.raises(type(exc), match=f"^{re.escape(str(exc))}$"):
+            tok.encode_ids(text, add_special_tokens=add_special_tokens)
+        return
+    assert tok.encode_ids(text, add_special_tokens=add_special_tokens) == expected

@@ -47,6 +47,9 @@ def test_encode_refuses_a_text_over_the_input_limit_where_encode_ids_and_hf_take
     with pytest.raises(InputError, match="MAX_INPUT_CHARS"):
         ours.encode(text)
     assert ours.encode_ids(text) == hf.encode(text).ids == [1, 1, 1, 1]
+    ours.enable_truncation(3)  # encode_ids then cuts the ids, still without the limit
+    hf.enable_truncation(3)
+    assert ours.encode_ids(text) == hf.encode(text).ids == [1, 1, 1]
 
 
 def test_a_max_length_below_the_added_specials_still_truncates() -> None:

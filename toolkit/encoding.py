@@ -343,6 +343,15 @@ def _windows(n: int, max_length: int, stride: int, direction: str) -> list[tuple
     return out
 
 
+def check_stride(stride: int, max_length: int) -> None:
+    """The windows of a truncation to ``max_length`` overlap by ``stride``, so it must be smaller."""
+    if stride >= max_length:
+        raise InputError(
+            f"stride ({stride}) must be smaller than the length to truncate to ({max_length}); note that the "
+            "length excludes the special tokens the post-processor adds: lower stride or raise max_length"
+        )
+
+
 def truncate_encoding(enc: Encoding, max_length: int, stride: int = 0, direction: str = "right") -> None:
     """Cut ``enc`` to ``max_length`` tokens in place; the cut-off windows (each ``max_length`` long,
     overlapping the previous one by ``stride``) become ``enc.overflowing`` (HF's ``Encoding.truncate``)."""
@@ -359,11 +368,7 @@ def truncate_encoding(enc: Encoding, max_length: int, stride: int = 0, direction
         enc.special_tokens_mask, enc.attention_mask, enc.word_ids = [], [], []
         enc.ranges, enc.overflow = None, [whole]
         return
-    if stride >= max_length:
-        raise InputError(
-            f"stride ({stride}) must be smaller than the length to truncate to ({max_length}); note that the "
-            "length excludes the special tokens the post-processor adds: lower stride or raise max_length"
-        )
+    check_stride(stride, max_length)
     windows = _windows(n, max_length, stride, direction)
     parts = [_slice(enc, start, stop) for start, stop in windows]
     first = parts[0]

@@ -8,7 +8,7 @@ into windows and padding one are :class:`~toolkit.encoding.Encoding` operations
 (``truncate_encoding``, ``pad_encoding`` in :mod:`toolkit.encoding`). :class:`TruncationPadding`
 gives :class:`~toolkit.Tokenizer` HF's methods.
 
->>> from toolkit.encoding import Encoding, pad_encoding, pad_to, truncate_encoding
+>>> from toolkit.encoding import Encoding, check_stride, pad_encoding, pad_to, truncate_encoding
 >>> enc = Encoding([1, 2, 3, 4, 5], list("abcde"), [(i, i + 1) for i in range(5)])
 >>> truncate_encoding(enc, 3, stride=1)
 >>> enc.tokens, [o.tokens for o in enc.overflowing]
@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolkit import limits
-from toolkit.encoding import Encoding, pad_encoding, pad_to, truncate_encoding
+from toolkit.encoding import Encoding, check_stride, pad_encoding, pad_to, truncate_encoding
 from toolkit.arguments import check_flag
 from toolkit.errors import ConfigError, InputError, InputTypeError, SerializationError
 
@@ -134,7 +134,7 @@ def truncate_pair(
         return
     target = enc if strategy == "only_first" else pair
     if target is None:
-        raise InputError("truncation strategy 'only_second' needs a pair of sequences; use 'longest_first' for one text")
+        raise _no_pair_error()
     if len(target) <= to_remove:
         raise InputError(
             f"truncation strategy {strategy!r}: the sequence to truncate ({len(target)} tokens) is too short to fit "
@@ -143,21 +143,53 @@ def truncate_pair(
     truncate_encoding(target, len(target) - to_remove, stride, direction)
 
 
+def _no_pair_error() -> InputError:
+    return InputError("truncation strategy 'only_second' needs a pair of sequences; use 'longest_first' for one text")
+
+
+def truncate_ids(ids: list[int], params: Mapping[str, Any], max_length: int) -> list[int]:
+    """The ids :func:`truncate_pair` keeps of one sequence, with its errors; the parts cut off are not
+    built (``encode_ids`` returns none)."""
+    n = len(ids)
+    if max_length == 0:
+        return []
+    if n <= max_length:
+        return ids
+    if params["strategy"] == "only_second":
+        raise _no_pair_error()
+    check_stride(params["stride"], max_length)
+    return ids[:max_length] if params["direction"] == "right" else ids[n - max_length:]
+
+
 # ----------------------------------------------------------------------------- padding
+def _padded_length(longest: int, params: Mapping[str, Any]) -> int:
+    """``params["length"]``, or the longest length when it is ``None``, rounded up to a multiple of
+    ``pad_to_multiple_of``."""
+    length = longest if params["length"] is None else params["length"]
+    multiple = params["pad_to_multiple_of"]
+    if multiple and length % multiple:
+        length += multiple - length % multiple
+    return int(length)
+
+
 def pad_batch(encodings: list[Encoding], params: Mapping[str, Any]) -> list[Encoding]:
     """Pad every encoding to ``params["length"]`` or, when it is ``None``, to the longest of the batch;
     rounded up to a multiple of ``pad_to_multiple_of`` (HF's ``pad_encodings``)."""
     if not encodings:
         return encodings
-    length = params["length"]
-    if length is None:
-        length = max(len(e) for e in encodings)
-    multiple = params["pad_to_multiple_of"]
-    if multiple and length % multiple:
-        length += multiple - length % multiple
+    length = _padded_length(max(len(e) for e in encodings), params)
     for e in encodings:
         pad_to(e, length, params)
     return encodings
+
+
+def pad_ids(ids: list[int], params: Mapping[str, Any]) -> list[int]:
+    """The ids of :func:`pad_batch` of one encoding."""
+    k = _padded_length(len(ids), params) - len(ids)
+    if k <= 0:
+        return ids
+    pad = [params["pad_id"]] * k
+    return ids + pad if params["direction"] == "right" else pad + ids
 
 
 # ----------------------------------------------------------------------------- the pipeline step
@@ -168,11 +200,7 @@ def post_process(
     """Truncate (leaving room for the specials the post-processor adds), post-process, pad: HF's order.
     ``enc`` and ``pair`` are changed in place: the caller made them (``encode``) or copied them."""
     if truncation is not None:
-        added = processor.num_special_tokens_to_add(pair is not None) if processor is not None else 0
-        limit = truncation["max_length"]
-        if add_special_tokens and added:
-            limit = max(limit - added, 0)
-        truncate_pair(enc, pair, truncation, limit)
+        truncate_pair(enc, pair, truncation, _room(processor, truncation, pair is not None, add_special_tokens))
     if processor is not None:  # enc and pair are the caller's to give away (encode's, or copies)
         out = processor._process_owned(enc, pair, add_special_tokens)
     else:
@@ -180,6 +208,24 @@ def post_process(
     if padding is not None:
         pad_batch([out], padding)
     return out
+
+
+def _room(processor: Any, truncation: Mapping[str, Any], is_pair: bool, add_special_tokens: bool) -> int:
+    """The tokens the sequences may keep: ``max_length`` less the special tokens the post-processor adds."""
+    added = processor.num_special_tokens_to_add(is_pair) if processor is not None and add_special_tokens else 0
+    return max(truncation["max_length"] - added, 0) if added else int(truncation["max_length"])
+
+
+def post_process_ids(
+    processor: Any, ids: list[int], *, add_special_tokens: bool, truncation: Mapping[str, Any] | None,
+    padding: Mapping[str, Any] | None,
+) -> list[int]:
+    """The ids of :func:`post_process` of one sequence, from its ids alone (``encode_ids``)."""
+    if truncation is not None:
+        ids = truncate_ids(ids, truncation, _room(processor, truncation, False, add_special_tokens))
+    if processor is not None:
+        ids = processor.process_ids(ids, add_special_tokens=add_special_tokens)
+    return pad_ids(ids, padding) if padding is not None else ids
 
 
 def default_process(enc: Encoding, pair: Encoding | None) -> Encoding:

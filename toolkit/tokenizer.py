@@ -27,7 +27,7 @@ from toolkit.arguments import ComponentSlot, check_batch, check_flag, check_inde
 from toolkit.fast_paths import Columns, PipelineCaches, check_text, encode_pieces, encode_slices, scan_ids, segment_ids
 from toolkit.hf_names import HFNames, PreTokenized, batch_item
 from toolkit.interfaces import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, Trainer
-from toolkit.padding import TruncationPadding, pad_batch, post_process, settings_from_dict
+from toolkit.padding import TruncationPadding, pad_batch, post_process, post_process_ids, settings_from_dict
 from toolkit.registry import tool
 from toolkit.runtime import gc_paused
 from toolkit.streaming import StreamDecoder
@@ -331,9 +331,6 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
         >>> Tokenizer(BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")])).encode_ids("abab")
         [2, 2]
         """
-        if self._truncation is not None or self._padding is not None:
-            return self.encode(text, add_special_tokens=add_special_tokens, allowed_special=allowed_special,
-                               disallowed_special=disallowed_special).ids
         # The checks are called only where they can fail (they are most of a short line's cost).
         if type(text) is not str or not text.isascii():  # isascii() is O(1): an ASCII str is fine
             check_text(text, sized=False)  # no size limit: time and memory are linear in the text
@@ -353,6 +350,9 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
             with gc_paused():
                 out = self._text_ids(text, caches, allowed)
         post_processor = self._post_processor  # the slot's value, read without its descriptor (hot path)
+        if self._truncation is not None or self._padding is not None:
+            return post_process_ids(post_processor, out, add_special_tokens=add_special_tokens,
+                                    truncation=self._truncation, padding=self._padding)
         if post_processor is not None:
             return post_processor.process_ids(out, add_special_tokens=add_special_tokens)
         return out
