@@ -50,6 +50,7 @@ from algorithms._vocab import (
     select_alphabet,
 )
 from toolkit import limits
+from toolkit.cache import MAX_CACHED_PIECE, BoundedCache
 from toolkit.errors import ConfigError, InputError, VocabularyError
 from toolkit.interfaces import Model, Params, Trainer
 from toolkit.progress import training_progress
@@ -153,6 +154,11 @@ class BPE(VocabLookup, Model):
         # BPE-dropout: the merge skips each candidate with this probability; caches store nothing meanwhile.
         self._drop: dict[str, Any] = {"dropout": self.dropout, "rng": Random(self.seed)} if self.stochastic else {}
         self._word_start = _word_starts(self.vocab) if self._plain and not self.ignore_merges and not self.stochastic else None
+
+    def _new_caches(self) -> None:
+        super()._new_caches()
+        #: The tokens with spans of each word a long piece is cut into (:meth:`tokenize`).
+        self._tok_cache: BoundedCache = BoundedCache(self.cache_capacity, longest=MAX_CACHED_PIECE)
 
     @property
     def stochastic(self) -> bool:  # type: ignore[override]
@@ -303,10 +309,16 @@ class BPE(VocabLookup, Model):
             return []
         if self._word_start is not None:
             cuts = self._word_cuts(piece)
-            if cuts:  # as in _encode_piece: each word on its own, spans shifted to the piece
+            if cuts:  # as in _encode_piece: each word on its own, through a cache, spans shifted to the piece
+                cache = self._tok_cache  # read once (see Configurable._reconfigure)
+                get, put = cache.get, cache.put
                 found, start = [], 0
                 for end in [*cuts, len(piece)]:
-                    found += [(t, s + start, e + start) for t, s, e in self.tokenize(piece[start:end])]
+                    word = piece[start:end]
+                    tokens = get(word)
+                    if tokens is None:
+                        tokens = put(word, tuple(self.tokenize(word)))
+                    found += [(t, s + start, e + start) for t, s, e in tokens]
                     start = end
                 return found
         if self.ignore_merges:

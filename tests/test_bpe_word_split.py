@@ -1,6 +1,6 @@
 """BPE cuts long pieces into words where no token can span the cut (SentencePiece-style ``▁`` vocabularies).
 
-The cut is an optimisation (each word merged on its own, through the piece cache): the ids and spans
+The cut is an optimisation (each word merged on its own, through the model's caches): the ids and spans
 must equal merging the whole piece, for any merge table, including tokens that hold ``▁`` after another
 character (which forbid a cut there), unknown characters, byte fallback and fused unknowns.
 """
@@ -52,6 +52,9 @@ def test_cutting_into_words_changes_nothing(seed, text, options):
     ref = unsplit(model)
     assert model.encode_piece(text) == ref.encode_piece(text)
     assert model.tokenize(text) == ref.tokenize(text)
+    # again, and inside a longer piece: the words come from the caches now, spans shifted
+    assert model.tokenize(text) == ref.tokenize(text)
+    assert model.tokenize("▁abc▁" + text) == ref.tokenize("▁abc▁" + text)
 
 
 def test_a_long_piece_is_cut_before_each_word_marker_no_token_spans():
