@@ -1000,3 +1000,32 @@ def test_docstring_examples() -> None:
     for name in modules:
         result = doctest.testmod(importlib.import_module(name))
         assert result.failed == 0, name
+
+
+def test_byte_level_conversions_on_every_code_point() -> None:
+    """The C conversions (a charmap codec's tables) against the dict they are built from, on every
+    code point: each byte-level character is its byte, every other character is refused."""
+    from toolkit.bytelevel import (
+        BYTE_TO_CHAR,
+        CHAR_TO_BYTE,
+        byte_symbols,
+        bytes_to_byte_level,
+        from_byte_level,
+        to_byte_level,
+    )
+
+    every = "".join(map(chr, range(0x110000)))  # lone surrogates too: encoded as-is
+    assert to_byte_level(every) == "".join(BYTE_TO_CHAR[b] for b in every.encode("utf-8", "surrogatepass"))
+    assert bytes_to_byte_level(bytes(range(256))) == "".join(BYTE_TO_CHAR)
+    alphabet = "".join(BYTE_TO_CHAR)
+    assert from_byte_level(alphabet) == bytes(range(256)) and byte_symbols(alphabet) == "".join(map(chr, range(256)))
+    foreign = [c for c in every if c not in CHAR_TO_BYTE]
+    assert len(foreign) == 0x110000 - 256
+    assert not any(map(byte_symbols, foreign))
+    refused = 0
+    for c in foreign:
+        try:
+            from_byte_level("Ġ" + c)
+        except ValueError as exc:
+            refused += str(exc) == f"{c!r} is not a byte-level character"
+    assert refused == len(foreign)

@@ -14,6 +14,8 @@ b'h\\xc3\\xa9 !'
 
 from __future__ import annotations
 
+import codecs
+
 __all__ = [
     "BYTE_TO_CHAR",
     "CHAR_TO_BYTE",
@@ -47,12 +49,10 @@ BYTE_TO_CHAR: list[str] = _bytes_to_unicode()
 #: The inverse table: character → byte value.
 CHAR_TO_BYTE: dict[str, int] = {c: b for b, c in enumerate(BYTE_TO_CHAR)}
 
-# str.translate tables: latin-1 code point (= byte value) → byte-level character, and back.
-_LATIN1_TO_BL = {b: c for b, c in enumerate(BYTE_TO_CHAR) if chr(b) != c}
-_BL_TO_LATIN1: dict[int, int | str] = {ord(c): b for b, c in enumerate(BYTE_TO_CHAR) if chr(b) != c}
-# Latin-1 characters that are not byte-level characters (space, newline...) must not pass through
-# as their own byte: map them out of the Latin-1 range so the encode step rejects them.
-_BL_TO_LATIN1.update({b: "\U0010ffff" for b in range(256) if BYTE_TO_CHAR[b] != chr(b) and chr(b) not in CHAR_TO_BYTE})
+# The table as a charmap codec's (the machinery of the standard library's single-byte encodings): bytes
+# to characters and back in one C pass, where str.translate looks each character up in a dict.
+_DECODING_TABLE = "".join(BYTE_TO_CHAR)
+_ENCODING_MAP = codecs.charmap_build(_DECODING_TABLE)
 
 
 def alphabet() -> list[str]:
@@ -62,12 +62,12 @@ def alphabet() -> list[str]:
 
 def bytes_to_byte_level(data: bytes) -> str:
     """Byte-level string of raw bytes: one character per byte."""
-    return data.decode("latin-1").translate(_LATIN1_TO_BL)
+    return codecs.charmap_decode(data, "strict", _DECODING_TABLE)[0]
 
 
 def to_byte_level(text: str) -> str:
     """Byte-level string of the UTF-8 encoding of ``text`` (lone surrogates are encoded as-is)."""
-    return text.encode("utf-8", "surrogatepass").decode("latin-1").translate(_LATIN1_TO_BL)
+    return codecs.charmap_decode(text.encode("utf-8", "surrogatepass"), "strict", _DECODING_TABLE)[0]
 
 
 def from_byte_level(text: str) -> bytes:
@@ -80,7 +80,7 @@ def from_byte_level(text: str) -> bytes:
     ValueError: ' ' is not a byte-level character
     """
     try:
-        return text.translate(_BL_TO_LATIN1).encode("latin-1")
+        return codecs.charmap_encode(text, "strict", _ENCODING_MAP)[0]
     except UnicodeEncodeError as exc:
         raise ValueError(f"{text[exc.start]!r} is not a byte-level character") from None
 
@@ -92,8 +92,10 @@ def byte_symbols(text: str) -> str | None:
     >>> byte_symbols("aĠb"), byte_symbols("a b")
     ('a b', None)
     """
-    out = text.translate(_BL_TO_LATIN1)  # a foreign Latin-1 character becomes U+10FFFF, others stay
-    return out if out.isascii() or max(out) <= "\xff" else None
+    try:
+        return codecs.charmap_encode(text, "strict", _ENCODING_MAP)[0].decode("latin-1")
+    except UnicodeEncodeError:
+        return None
 
 
 def is_byte_level(text: str) -> bool:
