@@ -636,3 +636,56 @@ def test_train_from_iterator_refuses_a_str_where_hf_trains_on_its_characters() -
     hf = tokenizers.Tokenizer(tokenizers.models.WordLevel(unk_token="[UNK]"))
     hf.train_from_iterator("hello", tokenizers.trainers.WordLevelTrainer(special_tokens=["[UNK]"], show_progress=False))
     assert set(hf.get_vocab()) == {"[UNK]", "h", "e", "l", "o"}
+
+
+@pytest.mark.parametrize("kind", ["bert", "roberta", "template", "none"])
+def test_a_special_token_typed_in_the_text_is_marked_whatever_the_post_processor(kind: str) -> None:
+    """Our mask is 1 for every special token, the typed ones included, with and without the post-processor's
+    own; HF marks only those the post-processor adds. Padding given to ``post_process`` is content in both."""
+    from toolkit.processors import RobertaProcessing
+
+    tokenizers = require("tokenizers")
+    P = tokenizers.processors
+    ours_post, hf_post = {
+        "bert": (BertProcessing(("[SEP]", 2), ("[CLS]", 1)), P.BertProcessing(("[SEP]", 2), ("[CLS]", 1))),
+        "roberta": (RobertaProcessing(("[SEP]", 2), ("[CLS]", 1)), P.RobertaProcessing(("[SEP]", 2), ("[CLS]", 1))),
+        "template": (TemplateProcessing("[CLS] $A [SEP]", "$A $B", [("[CLS]", 1), ("[SEP]", 2)]),
+                     P.TemplateProcessing(single="[CLS] $A [SEP]", pair="$A $B", special_tokens=[("[CLS]", 1), ("[SEP]", 2)])),
+        "none": (None, None),
+    }[kind]
+    ours, hf = _pair(ours_post, hf_post)
+    ours.add_special_tokens(["</s>"])
+    hf.add_special_tokens(["</s>"])
+    for add in (True, False):
+        mine, theirs = ours.encode("a </s> b", allowed_special="all", add_special_tokens=add), hf.encode("a </s> b", add_special_tokens=add)
+        assert mine.ids == theirs.ids
+        typed = mine.tokens.index("</s>")
+        assert mine.special_tokens_mask[typed] == 1 and theirs.special_tokens_mask[typed] == 0
+        assert [m for i, m in enumerate(mine.special_tokens_mask) if i != typed] == [
+            m for i, m in enumerate(theirs.special_tokens_mask) if i != typed]
+    if ours_post is not None:  # padding before post_process: content for both
+        ours.enable_padding(length=6, pad_id=0)
+        hf.enable_padding(length=6, pad_id=0)
+        padded, hf_padded = ours.encode("a b", add_special_tokens=False), hf.encode("a b", add_special_tokens=False)
+        ours.no_padding()
+        hf.no_padding()
+        mine, theirs = ours.post_process(padded), hf.post_process(hf_padded)
+        assert (mine.special_tokens_mask, mine.attention_mask) == (theirs.special_tokens_mask, theirs.attention_mask)
+
+
+def test_negative_indices_lone_surrogates_and_none_pairs() -> None:
+    ours, hf = _pair(None, None)  # skips without tokenizers
+    enc, hf_enc = ours.encode("a b"), hf.encode("a b")
+    for method in ("char_to_token", "char_to_word", "word_to_tokens", "word_to_chars", "token_to_chars",
+                   "token_to_word", "token_to_sequence"):
+        with pytest.raises(InputError):
+            getattr(enc, method)(-1)
+        with pytest.raises(OverflowError):
+            getattr(hf_enc, method)(-1)
+    with pytest.raises(InputError, match="lone surrogate U\\+D800 at index 1"):
+        ours.encode("a\ud800b")
+    with pytest.raises(TypeError):
+        hf.encode("a\ud800b")
+    assert [e.ids for e in ours.encode_batch([("a b", None)])] == [hf.encode("a b").ids]
+    with pytest.raises(TypeError):
+        hf.encode_batch([("a b", None)])

@@ -406,8 +406,8 @@ class BertProcessing(_EncodingsProcessor):
             [cls_token, *e.tokens, sep_token],
             [(0, 0), *e.offsets, (0, 0)],
             [0] * (len(e.ids) + 2),
-            [1, *[0] * len(e.ids), 1],  # the masks are made anew, as HF's (padding given in is content)
-            [1] * (len(e.ids) + 2),
+            [1, *_content_mask(e), 1],
+            [1] * (len(e.ids) + 2),  # the attention mask is made anew, as HF's (padding given in is content)
             [None, *e.word_ids, None],
             (0, 1, len(e.ids) + 1),
         )
@@ -431,12 +431,19 @@ class BertProcessing(_EncodingsProcessor):
 
 
 def _content(enc: Encoding) -> Encoding:
-    """``enc`` as the text between special tokens: special-tokens mask 0 and attention 1 throughout,
-    overflowing parts too (HF's ``BertProcessing`` and ``RobertaProcessing`` make the masks anew, so
-    an encoding padded before ``post_process`` gets its padding counted as content)."""
+    """``enc`` as the text between special tokens, overflowing parts too: attention 1 throughout (HF's
+    ``BertProcessing`` and ``RobertaProcessing`` make the masks anew, so an encoding padded before
+    ``post_process`` gets its padding counted as content) and :func:`_content_mask`."""
     n = len(enc.ids)
     overflow = [_content(o) for o in enc.overflow] if enc.overflow else None
-    return Encoding(enc.ids, enc.tokens, enc.offsets, enc.type_ids, [0] * n, [1] * n, enc.word_ids, enc.ranges, overflow)
+    return Encoding(enc.ids, enc.tokens, enc.offsets, enc.type_ids, _content_mask(enc), [1] * n, enc.word_ids,
+                    enc.ranges, overflow)
+
+
+def _content_mask(enc: Encoding) -> list[int]:
+    """The special-tokens mask of ``enc`` as content: padding (attention 0) is content, 0, as in HF; a
+    special token typed in the text stays 1 (docs/migrating.md), whatever the post-processor."""
+    return [mask & attention for mask, attention in zip(enc.special_tokens_mask, enc.attention_mask)]
 
 
 # --------------------------------------------------------------------------- byte level
