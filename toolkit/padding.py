@@ -8,7 +8,7 @@ into windows and padding one are :class:`~toolkit.encoding.Encoding` operations
 (``truncate_encoding``, ``pad_encoding`` in :mod:`toolkit.encoding`). :class:`TruncationPadding`
 gives :class:`~toolkit.Tokenizer` HF's methods.
 
->>> from toolkit.encoding import Encoding, check_stride, pad_encoding, pad_to, truncate_encoding
+>>> from toolkit.encoding import Encoding, pad_encoding, pad_to, truncate_encoding
 >>> enc = Encoding([1, 2, 3, 4, 5], list("abcde"), [(i, i + 1) for i in range(5)])
 >>> truncate_encoding(enc, 3, stride=1)
 >>> enc.tokens, [o.tokens for o in enc.overflowing]
