@@ -96,6 +96,28 @@ def test_allowed_special_like_tiktoken(ours: Tokenizer, reference, text: str) ->
     assert ours.decode(ours.encode_ids(text, allowed_special="all"), skip_special_tokens=False) == text
 
 
+def test_special_tokens_written_in_the_byte_alphabet_give_their_utf8_bytes_as_in_tiktoken(cl100k_path: Path) -> None:
+    """``é``, ``ÿ``, ``Ġ`` are byte-level characters too: a special token made of them still stands for
+    its own text in tiktoken, and in our ``decode_bytes`` family (``decode`` follows HF: migrating.md)."""
+    from pretokenizers import CL100K_PATTERN
+
+    specials = {**CL100K_SPECIALS, "<|café|>": 100300, "[Ġÿ]": 100301}
+    mine = Tokenizer.from_tiktoken(cl100k_path, pattern=CL100K_PATTERN, special_tokens=specials)
+    ranks = tiktoken_load.load_tiktoken_bpe(str(cl100k_path))
+    ref = tiktoken.Encoding("cl100k-plus", pat_str=tiktoken_pattern_of("cl100k_base"), mergeable_ranks=ranks,
+                            special_tokens=specials)
+    text = "a<|café|>b [Ġÿ] é<|endoftext|>"
+    ids = ref.encode(text, allowed_special="all")
+    assert mine.encode_ids(text, allowed_special="all") == ids
+    assert mine.decode_bytes(ids) == ref.decode_bytes(ids) == text.encode()
+    assert mine.decode_tokens_bytes(ids) == ref.decode_tokens_bytes(ids)
+    assert mine.decode_single_token_bytes(100301) == ref.decode_single_token_bytes(100301) == "[Ġÿ]".encode()
+    assert mine.decode_bytes_batch([ids, ids[:2]]) == ref.decode_bytes_batch([ids, ids[:2]])
+    mine.add_tokens(["<é>"])  # an added token stands for its text too
+    added = mine.token_to_id("<é>")
+    assert mine.decode_bytes([added, ids[0]]) == "<é>a".encode()
+
+
 def test_known_file_names_get_openai_defaults(cl100k_path: Path, ours: Tokenizer) -> None:
     default = Tokenizer.from_tiktoken(cl100k_path)
     assert default.special_tokens == CL100K_SPECIALS

@@ -500,11 +500,17 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
 
     def decode_bytes(self, tokens: Iterable[int]) -> bytes:
         """tiktoken's ``decode_bytes``: the bytes of the ids ``tokens`` (tiktoken's name), special tokens
-        included; byte-level tokens give their exact bytes even when they end inside a UTF-8 character."""
-        tokens = self._tokens_of(tokens, False)
+        included; byte-level tokens give their exact bytes even when they end inside a UTF-8 character,
+        special and added tokens the UTF-8 of their text (as tiktoken's special tokens)."""
+        ids = tokens if type(tokens) is list else list(tokens)
+        strings = self._tokens_of(ids, False)
         if self._byte_level():
-            return b"".join(token_bytes(t, byte_level=True) for t in tokens)
-        text = self.decoder.decode(tokens) if self.decoder is not None else " ".join(tokens)
+            literal = self._literal_ids()
+            if literal.isdisjoint(ids):
+                return b"".join(token_bytes(t, byte_level=True) for t in strings)
+            return b"".join(t.encode("utf-8", "surrogatepass") if i in literal else token_bytes(t, byte_level=True)
+                            for i, t in zip(ids, strings))
+        text = self.decoder.decode(strings) if self.decoder is not None else " ".join(strings)
         return text.encode("utf-8", "surrogatepass")
 
     def decode_batch(self, batch: Iterable[Iterable[int]], skip_special_tokens: bool = True) -> list[str]:

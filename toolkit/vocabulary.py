@@ -193,6 +193,17 @@ class VocabularyMixin:
 
         return self._derived("table", build, model, self.normalizer)  # type: ignore[no-any-return]
 
+    def _literal_ids(self) -> frozenset[int]:
+        """The ids whose token stands for its own text rather than for bytes in a byte-level pipeline
+        (tiktoken's rule): special tokens, and added tokens the model does not hold."""
+        model = self.model
+
+        def build() -> frozenset[int]:
+            held = model.id_to_token
+            return self._special_info(model)[2] | {i for i in self._added.decoder if held(i) is None}
+
+        return self._derived("literal ids", build, model)  # type: ignore[no-any-return]
+
     def _skipped_ids(self) -> frozenset[int]:
         """The ids ``decode`` skips: special tokens whose decoded string is a special token's text (HF
         compares strings, so a special token whose normalized text differs is kept). Kept until a token
