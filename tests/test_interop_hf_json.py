@@ -459,3 +459,59 @@ def test_a_special_token_spelled_as_one_byte_survives_the_export(tmp_path) -> No
             assert back.encode(text, allowed_special=allowed).ids == tok.encode(text, allowed_special=allowed).ids
     assert back.decode(back.encode_ids("café")) == "café"
     assert Tokenizer.from_str(back.to_str()).encode_ids("café é") == tok.encode_ids("café é")
+
+
+# ----------------------------------------------------------------------------- entries HF reads its own way
+def _word_level_doc(**components: Any) -> str:
+    from tokenizers import models
+
+    base = tokenizers.Tokenizer(models.WordLevel({"[UNK]": 0, "a": 1, "b": 2, "<s>": 3, "</s>": 4}, unk_token="[UNK]"))
+    base.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    doc = json.loads(base.to_str())
+    doc.update(components)
+    return json.dumps(doc)
+
+
+@pytest.mark.parametrize("drop", [(), ("trim_offsets",), ("add_prefix_space",), ("trim_offsets", "add_prefix_space")])
+def test_a_roberta_entry_without_its_flags_reads_as_hf_reads_it(drop: tuple[str, ...]) -> None:
+    # HF's RobertaProcessing fields have no defaults: an entry missing one loads as BertProcessing
+    # (type id 1 on the second text, one separator between the texts). The same file, the same ids.
+    entry = {"type": "RobertaProcessing", "sep": ["</s>", 4], "cls": ["<s>", 3], "trim_offsets": True,
+             "add_prefix_space": True}
+    for key in drop:
+        del entry[key]
+    text = _word_level_doc(post_processor=entry)
+    ours, theirs = Tokenizer.from_str(text), tokenizers.Tokenizer.from_str(text)
+    for args in (("a b",), ("a", "b a"), ("b", "")):
+        mine, hf = ours.encode(*args), theirs.encode(*args)
+        assert (mine.ids, mine.type_ids, mine.special_tokens_mask, mine.offsets) == (
+            hf.ids, hf.type_ids, hf.special_tokens_mask, hf.offsets), (drop, args)
+    assert (ours.post_processor.to_dict()["type"] == "RobertaProcessing") == (not drop)
+
+
+@pytest.mark.parametrize("add_prefix_space", [True, False, None])
+@pytest.mark.parametrize("scheme", ["always", "never", "first", None])
+def test_metaspace_add_prefix_space_against_prepend_scheme_as_hf(add_prefix_space: bool | None, scheme: str | None) -> None:
+    # HF refuses add_prefix_space false beside a prepend_scheme other than "never"; a file of
+    # tokenizers < 0.19 (add_prefix_space alone) is read by its meaning here, where HF 0.23 refuses
+    # add_prefix_space false (docs/migrating.md).
+    entry: dict[str, Any] = {"type": "Metaspace", "replacement": "▁", "split": True}
+    if add_prefix_space is not None:
+        entry["add_prefix_space"] = add_prefix_space
+    if scheme is not None:
+        entry["prepend_scheme"] = scheme
+    text = _word_level_doc(pre_tokenizer=entry, decoder=entry)
+    try:
+        theirs = tokenizers.Tokenizer.from_str(text)
+    except Exception:  # noqa: BLE001 - HF's error type is its own
+        theirs = None
+    if theirs is None and scheme is not None:
+        with pytest.raises(SerializationError, match="contradicts prepend_scheme"):
+            Tokenizer.from_str(text)
+        return
+    ours = Tokenizer.from_str(text)
+    expected = scheme or ("never" if add_prefix_space is False else "always")
+    assert ours.pre_tokenizer.to_dict()["prepend_scheme"] == expected
+    if theirs is not None:
+        for sample in ("a b", " a", "b  a "):
+            assert ours.pre_tokenizer.pre_tokenize_str(sample) == theirs.pre_tokenizer.pre_tokenize_str(sample)

@@ -689,3 +689,36 @@ def test_negative_indices_lone_surrogates_and_none_pairs() -> None:
     assert [e.ids for e in ours.encode_batch([("a b", None)])] == [hf.encode("a b").ids]
     with pytest.raises(TypeError):
         hf.encode_batch([("a b", None)])
+
+
+@pytest.mark.parametrize(("pattern", "text", "ours", "hf"), [
+    (r"[[:digit:]]", "a٣b", [("a٣b", (0, 3))], [("a", (0, 1)), ("b", (2, 3))]),
+    (r"[[:punct:]]", "aⒶb", [("aⒶb", (0, 3))], [("a", (0, 1)), ("b", (2, 3))]),
+    (r"\p{Extended_Pictographic}", "a★b", [("a★b", (0, 3))], [("a", (0, 1)), ("b", (2, 3))]),
+    (r"(?i)\u0130", "aib", [("a", (0, 1)), ("b", (2, 3))], [("aib", (0, 3))]),
+    (r"a{,}", "ab", [("b", (1, 2))], [("ab", (0, 2))]),
+])
+def test_regex_syntax_that_keeps_the_regex_modules_meaning(pattern: str, text: str, ours: list, hf: list) -> None:
+    from pretokenizers import Split
+    from toolkit.normalizers import Regex
+
+    assert Split(Regex(pattern), "removed").pre_tokenize_str(text) == ours
+    tokenizers = require("tokenizers")
+    assert tokenizers.pre_tokenizers.Split(tokenizers.Regex(pattern), "removed").pre_tokenize_str(text) == hf
+
+
+def test_a_vocab_line_of_only_unicode_whitespace_is_blank() -> None:
+    # bert-base-chinese's line 344 holds only U+2028: no token here, "" in HF (docs/migrating.md).
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "vocab.txt"
+        path.write_text("[UNK]\n[CLS]\n[SEP]\n\u2028\nb\n", encoding="utf-8")
+        ours = Tokenizer.from_bert_vocab(str(path))
+        assert (ours.get_vocab_size(), ours.id_to_token(3), ours.token_to_id("b")) == (4, None, 4)
+        with pytest.raises(InputError, match="id 3"):
+            ours.decode([3])
+        tokenizers = require("tokenizers")
+        hf = tokenizers.Tokenizer(tokenizers.models.WordPiece.from_file(str(path), unk_token="[UNK]"))
+        assert (hf.id_to_token(3), hf.token_to_id("b"), hf.get_vocab_size(), hf.decode([3])) == ("", 4, 5, "")

@@ -146,6 +146,11 @@ def _metaspace_fields(d: Mapping[str, Any], where: str) -> Json:
     replacement = _field(d, "replacement", where, "▁")
     if "prepend_scheme" in d:
         scheme = d["prepend_scheme"]
+        if d.get("add_prefix_space") is False and scheme != "never":  # HF refuses this contradiction too
+            raise SerializationError(
+                f"{where}: add_prefix_space false contradicts prepend_scheme {scheme!r}; "
+                'remove add_prefix_space (prepend_scheme replaced it) or set prepend_scheme to "never"'
+            )
     else:  # tokenizers < 0.19 wrote add_prefix_space instead of prepend_scheme
         scheme = "always" if _field(d, "add_prefix_space", where, True) else "never"
     return {"replacement": replacement, "prepend_scheme": scheme, "split": _field(d, "split", where, True)}
@@ -265,6 +270,11 @@ def imp_post_processor(d: Any, where: str) -> Json:
             "use_regex": _field(d, "use_regex", where, True),
         }
     if t == "RobertaProcessing":
+        if "trim_offsets" not in d or "add_prefix_space" not in d:
+            # HF reads such an entry (its fields have no defaults there) as the next kind that fits,
+            # BertProcessing: [CLS] A [SEP] B [SEP] with type id 1 on B. The same file, the same ids.
+            return imp_post_processor({"type": "BertProcessing", "sep": _field(d, "sep", where),
+                                       "cls": _field(d, "cls", where)}, where)
         return {
             "type": "RobertaProcessing",
             "sep": list(_token_and_id(_field(d, "sep", where), f"{where}.sep")),
