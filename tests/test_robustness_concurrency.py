@@ -329,6 +329,46 @@ def test_encode_batch_worker_errors_are_the_serial_ones(workers_always: None) ->
     assert "U+DC80" in str(parallel.value)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+@pytest.mark.parametrize("part_chars", [1, 40, 10**6])
+def test_worker_parts_arrive_in_order_and_a_worker_error_waits_its_turn(
+    part_chars: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker sends its share in parts, which this process takes between parts of its own: the
+    encodings are the serial ones in order; a worker's error that arrives while this process still
+    encodes its share is raised only if this process's share holds none (the serial loop's first)."""
+    from toolkit import batch
+
+    monkeypatch.setattr(batch, "MIN_PARALLEL_CHARS", 0)
+    monkeypatch.setattr(batch, "_threads", lambda: 1)  # fork: the patches reach the worker
+    monkeypatch.setattr(batch, "_probe_end", lambda ends: 0)
+    monkeypatch.setattr(batch, "_shares", lambda sizes, processes, own: [0, 40, len(sizes)])
+    monkeypatch.setattr(batch, "PART_CHARS", part_chars)
+    tok = pipelines()["bert"]
+    texts = _texts(120, seed=5)
+    parent, real = os.getpid(), batch._encode_here
+
+    def slow_before_own_error(tokenizer, items, *args):  # noqa: ANN001, ANN202
+        if os.getpid() == parent and texts[38] in items:
+            time.sleep(0.5)  # the worker's error (its second item) is in the pipe before this process polls
+        return real(tokenizer, items, *args)
+
+    monkeypatch.setattr(batch, "_encode_here", slow_before_own_error)
+    assert tok.encode_batch(texts, num_workers=2) == tok.encode_batch(texts)
+    for bad in ([(39, "own \udc81 share"), (41, "worker \udc82 share")], [(41, "worker \udc82 share")],
+                [(41, "worker \udc82 share"), (110, "later \udc83")]):
+        broken = list(texts)
+        for i, text in bad:
+            broken[i] = text
+        with pytest.raises(InputError) as serial:
+            tok.encode_batch(broken)
+        with pytest.raises(InputError) as parallel:
+            tok.encode_batch(broken, num_workers=2)
+        assert str(parallel.value) == str(serial.value)
+        assert f"U+{ord(bad[0][1][bad[0][1].index(' ') + 1]):04X}" in str(parallel.value)
+    assert multiprocessing.active_children() == []
+
+
 @pytest.mark.parametrize("bad", [0, -1, True, 1.5, "2"])
 def test_num_workers_must_be_a_positive_integer(bad: object) -> None:
     tok = pipelines()["bpe"]

@@ -4,9 +4,9 @@ This process first encodes a small probe of the inputs: if its caches already he
 workers would cost more (starting, packing, unpacking) than the encoding they take over, and this
 process encodes the rest alone. Otherwise the rest is cut into one contiguous share per process,
 balanced by characters; this process encodes the first while each worker encodes one of the others and
-sends it back once, as packed flat columns (:func:`toolkit.encoding.pack_encodings`: a list of
-``Encoding`` objects costs more to pickle than to encode). Results come back in input order, identical
-to the serial ones.
+sends it back in parts, as packed flat columns (:func:`toolkit.encoding.pack_encodings`: a list of
+``Encoding`` objects costs more to pickle than to encode), which this process takes between parts of its
+own. Results come back in input order, identical to the serial ones, and so do errors.
 
 Workers are forked where that is safe (Linux, a process with one thread: nothing to re-import, the
 tokenizer and its warm caches are inherited, no lock can be held by a thread that does not exist in
@@ -24,7 +24,7 @@ from itertools import accumulate
 from typing import Any
 
 from toolkit import limits
-from toolkit.encoding import Encoding, PackedEncodings, pack_encodings, unpack_encodings
+from toolkit.encoding import Encoding, pack_encodings, unpack_encodings
 from toolkit.runtime import gc_paused
 
 # The tokenizer is typed ``Any``: naming ``toolkit.tokenizer`` here would be an import cycle.
@@ -198,62 +198,141 @@ def _encode_shares(
     contiguous share each.
 
     Each worker gets its share once (inherited when forked, in its start-up data when spawned) and
-    sends one message back through its own pipe. No thread runs in this process meanwhile: a thread
-    feeding a pool would wait for the interpreter lock while this process encodes, leaving the
-    workers idle."""
+    sends it back in parts of about ``PART_CHARS`` characters through its own pipe, enlarged where
+    the system allows so that a part fits: the worker goes on encoding while its last part waits.
+    This process encodes its own share in parts too and takes what has arrived in between, so
+    neither side waits for the other until the end. No thread runs in this process meanwhile: a
+    thread reading the pipes would wait for the interpreter lock while this process encodes."""
     cuts = _shares(sizes, min(workers, len(items)), OWN_SHARE)
     context = multiprocessing.get_context(method)
-    started: list[tuple[Any, Any]] = []
+    started: list[_Share] = []
     limit_values = limits.snapshot()
     try:
         for start, stop in zip(cuts[1:-1], cuts[2:]):
             if start == stop:
                 continue
             reader, writer = context.Pipe(duplex=False)
+            _enlarge(writer)
             process = context.Process(
                 target=_worker,
-                args=(writer, tokenizer, limit_values, items[start:stop], add_special_tokens, allowed),
+                args=(writer, tokenizer, limit_values, items[start:stop], sizes[start:stop], add_special_tokens,
+                      allowed),
                 daemon=True,
             )
             process.start()
             writer.close()  # the worker holds the only writing end: its death ends our read
-            started.append((process, reader))
+            started.append(_Share(process, reader))
         with gc_paused():  # millions of cycle-free lists: collecting them is wasted time
-            out = _encode_here(tokenizer, items[: cuts[1]], add_special_tokens, allowed)
-            for process, reader in started:
-                out += unpack_encodings(_receive(process, reader))
+            out: list[Encoding] = []
+            own = cuts[1]
+            for start, stop in _parts(sizes[:own]):
+                out += _encode_here(tokenizer, items[start:stop], add_special_tokens, allowed)
+                for share in started:
+                    share.take(block=False)
+            for share in started:  # in input order: the first error of the serial loop is raised
+                share.take(block=True)
+                for part in share.parts:
+                    out += part
         return out
     finally:
-        for process, reader in started:
-            reader.close()
-            if process.is_alive():
-                process.terminate()
-            process.join()
+        for share in started:
+            share.reader.close()
+            if share.process.is_alive():
+                share.process.terminate()
+            share.process.join()
 
 
-def _receive(process: Any, reader: Any) -> PackedEncodings:
-    """A worker's packed encodings; its error is raised here, as the serial loop would raise it."""
+#: The size of the parts a worker sends (and this process encodes between looking at the pipes), in
+#: characters: a packed part of ordinary text (about 20 bytes per token) then fits an enlarged pipe.
+PART_CHARS = 100_000
+
+#: The pipe buffer asked for (Linux ``F_SETPIPE_SZ``; its default limit for any user is 1 MiB).
+PIPE_BYTES = 1 << 20
+
+
+def _parts(sizes: list[int]) -> list[tuple[int, int]]:
+    """``[(start, stop), ...]``: consecutive runs of items of about ``PART_CHARS`` characters each (at
+    least one item each).
+
+    >>> _parts([60_000, 60_000, 10, 200_000, 5])
+    [(0, 2), (2, 4), (4, 5)]
+    """
+    out: list[tuple[int, int]] = []
+    start = total = 0
+    for i, n in enumerate(sizes):
+        total += n
+        if total >= PART_CHARS:
+            out.append((start, i + 1))
+            start, total = i + 1, 0
+    if start < len(sizes):
+        out.append((start, len(sizes)))
+    return out
+
+
+def _enlarge(connection: Any) -> None:
+    """Ask for a ``PIPE_BYTES`` buffer on the pipe under ``connection`` (Linux; elsewhere, or when the
+    system refuses, the pipe keeps its size: a worker then waits for this process to read)."""
+    if not sys.platform.startswith("linux"):
+        return
     try:
-        status, payload = reader.recv()
+        import fcntl
+
+        fcntl.fcntl(connection.fileno(), 1031, PIPE_BYTES)  # F_SETPIPE_SZ (Python 3.10+ names it)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+class _Share:
+    """One worker's process and pipe, and the parts of its share received so far (unpacked)."""
+
+    def __init__(self, process: Any, reader: Any) -> None:
+        self.process = process
+        self.reader = reader
+        self.parts: list[list[Encoding]] = []
+        self.done = False
+        self.error: BaseException | None = None
+
+    def take(self, *, block: bool) -> None:
+        """Receive the parts that have arrived (``block``: every part, until the worker's end). The
+        worker's error is kept until ``block``, and raised then: after this process's own share and
+        the shares before this one, as the serial loop would meet it."""
+        while self.error is None and not self.done and (block or self.reader.poll()):
+            status, payload = _receive(self.process, self.reader)
+            if status == "end":
+                self.done = True
+            elif status == "part":
+                self.parts.append(unpack_encodings(payload))
+            else:
+                self.error = payload
+        if block and self.error is not None:
+            raise self.error
+
+
+def _receive(process: Any, reader: Any) -> tuple[str, Any]:
+    """A worker's next message: ``("part", packed encodings)``, ``("end", None)`` or ``("error",
+    exception)``, also when the worker ended without a word."""
+    try:
+        message: tuple[str, Any] = reader.recv()
     except EOFError:
         process.join()
-        raise RuntimeError(
+        return "error", RuntimeError(
             f"an encode_batch worker process ended without a result (exit code {process.exitcode}); "
             "if it ran out of memory, use fewer num_workers or smaller batches"
-        ) from None
-    if status == "error":
-        raise payload
-    return payload
+        )
+    return message
 
 
 def _worker(
-    conn: Any, tokenizer: Tokenizer, limit_values: dict[str, Any], items: list[Any], add_special_tokens: bool,
-    allowed: Any,
+    conn: Any, tokenizer: Tokenizer, limit_values: dict[str, Any], items: list[Any], sizes: list[int],
+    add_special_tokens: bool, allowed: Any,
 ) -> None:
-    """Encode ``items`` and send ``("ok", packed encodings)`` or ``("error", exception)`` back."""
+    """Encode ``items`` and send ``("part", packed encodings)`` per part, then ``("end", None)``; or,
+    at the first failure, ``("error", exception)``."""
     limits.restore(limit_values)
     try:
-        message: tuple[str, Any] = ("ok", pack_encodings(_encode_here(tokenizer, items, add_special_tokens, allowed)))
+        for start, stop in _parts(sizes):
+            conn.send(("part", pack_encodings(_encode_here(tokenizer, items[start:stop], add_special_tokens, allowed))))
+        message: tuple[str, Any] = ("end", None)
     except Exception as exc:  # noqa: BLE001 - sent to the caller, who raises it
         message = ("error", exc)
     try:
