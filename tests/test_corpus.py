@@ -415,3 +415,33 @@ def test_a_list_where_some_strings_name_files_and_some_do_not_is_refused(tmp_pat
         count_words([str(tmp_path / "a.txt"), typo])
     assert count_words(["hello world", "bye"])  # texts
     assert count_words([str(tmp_path / "a.txt")])  # paths
+
+
+@pytest.mark.parametrize("pattern", ["**/*.txt", "**", "d1/**/*.txt", "**/d2/*", "d1/*/*.txt", "*.txt", "**/.h*/*.txt",
+                                     "d1/**", "**/x?.txt", "[d]1/**/*.txt"])
+def test_recursive_globs_match_as_glob_does_without_following_links(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     pattern: str) -> None:
+    import glob
+
+    for rel in ("top.txt", "d1/x1.txt", "d1/d2/x2.txt", "d1/d2/d3/x3.md", "d1/.hid/x4.txt", ".h/x5.txt", "d1/.x6.txt"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x")
+    monkeypatch.chdir(tmp_path)
+    expected = sorted(Path(m) for m in glob.glob(pattern, recursive=True))
+    assert sorted(p for p in reading._glob(pattern) if p.is_file()) == [p for p in expected if p.is_file()]
+    absolute = sorted(p for p in reading._glob(f"{tmp_path}/{pattern}") if p.is_file())
+    assert absolute == [tmp_path / p for p in expected if p.is_file()]
+    # links back up the tree (two of them: glob's paths would grow without end) are not followed
+    if "**" not in pattern:
+        return  # one level per component: a link named by the pattern is followed, as by glob
+    os.symlink("..", tmp_path / "d1" / "up")
+    os.symlink(str(tmp_path), tmp_path / "d1" / "d2" / "root")
+    assert sorted(p for p in reading._glob(pattern) if p.is_file()) == [p for p in expected if p.is_file()]
+
+
+def test_a_missing_corpus_path_in_a_list_is_named(tmp_path: Path) -> None:
+    from algorithms import BPE, BPETrainer
+
+    tok = Tokenizer(BPE(), pre_tokenizer=Whitespace())
+    with pytest.raises(CorpusError, match="data/train.txt does not exist"):
+        tok.train(["data/train.txt"], BPETrainer(vocab_size=50, show_progress=False))

@@ -368,7 +368,9 @@ def test_padding_targets_and_pad_ids_are_bounded() -> None:
     for options in ({"length": 10**7}, {"pad_to_multiple_of": 10**7}, {"pad_id": 2**31}):
         with pytest.raises(ConfigError, match="must be at most"):
             ours.enable_padding(**options)
-    ours.enable_padding(length=4_194_304, pad_id=2**31 - 1)  # the limits themselves are accepted
+    ours.enable_padding(length=4_194_304, pad_id=8)  # the limit itself is accepted
+    with pytest.raises(ConfigError, match="pad_id=9 names no token"):
+        ours.enable_padding(pad_id=9)  # decode would refuse the padded ids
     tokenizers = require("tokenizers")
     hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(Tokenizer(WordLevel(VOCAB, unk_token="[UNK]")))))
     hf.enable_padding(length=10**7, pad_id=2**31)  # HF takes any u32

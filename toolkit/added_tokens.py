@@ -75,6 +75,9 @@ class AddedToken:
     ) -> None:
         if not isinstance(content, str):
             raise ConfigError(f"AddedToken content must be a str, got {type(content).__name__} {content!r:.60}")
+        problem = limits.surrogate_problem(content)
+        if problem is not None:  # no text can hold it, and no file either (HF refuses it too)
+            raise ConfigError(f"AddedToken content {problem}; give the token as valid text")
         values = {"single_word": single_word, "lstrip": lstrip, "rstrip": rstrip,
                   "normalized": (not special) if normalized is None else normalized, "special": special}
         for name, value in values.items():

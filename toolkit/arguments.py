@@ -79,6 +79,19 @@ def _bad_id(token_id: Any, position: int) -> InputTypeError:
     return InputTypeError(f"cannot decode ids[{position}] = {token_id!r:.60}: a {type(token_id).__name__}, not an integer id")
 
 
+def check_id_sequence(ids: Any) -> None:
+    """Raise :class:`InputTypeError` unless ``ids`` is an iterable of ids, not text or bytes (whose
+    iteration gives characters or byte values, never ids); the ids themselves are checked by their use.
+
+    >>> check_id_sequence(b"hi")
+    Traceback (most recent call last):
+    ...
+    toolkit.errors.InputTypeError: ids must be a sequence of integer ids, got bytes b'hi'
+    """
+    if ids is None or isinstance(ids, (str, bytes, bytearray)) or not hasattr(ids, "__iter__"):
+        raise InputTypeError(f"ids must be a sequence of integer ids, got {type(ids).__name__} {ids!r:.60}")
+
+
 def ids_to_tokens(
     model: Model, ids: Any, skip_special_tokens: bool, added: Any = None, special_ids: Any = None
 ) -> list[str]:
@@ -86,8 +99,7 @@ def ids_to_tokens(
     (not a bool) that names a token; a problem is an :class:`InputError` naming the id and its position
     (an :class:`InputTypeError` for what is not an integer).
     ``added`` (id → content) is looked up before the model; ``special_ids`` default to the model's."""
-    if ids is None or isinstance(ids, (str, bytes, bytearray)) or not hasattr(ids, "__iter__"):
-        raise InputTypeError(f"ids must be a sequence of integer ids, got {type(ids).__name__} {ids!r:.60}")
+    check_id_sequence(ids)
     id_to_token = model.id_to_token
     if added:
         model_id_to_token = model.id_to_token

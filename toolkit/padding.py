@@ -311,9 +311,17 @@ class TruncationPadding:
         length: int | None = None, pad_to_multiple_of: int | None = None,
     ) -> None:
         """Pad every encoding to ``length`` tokens, or in ``encode_batch`` to the longest of the batch
-        (``length=None``), rounded up to a multiple of ``pad_to_multiple_of``."""
-        self._padding = padding_params(direction=direction, pad_id=pad_id, pad_type_id=pad_type_id,
-                                       pad_token=pad_token, length=length, pad_to_multiple_of=pad_to_multiple_of)
+        (``length=None``), rounded up to a multiple of ``pad_to_multiple_of``. ``pad_id`` must name a
+        token (``decode`` refuses an id that names none)."""
+        params = padding_params(direction=direction, pad_id=pad_id, pad_type_id=pad_type_id,
+                                pad_token=pad_token, length=length, pad_to_multiple_of=pad_to_multiple_of)
+        if self.id_to_token(params["pad_id"]) is None:  # type: ignore[attr-defined]
+            found = self.token_to_id(params["pad_token"])  # type: ignore[attr-defined]
+            hint = (f"the id of {pad_token!r} is {found}" if found is not None
+                    else f"add the pad token first: tok.add_special_tokens([{pad_token!r}])")
+            raise ConfigError(f"enable_padding: pad_id={pad_id} names no token of this tokenizer, so padded ids "
+                              f"could not be decoded; {hint}")
+        self._padding = params
 
     def no_padding(self) -> None:
         """Stop padding."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from toolkit.arguments import as_index, check_batch
+from toolkit.arguments import as_index, check_batch, check_id_sequence
 from toolkit.bytelevel import bytes_to_byte_level, from_byte_level, is_byte_level
 from toolkit.errors import InputError, InputTypeError
 
@@ -88,6 +88,7 @@ class TiktokenNames:
 
     def decode_tokens_bytes(self, tokens: Sequence[int]) -> list[bytes]:
         """:meth:`decode_single_token_bytes` of each id: the bytes behind each token."""
+        check_id_sequence(tokens)
         return [self.decode_single_token_bytes(t) for t in tokens]
 
     def token_byte_values(self) -> list[bytes]:

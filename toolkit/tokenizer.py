@@ -23,7 +23,7 @@ from toolkit.cache import BoundedCache
 from toolkit.encoding import Encoding
 from toolkit.file_formats import FileFormats
 from toolkit.errors import ConfigError, CorpusError, InputError, InputTypeError, SerializationError
-from toolkit.arguments import ComponentSlot, check_batch, check_flag, check_indent, check_path, ids_to_tokens, writing
+from toolkit.arguments import ComponentSlot, check_batch, check_flag, check_id_sequence, check_indent, check_path, ids_to_tokens, writing
 from toolkit.fast_paths import Columns, PipelineCaches, check_text, encode_pieces, encode_slices, scan_ids, segment_ids
 from toolkit.hf_names import HFNames, PreTokenized, batch_item
 from toolkit.interfaces import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, Trainer
@@ -502,7 +502,10 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
         """tiktoken's ``decode_bytes``: the bytes of the ids ``tokens`` (tiktoken's name), special tokens
         included; byte-level tokens give their exact bytes even when they end inside a UTF-8 character,
         special and added tokens the UTF-8 of their text (as tiktoken's special tokens)."""
-        ids = tokens if type(tokens) is list else list(tokens)
+        if type(tokens) is not list:
+            check_id_sequence(tokens)
+            tokens = list(tokens)
+        ids = tokens
         strings = self._tokens_of(ids, False)
         if self._byte_level():
             literal = self._literal_ids()

@@ -586,14 +586,22 @@ def _check_tokenizers(tokenizers: Any) -> dict[str, Tokenizer]:
     for name, tok in tokenizers.items():
         if not isinstance(name, str) or not name:
             raise ConfigError(f"compare: tokenizer names must be non-empty strings, got {name!r}")
-        if isinstance(tok, (str, os.PathLike)):  # any tokenizer file: ours, tokenizer.json, .tiktoken, vocab.txt...
-            from toolkit.interop.files import load_tokenizer
-
-            tok = load_tokenizer(tok)
-        if not isinstance(tok, Tokenizer):
-            raise ConfigError(f"compare: {name!r} must be a Tokenizer or a tokenizer file path, got {type(tok).__name__}")
-        out[name] = for_measuring(tok)
+        out[name] = for_measuring(as_tokenizer(tok, f"compare: {name!r}"))
     return out
+
+
+def as_tokenizer(tok: Any, where: str) -> Tokenizer:
+    """``tok`` itself, or the tokenizer in file ``tok`` (ours, ``tokenizer.json``, ``.tiktoken``,
+    ``vocab.txt``...); anything else is a :class:`ConfigError` naming ``where``."""
+    from toolkit.tokenizer import Tokenizer
+
+    if isinstance(tok, (str, os.PathLike)):
+        from toolkit.interop.files import load_tokenizer
+
+        tok = load_tokenizer(tok)
+    if not isinstance(tok, Tokenizer):
+        raise ConfigError(f"{where} must be a Tokenizer or a tokenizer file path, got {type(tok).__name__}")
+    return tok
 
 
 def _text_list(texts: Any, where: str) -> list[str]:

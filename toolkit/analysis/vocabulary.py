@@ -19,8 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolkit.analysis.metrics import for_measuring, non_text_tokens
-from toolkit.errors import InputError
+from toolkit.analysis.metrics import as_tokenizer, for_measuring, non_text_tokens
+from toolkit.errors import ConfigError, InputError
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
@@ -116,7 +116,7 @@ def unreachable_tokens(tokenizer: Tokenizer, ids: Iterable[int] | None = None) -
     >>> r.checked, r.count, str(r.unreachable[0])
     (6, 1, "'abc' → 'abc' → 'ab' 'c'")
     """
-    tokenizer = for_measuring(tokenizer)
+    tokenizer = for_measuring(as_tokenizer(tokenizer, "unreachable_tokens: tokenizer"))
     model = tokenizer.model
     specials = non_text_tokens(tokenizer)
     prefix = getattr(model, "continuing_subword_prefix", None) or ""
@@ -166,4 +166,7 @@ def never_used(tokenizer: Tokenizer, counts: Mapping[int, int]) -> list[str]:
     >>> never_used(Tokenizer(BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")])), {2: 5})
     ['a', 'b']
     """
+    tokenizer = as_tokenizer(tokenizer, "never_used: tokenizer")
+    if not isinstance(counts, Mapping):
+        raise ConfigError(f"never_used: counts must be a mapping of token ids to counts, got {type(counts).__name__}")
     return [token for token, i in sorted(tokenizer.get_vocab().items(), key=lambda item: item[1]) if i not in counts]

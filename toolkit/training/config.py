@@ -252,6 +252,11 @@ class TrainingConfig(_Strict):
             problems.append('backend: "dask" needs Dask distributed: pip install "tokenizer-toolkit[dask]"')
         if self.scheduler is not None and self.backend != "dask":
             problems.append('scheduler: only used with backend = "dask"')
+        elif self.scheduler is not None:
+            from toolkit.training.dask_backend import scheduler_problem
+
+            if (problem := scheduler_problem(self.scheduler)) is not None:
+                problems.append(problem)
         if not problems:
             problems.extend(_probe(built))
         return problems

@@ -85,10 +85,44 @@ def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
             raise ConfigError(f"{p}: {_TOO_DEEP}") from None
         if data is None:
             data = {}
+        if _expands_beyond(data, len(text) + _ALIAS_ALLOWANCE):
+            raise ConfigError(
+                f"{p}: the YAML expands to more than {len(text) + _ALIAS_ALLOWANCE:,} values through its aliases "
+                "(*name repeating &name); write the values out, or use fewer nested aliases"
+            )
     if not isinstance(data, dict):
         raise ConfigError(f"{p}: the config must be a table/mapping at the top level, got {type(data).__name__}")
     check_config_depth(data, source=str(p))
     return data
+
+
+#: Values a YAML config may hold beyond one per character of its text: aliases (``*name``) repeat a
+#: value without repeating its text, and nested ones multiply (a few hundred bytes can stand for
+#: billions of values, which validating and saving would then copy).
+_ALIAS_ALLOWANCE = 100_000
+
+
+def _expands_beyond(data: Any, budget: int) -> bool:
+    """Whether ``data``, each shared value counted at every place it appears, holds more than
+    ``budget`` values (keys, items and scalars); stops counting at the budget.
+
+    >>> inner = ["x"] * 10
+    >>> _expands_beyond({"a": [inner] * 10}, 100), _expands_beyond({"a": [inner] * 10}, 1000)
+    (True, False)
+    """
+    stack = [data]
+    seen = 0
+    while stack:
+        value = stack.pop()
+        seen += 1
+        if seen > budget:
+            return True
+        if isinstance(value, dict):
+            stack.extend(value)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
 
 
 def check_config_depth(data: Any, *, source: str) -> None:

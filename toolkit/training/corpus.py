@@ -26,10 +26,11 @@ import time
 from collections import Counter, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from toolkit import limits
 from toolkit.errors import ConfigError
+from toolkit.interfaces import Normalizer, PreTokenizer
 from toolkit.training.reading import (
     Corpus,
     CorpusFile,
@@ -49,9 +50,6 @@ from toolkit.training.reading import (
     resolve_sources,
 )
 from toolkit.training.tasks import _chunk_size, _count_into, _count_task, _Merger, _reading_options
-
-if TYPE_CHECKING:
-    from toolkit.interfaces import Normalizer, PreTokenizer
 
 __all__ = [
     "CorpusSource",
@@ -161,6 +159,9 @@ def count_corpus(
         raise ConfigError(f"num_workers: must be a positive integer, got {num_workers!r}")
     if backend not in ("local", "dask"):
         raise ConfigError(f"backend: must be 'local' or 'dask', got {backend!r}")
+    for name, value, kind in (("normalizer", normalizer, Normalizer), ("pre_tokenizer", pre_tokenizer, PreTokenizer)):
+        if value is not None and not isinstance(value, kind):
+            raise ConfigError(f"{name}: must be a {kind.__name__} (or None), got {type(value).__name__} {value!r:.60}")
     c = _as_corpus(corpus, {"format": format, "document": document, "field": field, "errors": errors})
     t0 = time.perf_counter()
     if backend == "dask":

@@ -8,6 +8,7 @@ the counts equal serial counting. Dask is an optional extra: ``pip install "toke
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from typing import Any
 
@@ -15,9 +16,24 @@ from toolkit.errors import ConfigError, CorpusError
 from toolkit.training.tasks import _chunk_size, _count_task_standalone, _Merger, _reading_options
 from toolkit.training.reading import Corpus, Progress, _plan, _text_batches, default_num_workers
 
-__all__ = ["count_dask"]
+__all__ = ["count_dask", "scheduler_problem"]
 
 _DASK_CONNECT_TIMEOUT = "10s"
+
+#: ``[scheme://]host:port`` (Dask's own schemes; ``inproc://`` addresses are Dask's internal ones).
+_ADDRESS = re.compile(r"(?:(?:tcp|tls|ucx|ws|wss)://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):(\d{1,5})|inproc://\S+")
+
+
+def scheduler_problem(address: Any) -> str | None:
+    """Why ``address`` is no Dask scheduler address, or ``None``.
+
+    >>> scheduler_problem("tcp://10.0.0.5:8786") is None, scheduler_problem("localhost")
+    (True, "scheduler: 'localhost' is not a Dask scheduler address; write it as tcp://host:port (e.g. tcp://10.0.0.5:8786)")
+    """
+    match = _ADDRESS.fullmatch(address) if isinstance(address, str) else None
+    if match is not None and (match.group(1) is None or 0 < int(match.group(1)) < 65536):
+        return None
+    return f"scheduler: {address!r:.80} is not a Dask scheduler address; write it as tcp://host:port (e.g. tcp://10.0.0.5:8786)"
 
 
 def count_dask(
@@ -36,6 +52,9 @@ def count_dask(
     cluster = None
     try:
         if scheduler:
+            problem = scheduler_problem(scheduler)
+            if problem is not None:
+                raise ConfigError(problem)
             try:
                 client = Client(scheduler, timeout=_DASK_CONNECT_TIMEOUT)
             except (OSError, TimeoutError) as exc:

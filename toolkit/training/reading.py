@@ -104,6 +104,35 @@ def _describe(path: Path, fmt: Format) -> CorpusFile:
     return CorpusFile(str(path), st.st_size, st.st_mtime_ns, _file_format(path, fmt), _is_gzip(path))
 
 
+def _glob(pattern: str) -> list[Path]:
+    """The paths ``pattern`` matches, as ``glob.glob(pattern, recursive=True)``, except that ``**``
+    does not descend into symbolic links to directories (as a directory source, ``os.walk``): a link
+    back up the tree would otherwise repeat the tree under ever longer paths, without end.
+
+    >>> import tempfile, pathlib, os
+    >>> root = pathlib.Path(tempfile.mkdtemp()); (root / "a").mkdir(); _ = (root / "a" / "x.txt").write_text("x")
+    >>> os.symlink("..", root / "a" / "up"); os.symlink("..", root / "b")
+    >>> [str(p.relative_to(root)) for p in _glob(f"{root}/**/*.txt")]
+    ['a/x.txt']
+    """
+    if "**" not in pattern:
+        return [Path(m) for m in glob.glob(pattern)]  # one level per component: no loop possible
+    parts = Path(pattern).parts
+    first = next(i for i, part in enumerate(parts) if _GLOB_CHARS & set(part))
+    root = Path(*parts[:first]) if first else Path(".")
+    rest = parts[first:]
+    if rest[-1] == "**":
+        rest = (*rest, "*")  # glob's trailing ** lists files too; pathlib's lists directories only
+    # glob skips names that start with "." unless the pattern spells the dot; pathlib does not
+    hidden = any(part.startswith(".") for part in rest)
+    found = []
+    for path in root.glob(str(Path(*rest))):  # pathlib's ** does not follow links to directories
+        below = path.relative_to(root).parts
+        if hidden or not any(part.startswith(".") for part in below):
+            found.append(path)
+    return found
+
+
 def _expand_source(source: str | os.PathLike[str]) -> list[Path]:
     text = os.fspath(source)
     path = Path(text)
@@ -118,7 +147,7 @@ def _expand_source(source: str | os.PathLike[str]) -> list[Path]:
     if path.exists():
         return [path]
     if _GLOB_CHARS & set(text):
-        matches = sorted(Path(m) for m in glob.glob(text, recursive=True))
+        matches = sorted(_glob(text))
         files = [m for m in matches if m.is_file()]
         if not files:
             raise CorpusError(f"corpus pattern {text!r} matched no files")
@@ -300,7 +329,31 @@ def _as_corpus(corpus: CorpusSource, options: dict[str, Any]) -> Corpus:
                 f"corpus: some items name existing files and {missing!r:.80} does not; read as texts, the "
                 "list would train on the paths themselves: fix the path, or pass texts with train_from_iterator"
             )
+        if all(map(_looks_like_a_path, corpus[:64])):  # HF's train(files): a list of paths, one mistyped
+            raise CorpusError(
+                f"corpus file {corpus[0]} does not exist; to train on these strings as texts, pass them with "
+                "train_from_iterator (or an iterator)"
+            )
     return Corpus(texts=corpus, **opts)  # type: ignore[arg-type]
+
+
+#: A file name ending of a corpus file (or a compressed one): a string ending so, without spaces, is
+#: taken for a path, not a text.
+_CORPUS_FILE = re.compile(r"(?i)[^\s]*\.(?:txt|text|jsonl|ndjson|json|csv|tsv|md|gz|bz2|xz|zst|parquet)")
+
+
+def _looks_like_a_path(item: Any) -> bool:
+    """Whether a string that names nothing still reads as a file path: no whitespace, and a corpus
+    file's ending or a folder separator (``"data/train.txt"``, ``"corpus.jsonl"``; not ``"hello"``).
+
+    >>> _looks_like_a_path("data/train.txt"), _looks_like_a_path("wiki.jsonl.gz"), _looks_like_a_path("a b.txt")
+    (True, True, False)
+    >>> _looks_like_a_path("hello"), _looks_like_a_path("3.14"), _looks_like_a_path("and/or")
+    (False, False, True)
+    """
+    if not isinstance(item, str) or not item or len(item) >= 4096 or any(c.isspace() for c in item):
+        return False
+    return "/" in item or os.sep in item or _CORPUS_FILE.fullmatch(item) is not None
 
 
 def _names_a_path(item: Any) -> bool:
