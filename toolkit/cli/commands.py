@@ -22,7 +22,7 @@ from toolkit.cli.progress import progress_bar
 from toolkit.errors import ConfigError, InputError, ToolkitError, VocabSizeWarning
 from toolkit.interop._io import missing_folders, remove_empty_folders
 from toolkit.interop.files import (
-    detect_format, load_tokenizer, output_format, read_files, same_file, save_tokenizer, written_files,
+    detect_format, load_tokenizer, output_format, read_files, reader_options, same_file, save_tokenizer, written_files,
 )
 from toolkit.arguments import check_indent
 from toolkit.serialization import write_problem
@@ -102,7 +102,8 @@ def warn(message: str) -> None:
 
 # ---------------------------------------------------------------------------------------- input
 def _load(args: argparse.Namespace) -> Tokenizer:
-    return load_tokenizer(args.tokenizer, format=args.from_format, unused="error", pattern=args.pattern)
+    return load_tokenizer(args.tokenizer, format=args.from_format, unused="error", pattern=args.pattern,
+                          lowercase=args.lowercase)
 
 
 def _read_input(args: argparse.Namespace, positional: Any) -> str:
@@ -388,6 +389,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
     try:
         if made:
             output.parent.mkdir(parents=True, exist_ok=True)
+        # vocab.txt and vocab.json + merges.txt hold only the vocabulary: refused (before anything is
+        # written) when the file would be read back as another tokenizer
+        options = reader_options(tok, dst_fmt)
         written = save_tokenizer(tok, output, format=dst_fmt, indent=args.indent,
                                  template=_template(args, source, dst_fmt))
     except BaseException as exc:
@@ -397,6 +401,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
         raise
     if not args.quiet:
         print(f"converted {source} ({src_fmt}) -> {' + '.join(map(str, written))} ({dst_fmt}): {tok.vocab_size:,} tokens")
+    if options.get("lowercase") is False:  # vocab.txt cannot say it is cased: tell the user while we know
+        print(f"{PROG}: note: {output} is a cased vocabulary; load it with --cased (Python: lowercase=False)",
+              file=sys.stderr)
     if dst_fmt == "tiktoken":  # the file cannot say which pattern it needs: tell the user while we know
         from toolkit.interop.tiktoken_files import pattern_name
 

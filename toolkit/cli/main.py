@@ -93,6 +93,13 @@ def _tokenizer_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--from", dest="from_format", choices=TOKENIZER_FORMATS, default="auto",
                    help="format of the tokenizer file (default: from its name and content)")
     p.add_argument("--pattern", help=".tiktoken files: split pattern (GPT2_PATTERN, CL100K_PATTERN, O200K_PATTERN or a regex)")
+    _case_options(p, "vocab.txt files")
+
+
+def _case_options(p: argparse.ArgumentParser, what: str) -> None:
+    case = p.add_mutually_exclusive_group()
+    case.add_argument("--lowercase", dest="lowercase", action="store_true", default=None, help=f"{what}: uncased BERT (the default)")
+    case.add_argument("--cased", dest="lowercase", action="store_false", help=f"{what}: cased BERT")
 
 
 def _add_train(p: argparse.ArgumentParser) -> None:
@@ -144,9 +151,7 @@ def _add_convert(p: argparse.ArgumentParser) -> None:
                    help="output format (default: from the name; our .json to .json means Hugging Face)")
     p.add_argument("--merges", help="merges.txt / vocab.bpe matching a vocab.json / encoder.json input")
     p.add_argument("--pattern", help=".tiktoken input: split pattern (GPT2_PATTERN, CL100K_PATTERN, O200K_PATTERN or a regex)")
-    case = p.add_mutually_exclusive_group()
-    case.add_argument("--lowercase", dest="lowercase", action="store_true", default=None, help="vocab.txt input: uncased BERT")
-    case.add_argument("--cased", dest="lowercase", action="store_false", help="vocab.txt input: cased BERT")
+    _case_options(p, "vocab.txt input")
     p.add_argument("--indent", type=integer(0, MAX_INDENT), default=None, help="indent JSON output")
     p.add_argument("--template", metavar="DIR", help="--to transformers: the model directory (or tokenizer_config.json) "
                    "whose roles and settings to carry over (default: the input's, when it has one)")

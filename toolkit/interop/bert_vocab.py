@@ -20,16 +20,18 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import SerializationError, VocabularyError
 from toolkit.interop._io import PathLike, numbered_lines, read_text, rstrip_ws, write_text
-from toolkit.interop.pipelines import BERT_SPECIAL_TOKENS, bert_tokenizer
+from toolkit.interop.pipelines import BERT_SPECIAL_TOKENS, bert_tokenizer, pipeline_difference
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
 
-__all__ = ["BERT_SPECIAL_TOKENS", "read_bert_vocab", "write_bert_vocab", "from_bert_vocab", "save_bert_vocab"]
+__all__ = [
+    "BERT_SPECIAL_TOKENS", "read_bert_vocab", "write_bert_vocab", "from_bert_vocab", "save_bert_vocab", "reader_options",
+]
 
 def read_bert_vocab(path: PathLike) -> dict[str, int]:
     """Read ``vocab.txt`` into ``{token: line index}``.
@@ -130,3 +132,58 @@ def save_bert_vocab(tok: Tokenizer, path: PathLike) -> None:
             "(use save_vocab_merges for BPE)"
         )
     write_bert_vocab(tok.model.get_vocab(), path)
+
+
+#: What a refusal of :func:`reader_options` suggests instead.
+_INSTEAD = "save it as tokenizer.json instead (to_hf_json; --to hf on the command line)"
+
+
+def reader_options(tok: Tokenizer) -> dict[str, Any]:
+    """The options with which :func:`from_bert_vocab` reads the ``vocab.txt`` of ``tok`` back as ``tok``
+    (``{"lowercase": False}`` for a cased BERT, else ``{}``).
+
+    A ``vocab.txt`` holds only the tokens; its readers (ours, HF's ``BertWordPieceTokenizer``) build
+    BERT's pipeline around them: ``[UNK]``, ``##`` continuations, ``BertNormalizer``,
+    ``BertPreTokenizer``, ``[CLS] A [SEP]`` and the ``WordPiece`` decoder. Any other pipeline would
+    come back as a different tokenizer: a :class:`SerializationError` names the difference.
+    """
+    model = tok.model
+    if type(model).__name__ != "WordPiece":
+        raise SerializationError(f"save_bert_vocab: the model is {type(model).__name__}; vocab.txt holds WordPiece "
+                                 "vocabularies (use save_vocab_merges for BPE)")
+    params = model.params()
+    why = _model_difference(params, model.get_vocab())
+    normalizer = tok.normalizer.to_dict() if tok.normalizer is not None else None
+    lowercase = normalizer.get("lowercase", True) if normalizer and normalizer["type"] == "BertNormalizer" else True
+    if why is None:
+        vocab = {t: i for t, i in model.get_vocab().items() if t}
+        specials = [t for t in BERT_SPECIAL_TOKENS if t in vocab]
+        # strip_accents equal to lowercase is the default (None) spelled out: the same normalizer
+        strip = normalizer.get("strip_accents") if normalizer and normalizer.get("strip_accents") == lowercase else None
+        reference = bert_tokenizer(vocab, lowercase=bool(lowercase), strip_accents=strip, special_tokens=specials)
+        if set(model.special_tokens) != set(specials):
+            why = (f"its special tokens are {sorted(model.special_tokens)!r:.80}, where a vocab.txt makes special "
+                   f"the BERT tokens it holds, {specials!r}")
+        else:
+            why = pipeline_difference(tok, reference, read_as="a vocab.txt is read with")
+    if why is not None:
+        raise SerializationError(f"save_bert_vocab: a vocab.txt holds only the tokens and is read as BERT's pipeline; "
+                                 f"{why}: {_INSTEAD}")
+    return {} if lowercase else {"lowercase": False}
+
+
+def _model_difference(params: Mapping[str, Any], vocab: Mapping[str, int]) -> str | None:
+    """How a WordPiece model's options differ from those of a ``vocab.txt`` reader, or ``None``."""
+    if params["unk_token"] != "[UNK]":
+        return f"its unknown token is {params['unk_token']!r}, where a vocab.txt is read with '[UNK]'"
+    missing = [t for t in ("[UNK]", "[CLS]", "[SEP]") if t not in vocab]
+    if missing:
+        return (f"its vocabulary has no {' or '.join(map(repr, missing))}, which BERT's pipeline needs "
+                "([UNK] for unknown words, [CLS] A [SEP] around each text)")
+    if params["continuing_subword_prefix"] != "##":
+        return (f"its continuation prefix is {params['continuing_subword_prefix']!r}, where a vocab.txt is read "
+                "with '##'")
+    if params["max_input_chars_per_word"] != 100:
+        return (f"its max_input_chars_per_word is {params['max_input_chars_per_word']}, where a vocab.txt is read "
+                "with 100")
+    return None

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "TOKENIZER_FORMATS", "detect_format", "output_format", "vocab_merges_pair", "load_tokenizer", "save_tokenizer",
-    "written_files", "read_files", "same_file",
+    "written_files", "read_files", "same_file", "reader_options",
 ]
 
 #: Formats ``load_tokenizer(format=...)`` and ``save_tokenizer(format=...)`` accept (``--from`` / ``--to``).
@@ -337,14 +337,36 @@ def _load_stream(path: Path, format: str, options: dict[str, Any], unused: str) 
 
 
 # ---------------------------------------------------------------------------------------- saving
+def reader_options(tok: Tokenizer, format: str) -> dict[str, Any]:
+    """The options :func:`load_tokenizer` needs to read ``tok``, written in ``format``, back as ``tok``
+    (``{"lowercase": False}`` for a cased BERT ``vocab.txt``; ``{}`` for most).
+
+    ``vocab-txt`` and ``vocab-merges`` hold only the vocabulary (and merges), and are read as BERT's
+    and GPT-2's pipelines: a tokenizer they would come back as another one (a character-level BPE, a
+    WordPiece with another normalizer, pre-tokenizer, prefix or unknown token...) is a
+    :class:`SerializationError` naming the difference. The other formats store the whole pipeline, or
+    refuse what they cannot store when written (``tiktoken`` needs its ``pattern`` given back).
+    """
+    if format == "vocab-txt":
+        return bert_vocab.reader_options(tok)
+    if format == "vocab-merges":
+        return gpt2.reader_options(tok)
+    return {}
+
+
 def save_tokenizer(tok: Tokenizer, path: str | os.PathLike[str], *, format: str, indent: int | None = None,
-                   template: str | os.PathLike[str] | None = None) -> list[Path]:
+                   template: str | os.PathLike[str] | None = None, exact: bool = False) -> list[Path]:
     """Write ``tok`` in ``format`` (not ``auto``: see :func:`output_format`); the files written.
 
     ``vocab-merges`` writes ``vocab.json`` + ``merges.txt`` into the folder ``path`` (created if needed);
     ``indent`` applies to the JSON formats; ``template`` to ``transformers`` (see
-    :func:`toolkit.interop.transformers.save_pretrained`).
+    :func:`toolkit.interop.transformers.save_pretrained`). ``exact=True`` (the command line's
+    ``convert``) first refuses, writing nothing, a tokenizer that the file would not give back
+    (:func:`reader_options`); without it, ``vocab-txt`` and ``vocab-merges`` write the vocabulary of any
+    WordPiece or BPE model, as ``save_bert_vocab`` and ``save_vocab_merges`` do.
     """
+    if exact:
+        reader_options(tok, format)
     output = Path(path)
     if format == "toolkit":
         tok.save(output, indent=indent)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import ConfigError, SerializationError, VocabularyError
 from toolkit.interop._io import PathLike, numbered_lines, read_text, where, write_as_unit, write_text
-from toolkit.interop.pipelines import byte_level_tokenizer
+from toolkit.interop.pipelines import byte_level_tokenizer, pipeline_difference
 from toolkit.serialization import parse_json
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ __all__ = [
     "from_gpt2",
     "save_vocab_merges",
     "bpe_merges_of",
+    "reader_options",
 ]
 
 #: The header line Hugging Face and OpenAI write at the top of a merges file.
@@ -141,7 +142,12 @@ def write_merges_txt(merges: Sequence[tuple[str, str]], path: PathLike) -> None:
     Tokens containing a space or a line break cannot be written in this format (HF's JSON can hold them),
     nor a merge whose line would start with ``#version``: readers (HF's too) skip such lines.
     """
-    lines = [MERGES_HEADER]
+    write_text(path, "\n".join([MERGES_HEADER, *_merge_lines(merges)]) + "\n")
+
+
+def _merge_lines(merges: Sequence[tuple[str, str]]) -> list[str]:
+    """The ``left right`` lines of ``merges``; a :class:`SerializationError` for one merges.txt cannot hold."""
+    lines: list[str] = []
     for i, (left, right) in enumerate(merges):
         if left.startswith("#version"):
             raise SerializationError(
@@ -156,7 +162,7 @@ def write_merges_txt(merges: Sequence[tuple[str, str]], path: PathLike) -> None:
                     "(use to_hf_json, whose merges are JSON lists, for such models)"
                 )
         lines.append(f"{left} {right}")
-    write_text(path, "\n".join(lines) + "\n")
+    return lines
 
 
 def from_gpt2(
@@ -188,6 +194,7 @@ def from_gpt2(
             if not isinstance(token, str):
                 raise ConfigError(f"special_tokens must hold token strings, got {type(token).__name__} {token!r:.60}")
     vocab = read_vocab_json(encoder_json)
+    _check_byte_level(vocab, encoder_json)
     merges = read_merges_txt(vocab_bpe)
     header = 2 if _has_header(vocab_bpe) else 1
     check_merges(vocab, merges, source=vocab_bpe, first_line=header)
@@ -205,6 +212,24 @@ def from_gpt2(
         add_prefix_space=add_prefix_space,
         metadata={"source": "gpt2", "encoder_json": Path(encoder_json).name, "vocab_bpe": Path(vocab_bpe).name},
     )
+
+
+def _check_byte_level(vocab: Mapping[str, int], path: PathLike) -> None:
+    """A vocabulary without the 256 byte-level characters is not GPT-2's: say what it is and what to do."""
+    from toolkit.bytelevel import BYTE_TO_CHAR
+
+    if not vocab:
+        return  # the model names an empty vocabulary itself
+    missing = [(b, c) for b, c in enumerate(BYTE_TO_CHAR) if c not in vocab]
+    if missing:
+        shown = ", ".join(f"{c!r} (byte 0x{b:02X})" for b, c in missing[:3])
+        raise VocabularyError(
+            f"{os.fspath(path)}: not a GPT-2 byte-level vocabulary: {len(missing)} of the 256 byte characters are "
+            f"missing ({shown}{', ...' if len(missing) > 3 else ''}); vocab.json + merges.txt are read as GPT-2's "
+            "byte-level BPE, and those of a character-level BPE do not record its normalizer, pre-tokenizer or "
+            "unknown token: convert the original tokenizer to tokenizer.json instead, or read the model alone with "
+            "toolkit.interop.read_bpe_model(vocab_json, merges_txt, unk_token=...)"
+        )
 
 
 def read_bpe_model(
@@ -290,3 +315,59 @@ def save_vocab_merges(
 
     vocab_path, merges_path = write_as_unit(target, write)
     return vocab_path, merges_path
+
+
+def reader_options(tok: Tokenizer) -> dict[str, Any]:
+    """The options with which :func:`from_gpt2` (``load_tokenizer`` of the folder) reads the
+    ``vocab.json`` + ``merges.txt`` of ``tok`` back as ``tok``: always ``{}``.
+
+    The two files hold only the vocabulary and the merges; their readers (ours, ``transformers``'
+    ``GPT2Tokenizer``) build GPT-2's byte-level pipeline around them: ``ByteLevel`` pre-tokenizer
+    (GPT-2's regex, no prefix space), ``ByteLevelBPE``, ``ByteLevel`` decoder, ``<|endoftext|>`` as
+    the only special token. A character-level BPE, or any other pipeline, would come back as a
+    different tokenizer (or not load at all): a :class:`SerializationError` names the difference.
+    """
+    model = tok.model
+    kind = type(model).__name__
+    instead = "save it as tokenizer.json instead (to_hf_json; --to hf on the command line)"
+    if kind in ("BPE", "ByteLevelBPE"):
+        _merge_lines(bpe_merges_of(model))  # first what the files cannot hold at all, as the writer says it
+    if kind == "BPE":
+        raise SerializationError(
+            "save_vocab_merges: the model is a character-level BPE, but vocab.json + merges.txt are read as "
+            "GPT-2's byte-level BPE (the 256 byte characters, ByteLevel pre-tokenizer and decoder) and cannot "
+            "record its unknown token, pre-tokenizer or normalizer (toolkit.interop.read_bpe_model reads the model "
+            f"alone): {instead}"
+        )
+    if kind != "ByteLevelBPE":
+        raise SerializationError(f"save_vocab_merges: the model is {kind}; vocab.json + merges.txt hold BPE models "
+                                 "(use save_bert_vocab for WordPiece)")
+    vocab = model.get_vocab()
+    specials = {t: vocab[t] for t in ("<|endoftext|>",) if t in vocab}
+    why = None
+    if dict(model.special_tokens) != specials:
+        why = (f"its special tokens are {sorted(model.special_tokens)!r:.80}, where these files are read with "
+               f"{sorted(specials)!r} (<|endoftext|> when the vocabulary has it)")
+    else:
+        reference = byte_level_tokenizer(vocab=vocab, merges=bpe_merges_of(model), special_tokens=specials)
+        if tok.post_processor is None:  # the reader's ByteLevel(trim_offsets=False) adds no token, moves no offset
+            reference.post_processor = None
+        ours, theirs = _model_options(model), _model_options(reference.model)
+        if model.mode == "ranks":  # its merges, derived from the ranks, give the same ids in merge mode
+            ours.pop("ignore_merges", None)
+            theirs.pop("ignore_merges", None)
+        if ours != theirs:
+            key = next(k for k in ours if ours[k] != theirs.get(k))
+            why = f"its model has {key}={ours[key]!r}, where these files are read with {key}={theirs.get(key)!r}"
+        else:
+            why = pipeline_difference(tok, reference, read_as="vocab.json + merges.txt are read with")
+    if why is not None:
+        raise SerializationError(f"save_vocab_merges: vocab.json + merges.txt hold only the vocabulary and merges and "
+                                 f"are read as GPT-2's byte-level pipeline; {why}: {instead}")
+    return {}
+
+
+def _model_options(model: Any) -> dict[str, Any]:
+    """A byte-level BPE's options (not the vocabulary and merges the files hold, nor its mode: a rank-mode
+    model, read from a ``.tiktoken`` file, writes the merges derived from its ranks)."""
+    return {k: v for k, v in model.params().items() if k not in ("vocab", "merges", "special_tokens", "mode")}

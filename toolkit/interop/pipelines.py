@@ -27,7 +27,10 @@ if TYPE_CHECKING:
     from toolkit.interfaces import Model, PreTokenizer
     from toolkit.tokenizer import Tokenizer
 
-__all__ = ["byte_level_tokenizer", "tiktoken_tokenizer", "chat_tokenizer", "bert_tokenizer", "BERT_SPECIAL_TOKENS"]
+__all__ = [
+    "byte_level_tokenizer", "tiktoken_tokenizer", "chat_tokenizer", "bert_tokenizer", "BERT_SPECIAL_TOKENS",
+    "pipeline_difference",
+]
 
 #: The special tokens of HF's BertWordPieceTokenizer (those present in a vocabulary are special).
 BERT_SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
@@ -176,3 +179,50 @@ def bert_tokenizer(
         decoder=WordPieceDecoder(prefix=continuing_subword_prefix),
         metadata=metadata,
     )
+
+
+# ---------------------------------------------------------------------------------------- comparing
+#: Texts (single and pair) on which two post-processors must mark the same tokens to count as one.
+_PROBES = (("Hello, world!", None), ("a", "b c"), ("", None))
+
+
+def _shown(component: Mapping[str, Any] | None, limit: int = 90) -> str:
+    if component is None:
+        return "none"
+    text = repr(dict(component))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _same_processing(tok: Tokenizer, reference: Tokenizer) -> bool:
+    """Whether the two post-processors add the same tokens with the same type ids and offsets (BERT's
+    ``TemplateProcessing`` and ``BertProcessing``), all else being equal."""
+    try:
+        return all(tok.encode(text, pair) == reference.encode(text, pair) for text, pair in _PROBES)
+    except Exception:  # noqa: BLE001 - a post-processor that fails here is not the reference's
+        return False
+
+
+def pipeline_difference(tok: Tokenizer, reference: Tokenizer, *, read_as: str) -> str | None:
+    """The first component of ``tok``'s pipeline (normalizer, pre-tokenizer, post-processor, decoder,
+    added tokens) that differs from ``reference``'s, described for an error message, or ``None``.
+
+    ``reference`` is the tokenizer a file's reader would build (``read_as`` names it: "a vocab.txt is
+    read with"); the models are compared by the caller. A post-processor differing only in form
+    (``TemplateProcessing`` spelling out BERT's ``[CLS] A [SEP]``) counts as the same when it gives the
+    same encodings on probe texts.
+    """
+    ours, theirs = tok.to_dict(), reference.to_dict()
+    for part in ("normalizer", "pre_tokenizer", "post_processor", "decoder"):
+        if ours[part] == theirs[part] or (part == "post_processor" and _same_processing(tok, reference)):
+            continue
+        name = part.replace("_", "-")
+        return f"this tokenizer's {name} is {_shown(ours[part])}, where {read_as} {_shown(theirs[part])}"
+    # An added token that only repeats a special token of the reference (as a Hugging Face file lists
+    # them: special, not normalized, no stripping) changes nothing; any other is not in the file.
+    specials = reference.special_tokens
+    extra = [a["content"] for a in ours.get("added_tokens") or []
+             if not (a["special"] and specials.get(a["content"]) == a["id"] and not a["normalized"]
+                     and not (a["lstrip"] or a["rstrip"] or a["single_word"]))]
+    if extra:
+        return f"this tokenizer's added tokens {extra!r:.80} are not stored"
+    return None

@@ -364,6 +364,7 @@ def to_model_proto(tok: Tokenizer, *, bos_token: str | None = _INFER, eos_token:
         )
     out = ModelProto()
     for i, (piece, score) in enumerate(pieces):
+        _check_piece(i, piece)
         if i == unk_id:
             kind_id = UNKNOWN
         elif model.byte_fallback and piece in _BYTE_PIECES:  # a byte piece, even if listed as special
@@ -391,6 +392,38 @@ def to_model_proto(tok: Tokenizer, *, bos_token: str | None = _INFER, eos_token:
             trainer.set(f"{role}_piece", pieces[role_id][0])
     out.normalizer_spec = _normalizer_spec(tok)
     return out
+
+
+#: sentencepiece refuses to load a model holding a piece of this many UTF-8 bytes or more ("piece is too long").
+SPM_MAX_PIECE_BYTES = 8000
+
+
+def _check_piece(index: int, piece: str) -> None:
+    """Refuse a piece that sentencepiece's model loader refuses (``ModelInterface::InitializePieces``:
+    "piece must not be empty", "piece must not include null character", "piece is too long"), or that
+    protobuf cannot hold (a string that is not UTF-8: a lone surrogate)."""
+    fix = ("remove it from the vocabulary (retrain on text without it), or save it as tokenizer.json instead "
+           "(to_hf_json; --to hf on the command line)")
+    if not piece:
+        raise SerializationError(f"save_sentencepiece: piece {index} is empty, which sentencepiece refuses in a .model "
+                                 "file (\"piece must not be empty\"); remove it from the vocabulary")
+    if "\x00" in piece:
+        raise SerializationError(
+            f"save_sentencepiece: piece {index} {piece!r:.60} contains a NUL character, which sentencepiece refuses "
+            f"in a .model file (\"piece must not include null character\"); {fix}"
+        )
+    try:
+        size = len(piece.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise SerializationError(
+            f"save_sentencepiece: piece {index} {piece!r:.60} holds a lone surrogate ({piece[exc.start]!r}), which is "
+            "not UTF-8 and cannot be written in a .model file; remove it from the vocabulary"
+        ) from None
+    if size >= SPM_MAX_PIECE_BYTES:
+        raise SerializationError(
+            f"save_sentencepiece: piece {index} {piece!r:.40} is {size} UTF-8 bytes long; sentencepiece refuses pieces "
+            f"of {SPM_MAX_PIECE_BYTES} bytes or more (\"piece is too long\"); {fix}"
+        )
 
 
 def save_sentencepiece(tok: Tokenizer, path: PathLike, *, bos_token: str | None = _INFER,

@@ -158,7 +158,78 @@ def read_template(path: str | os.PathLike[str]) -> dict[str, Any]:
     if not isinstance(document, dict):
         raise SerializationError(f"{source}: a tokenizer_config.json holds a JSON object, this one a "
                                  f"{type(document).__name__}")
+    _check_template(document, source)
     return document
+
+
+_BOOLEANS = ("add_bos_token", "add_eos_token", "add_prefix_space", "clean_up_tokenization_spaces", "legacy",
+             "spaces_between_special_tokens", "split_special_tokens", "do_lower_case", "strip_accents",
+             "tokenize_chinese_chars")
+
+
+def _check_template(document: Mapping[str, Any], source: Path) -> None:
+    """Refuse, naming the field, a ``tokenizer_config.json`` whose roles, added tokens or carried settings
+    (:data:`CARRIED`) have a shape ``transformers`` does not read (a token's ``content`` that is not a
+    string...): copied over, they would make a directory it refuses; used, they would fail here."""
+
+    def bad(field: str, value: Any, expected: str) -> SerializationError:
+        return SerializationError(
+            f"{source}: {field} is {json.dumps(value, ensure_ascii=False, default=repr)[:60]}, where transformers "
+            f"expects {expected}; correct the file, or give another --template (template=...)"
+        )
+
+    def check_token(field: str, value: Any) -> None:
+        """A token: a string, or an ``AddedToken`` object whose ``content`` is one."""
+        if isinstance(value, Mapping):
+            if not isinstance(value.get("content"), str):
+                raise bad(f"{field}.content", value.get("content"), "the token's text, a string")
+        elif not isinstance(value, str):
+            raise bad(field, value, "a token: a string or an AddedToken object {\"content\": \"...\"}")
+
+    for role in ROLES:
+        if document.get(role) is not None:
+            check_token(role, document[role])
+    decoder = document.get("added_tokens_decoder")
+    if decoder is not None:
+        if not isinstance(decoder, Mapping):
+            raise bad("added_tokens_decoder", decoder, "an object {id: AddedToken}")
+        for key, entry in decoder.items():
+            if not (key.isascii() and key.isdigit()):
+                raise bad(f"added_tokens_decoder key {key!r}", key, "a token id (decimal digits)")
+            if not isinstance(entry, Mapping):
+                raise bad(f"added_tokens_decoder[{key!r}]", entry, "an AddedToken object {\"content\": \"...\"}")
+            check_token(f"added_tokens_decoder[{key!r}]", entry)
+            for flag in ("lstrip", "normalized", "rstrip", "single_word", "special"):
+                if flag in entry and not isinstance(entry[flag], bool):
+                    raise bad(f"added_tokens_decoder[{key!r}].{flag}", entry[flag], "true or false")
+    for key in ("additional_special_tokens", "extra_special_tokens"):
+        value = document.get(key)
+        if value is None:
+            continue
+        if isinstance(value, list):
+            for i, token in enumerate(value):
+                check_token(f"{key}[{i}]", token)
+        elif key == "extra_special_tokens" and isinstance(value, Mapping):  # Gemma 3: {"image_token": "<...>"}
+            for name, token in value.items():
+                check_token(f"{key}[{name!r}]", token)
+        else:
+            raise bad(key, value, "a list of tokens")
+    settings: dict[str, tuple[Any, str]] = {
+        "tokenizer_class": (lambda v: isinstance(v, str), "a class name, a string"),
+        "chat_template": (lambda v: isinstance(v, str) or (isinstance(v, list) and all(
+            isinstance(t, Mapping) and isinstance(t.get("name"), str) and isinstance(t.get("template"), str)
+            for t in v)), "a string, or a list of {\"name\": ..., \"template\": ...} objects"),
+        "model_max_length": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0,
+                             "a positive number"),
+        "padding_side": (lambda v: v in ("left", "right"), '"left" or "right"'),
+        "truncation_side": (lambda v: v in ("left", "right"), '"left" or "right"'),
+        "model_input_names": (lambda v: isinstance(v, list) and all(isinstance(n, str) for n in v),
+                              "a list of input names (strings)"),
+        **{name: (lambda v: isinstance(v, bool), "true or false") for name in _BOOLEANS},
+    }
+    for key, (valid, expected) in settings.items():
+        if document.get(key) is not None and not valid(document[key]):
+            raise bad(key, document[key], expected)
 
 
 def _type_ids_used(tok: Tokenizer) -> bool:
