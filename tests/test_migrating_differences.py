@@ -724,3 +724,18 @@ def test_a_vocab_line_of_only_unicode_whitespace_is_blank() -> None:
         tokenizers = require("tokenizers")
         hf = tokenizers.Tokenizer(tokenizers.models.WordPiece.from_file(str(path), unk_token="[UNK]"))
         assert (hf.id_to_token(3), hf.token_to_id("b"), hf.get_vocab_size(), hf.decode([3])) == ("", 4, 5, "")
+
+
+def test_special_tokens_at_the_top_are_exported_as_added_tokens_only() -> None:
+    from algorithms import ByteLevelBPE, ByteLevelBPETrainer
+    from pretokenizers import ByteLevel
+
+    tok = Tokenizer(ByteLevelBPE(), pre_tokenizer=ByteLevel(add_prefix_space=False))
+    tok.train(["hello world"] * 20, ByteLevelBPETrainer(vocab_size=270, special_tokens=["<|endoftext|>"],
+                                                         show_progress=False))
+    top = tok.token_to_id("<|endoftext|>")
+    assert top == tok.get_vocab_size() - 1  # our trainer numbers special tokens after the rest
+    tokenizers = require("tokenizers")
+    hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(tok)))
+    assert hf.get_vocab_size(with_added_tokens=False) == tok.get_vocab_size() - 1  # docs/migrating.md
+    assert hf.get_vocab_size() == tok.get_vocab_size() and hf.token_to_id("<|endoftext|>") == top

@@ -286,3 +286,18 @@ def test_the_chat_preset_gets_chatml_and_lists_every_special_token(lines: list[s
     assert text == "<|im_start|>user\nhi there<|im_end|>\n<|im_start|>assistant\nok<|im_end|>\n<|im_start|>assistant\n"
     # transformers cuts special-token strings out of text; ours does when allowed
     assert hf(text, add_special_tokens=False)["input_ids"] == tok.encode(text, allowed_special="all").ids
+
+
+@pytest.mark.parametrize("name", ["gpt2_style", "bert"])
+def test_tokenizer_object_takes_to_hf_and_names_it_when_given_ours(name: str, lines: list[str]) -> None:
+    tok = _trained(name, lines)
+    with pytest.raises(ConfigError, match=r"tok\.to_hf\(\)"):
+        transformers.PreTrainedTokenizerFast(tokenizer_object=tok)  # our Tokenizer is not HF's class
+    hf_component = require("tokenizers").processors.TemplateProcessing(single="$A")
+    with pytest.raises(ConfigError, match=r"Hugging Face tokenizers component.*tok\.to_hf\(\)"):
+        tok.post_processor = hf_component  # what transformers assigns when it gets that far
+    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok.to_hf())
+    sample = lines[5000:5100]
+    assert [fast(line)["input_ids"] for line in sample] == [tok.encode(line).ids for line in sample]
+    assert [fast.decode(tok.encode(line).ids, skip_special_tokens=True) for line in sample] == [
+        tok.decode(tok.encode(line).ids) for line in sample]

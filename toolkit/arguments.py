@@ -155,5 +155,9 @@ class ComponentSlot:
 
     def __set__(self, obj: Any, value: Any) -> None:
         if value is not None and not isinstance(value, self.kind):
-            raise ConfigError(f"{self.name} must be a {self.kind.__name__} or None, got {type(value).__name__}")
+            hint = ""
+            if type(value).__module__.split(".")[0] == "tokenizers":  # transformers hands HF's components over
+                hint = ("; that is a Hugging Face tokenizers component: use this toolkit's, or give code that needs "
+                        "HF's Tokenizer (transformers' tokenizer_object=) tok.to_hf()")
+            raise ConfigError(f"{self.name} must be a {self.kind.__name__} or None, got {type(value).__name__}{hint}")
         obj.__dict__[self.slot] = value

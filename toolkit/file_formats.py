@@ -34,6 +34,14 @@ class FileFormats:
         with writing(path):
             tool("save_hf_json")(self, path, indent=indent)
 
+    def to_hf(self) -> Any:
+        """This tokenizer as a Hugging Face ``tokenizers.Tokenizer`` (needs ``tokenizers``; the same ids),
+        for code that takes HF's object, such as ``transformers``:
+
+        >>> fast = PreTrainedTokenizerFast(tokenizer_object=tok.to_hf())   # doctest: +SKIP
+        """
+        return tool("to_hf_tokenizer")(self)
+
     @classmethod
     def load_any(cls, path: str | os.PathLike[str], *, format: str = "auto", **options: Any) -> Self:
         """Load a tokenizer file of any supported format, detected from its content unless ``format``

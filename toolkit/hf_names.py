@@ -102,7 +102,8 @@ class HFNames:
         if value is not True:
             raise ConfigError(
                 f"encode_special_tokens={value!r}: special tokens typed in text are always encoded as text here; "
-                "pass encode(..., allowed_special='all') (or a set of them) to match them, as HF does with False"
+                "pass encode(..., allowed_special='all') (or a set of them) to match them, as HF does with False "
+                "(transformers' PreTrainedTokenizerFast sets it: give it tokenizer_object=tok.to_hf())"
             )
 
     def _model_trainer(self) -> Any:

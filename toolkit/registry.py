@@ -181,6 +181,7 @@ TOOLS: dict[str, str] = {
     "count_words": "toolkit.training.corpus:count_words",
     "load_hf_json": "toolkit.interop.hf_json:load_hf_json",
     "save_hf_json": "toolkit.interop.hf_json:save_hf_json",
+    "to_hf_tokenizer": "toolkit.interop.hf_json:to_hf_tokenizer",
     "from_gpt2": "toolkit.interop.gpt2:from_gpt2",
     "save_vocab_merges": "toolkit.interop.gpt2:save_vocab_merges",
     "from_tiktoken": "toolkit.interop.tiktoken_files:from_tiktoken",

@@ -43,7 +43,7 @@ from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 from toolkit.added_tokens import read_added_tokens
-from toolkit.errors import SerializationError, ToolkitError
+from toolkit.errors import ConfigError, SerializationError, ToolkitError
 from toolkit.interop._io import PathLike, read_text, write_text
 from toolkit.interop.hf_components import (
     Json,
@@ -71,7 +71,7 @@ from toolkit.arguments import check_indent
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
 
-__all__ = ["HF_VERSION", "load_hf_json", "save_hf_json", "from_hf_dict", "to_hf_dict"]
+__all__ = ["HF_VERSION", "load_hf_json", "save_hf_json", "from_hf_dict", "to_hf_dict", "to_hf_tokenizer"]
 
 #: The ``tokenizer.json`` schema version we read and write.
 HF_VERSION = "1.0"
@@ -245,6 +245,17 @@ def _vocab_for_hf(vocab: dict[str, int], added: Mapping[int, Any],
             return {**vocab, **{t.content: i for i, t in added.items()}}
         next_id += 1
     return out
+
+
+def to_hf_tokenizer(tok: Tokenizer) -> Any:
+    """``tok`` as a Hugging Face ``tokenizers.Tokenizer`` (the same ids, built from :func:`to_hf_dict`),
+    for code that needs HF's object, such as ``transformers``'
+    ``PreTrainedTokenizerFast(tokenizer_object=...)``."""
+    try:
+        import tokenizers
+    except ImportError:
+        raise ConfigError('to_hf needs Hugging Face tokenizers: pip install tokenizers') from None
+    return tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(tok), ensure_ascii=False))
 
 
 def save_hf_json(tok: Tokenizer, path: PathLike, *, indent: int | None = None) -> None:
