@@ -19,7 +19,8 @@ from algorithms import BPE, BPETrainer, ByteLevelBPE, Unigram, UnigramTrainer, W
 from conftest import require
 from pretokenizers import BertPreTokenizer, ByteLevel, Metaspace, Whitespace, WhitespaceSplit
 from toolkit import Tokenizer, decoders, limits
-from toolkit.cli import main
+from test_cli import one_line_error as cli_one_line_error
+from test_cli import run
 from toolkit.errors import SerializationError, VocabularyError
 from toolkit.interop import files
 from toolkit.interop.files import load_tokenizer, save_tokenizer
@@ -35,17 +36,10 @@ PROBES = ["The lazy dog, naïve café 12345!", "Hello World", "", "unknown ∑ �
 BERT_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def one_line_error(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("tokenizer-toolkit: error: "), err
-    return lines[0]
+    line = cli_one_line_error(err)
+    assert line.startswith("tokenizer-toolkit: error: "), err
+    return line
 
 
 def observed(encoding: Any) -> tuple[Any, ...]:
