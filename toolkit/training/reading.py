@@ -344,16 +344,17 @@ _CORPUS_FILE = re.compile(r"(?i)[^\s]*\.(?:txt|text|jsonl|ndjson|json|csv|tsv|md
 
 def _looks_like_a_path(item: Any) -> bool:
     """Whether a string that names nothing still reads as a file path: no whitespace, and a corpus
-    file's ending or a folder separator (``"data/train.txt"``, ``"corpus.jsonl"``; not ``"hello"``).
+    file's ending (``"data/train.txt"``, ``"corpus.jsonl"``; not ``"hello"``, nor a line of base64 or
+    a URL, which hold ``/`` too).
 
     >>> _looks_like_a_path("data/train.txt"), _looks_like_a_path("wiki.jsonl.gz"), _looks_like_a_path("a b.txt")
     (True, True, False)
-    >>> _looks_like_a_path("hello"), _looks_like_a_path("3.14"), _looks_like_a_path("and/or")
-    (False, False, True)
+    >>> _looks_like_a_path("hello"), _looks_like_a_path("3.14"), _looks_like_a_path("aGk/b3I+Zm9v")
+    (False, False, False)
     """
     if not isinstance(item, str) or not item or len(item) >= 4096 or any(c.isspace() for c in item):
         return False
-    return "/" in item or os.sep in item or _CORPUS_FILE.fullmatch(item) is not None
+    return _CORPUS_FILE.fullmatch(item) is not None
 
 
 def _names_a_path(item: Any) -> bool:
