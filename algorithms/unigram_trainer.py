@@ -1,11 +1,14 @@
 """UnigramTrainer: SentencePiece's Unigram training as a pure function of word counts.
 
+0. **Long words**: a word longer than ``max_sentence_length`` UTF-8 bytes (4192) is left out of
+   training, with a warning, as SentencePiece leaves out longer sentences.
 1. **Required characters**: the characters of the words, most frequent first, until their share of
    all character occurrences reaches ``character_coverage`` (1.0: all), plus ``initial_alphabet``.
 2. **Seed**: the required characters (score: their count) and the substrings of 2 to
    ``max_piece_length`` characters that occur at least twice in the text (score: distinct words
    holding them x length) and keep SentencePiece's rules on pieces when asked (``split_by_unicode_script``...),
-   the best ``seed_size``; scores become log-probabilities.
+   the best ``seed_size``; scores become log-probabilities. The substrings are found by walking the
+   sorted suffixes of the words (cut to ``max_piece_length``) as a trie: memory linear in the text.
 3. **EM**, ``n_sub_iterations`` times per round: the E-step adds every piece's expected count over
    the lattice of each word (forward-backward); the M-step drops pieces expected fewer than 0.5 times
    and sets ``score = digamma(count) - digamma(total)`` (SentencePiece's Bayesian update).
@@ -27,8 +30,9 @@ The slow, readable twin is :mod:`algorithms.reference.unigram` (the test oracle)
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Collection, Mapping
-from itertools import compress
+from itertools import chain, compress
 
 from pydantic import Field, StrictBool, StrictInt
 
@@ -41,7 +45,7 @@ from toolkit.interfaces import Model, Params, Trainer
 from toolkit.registry import register
 from toolkit.unicode_scripts import ANY, SCRIPT_NAMES, script_of
 
-__all__ = ["PieceRules", "UnigramTrainer", "digamma", "required_characters", "seed_pieces"]
+__all__ = ["PieceRules", "UnigramTrainer", "digamma", "required_characters", "seed_pieces", "suffix_counts"]
 
 Pieces = list[tuple[str, float]]
 #: Pieces expected fewer times than this are dropped by the M-step (SentencePiece's threshold).
@@ -52,6 +56,13 @@ EXPECTED_FREQUENCY_THRESHOLD = 0.5
 KEEP_FROM = EXPECTED_FREQUENCY_THRESHOLD - 1e-9
 #: Words longer than this (characters) take the log-space forward-backward (no underflow).
 _PROB_SPACE_MAX = 48
+#: Most suffixes :func:`suffix_counts` holds at once (130 to 180 bytes each); past it the least frequent
+#: go. There is one per position of a distinct word at most, so only more than this many characters of
+#: distinct words reach it (55 MB of English books hold 1.5 million). Read at call time: raise it to
+#: count exactly on more.
+SEED_BUDGET = 4_000_000
+#: Most positions counted between two checks of the budget.
+_SEED_CHUNK = 1 << 16
 
 
 def digamma(x: float) -> float:
@@ -91,6 +102,74 @@ def required_characters(items: list[tuple[str, int]], coverage: float, initial: 
     return required
 
 
+def suffix_counts(
+    items: list[tuple[str, int]], required: Mapping[str, int], max_len: int, budget: int | None = None,
+) -> tuple[dict[str, int], int, bool]:
+    """Every suffix of every word cut to ``max_len`` characters (and before the first character not in
+    ``required``), of 2 characters or more, with ``count x scale + 1`` summed over its positions.
+
+    Returns the counts, ``scale`` (more than the number of positions, so a sum packs the occurrences in
+    the text, weighted by word count, as ``value // scale``, and the positions in distinct words as
+    ``value % scale``) and whether the budget was reached. There is one entry per position at most,
+    linear in the text (the substrings are the prefixes of these keys; :func:`seed_pieces` walks them
+    as a trie). The dict never holds more than ``budget`` entries (default :data:`SEED_BUDGET`, read
+    at call time): when the next positions could overflow it, the entries of the lowest counts are
+    dropped first, down to half of it at least (lossy counting), so that memory stays bounded on text
+    whose words never repeat.
+
+    >>> counts, scale, full = suffix_counts([("abab", 2)], {"a": 4, "b": 4}, 3)
+    >>> {k: divmod(v, scale) for k, v in counts.items()}, full
+    ({'aba': (2, 1), 'bab': (2, 1), 'ab': (2, 1)}, False)
+    """
+    budget = max(2, SEED_BUDGET if budget is None else budget)
+    scale = 1 + sum(len(word) for word, _ in items)
+    counts: dict[str, int] = {}
+    if max_len < 2:
+        return counts, scale, False
+    get = counts.get
+    pruned = False
+    chunk = max(1, min(_SEED_CHUNK, budget // 2))  # positions counted between two checks of the budget
+    for word, count in items:
+        n = len(word)
+        value = count * scale + 1
+        spans: list[tuple[int, int]] | None = None  # None: every position, cut at max_len only
+        if not all(c in required for c in word):  # substrings stop before a character outside ``required``
+            spans = []
+            run = n  # the first position after s of a character outside ``required`` (or n)
+            for s in range(n - 1, -1, -1):
+                if word[s] not in required:
+                    run = s
+                elif run - s >= 2:
+                    spans.append((s, min(run, s + max_len)))
+        total = n - 1 if spans is None else len(spans)
+        for first in range(0, total, chunk):
+            last = min(first + chunk, total)
+            if len(counts) + last - first > budget:  # room for the chunk's new keys first
+                _drop_lowest(counts, budget - chunk)
+                pruned = True
+            if spans is None:
+                for s in range(first, last):
+                    key = word[s:s + max_len]
+                    counts[key] = get(key, 0) + value
+            else:
+                for s, e in spans[first:last]:
+                    key = word[s:e]
+                    counts[key] = get(key, 0) + value
+    return counts, scale, pruned
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def _drop_lowest(counts: dict[str, int], keep: int) -> None:
+    """Drop the entries of the lowest values until at most ``keep`` are left (ties go together)."""
+    values = sorted(counts.values(), reverse=True)
+    floor = values[keep] if keep < len(values) else -1
+    for key in [k for k, v in counts.items() if v <= floor]:
+        del counts[key]
+
+
 def seed_pieces(
     items: list[tuple[str, int]], required: Mapping[str, int], max_len: int, seed_size: int,
     *, piece_rules: PieceRules | None = None,
@@ -103,32 +182,53 @@ def seed_pieces(
     distinct word it occurs in, as Hugging Face does (weighting the score by word count favours whole
     frequent words and trains a less likely model). With ``piece_rules``, candidates that break them
     (:meth:`PieceRules.is_valid`) are then left out, as SentencePiece filters its suffix-tree nodes.
+
+    The substrings are not listed one by one (a word of ``n`` characters holds about ``n x max_len`` of
+    them): the suffixes of :func:`suffix_counts`, sorted, are the leaves of the trie of the substrings,
+    whose nodes are walked bottom-up with a stack (as an LCP-interval walk of a suffix array). A node
+    that is no key and has a single child always continues with the same character and is left to its
+    longer form, as the internal nodes of SentencePiece's suffix tree; the others are the candidates.
     """
-    distinct: dict[str, int] = {}
-    occurrences: dict[str, int] = {}
-    get, get_occ = distinct.get, occurrences.get
-    for word, count in items:
-        n = len(word)
-        ok = [c in required for c in word]
-        for s in range(n - 1):
-            if not ok[s]:
-                continue
-            for e in range(s + 2, min(n, s + max_len) + 1):
-                if not ok[e - 1]:
-                    break
-                sub = word[s:e]
-                distinct[sub] = get(sub, 0) + 1
-                occurrences[sub] = get_occ(sub, 0) + count
-    # As the suffix tree's internal nodes SentencePiece seeds from: a substring that is always followed
-    # by the same character (within words) is left out, its longer form holds the same occurrences.
-    for sub, n in list(occurrences.items()):
-        if len(sub) > 2 and occurrences.get(sub[:-1]) == n:
-            occurrences[sub[:-1]] = 0
-    chars = sorted(((c, n) for c, n in required.items() if n > 0), key=lambda kv: (-kv[1], kv[0]))
+    counts, scale, pruned = suffix_counts(items, required, max_len)
+    if pruned:
+        warnings.warn(
+            f"UnigramTrainer: the words hold more than {SEED_BUDGET:,} distinct suffixes of up to {max_len} "
+            "characters (algorithms.unigram_trainer.SEED_BUDGET), so the least frequent were dropped while "
+            "counting and the seed pieces are approximate; such a text is mostly words that never repeat "
+            "(hashes, encoded data): clean it, or raise SEED_BUDGET (about 150 bytes of memory each)",
+            stacklevel=3,
+        )
     valid = piece_rules.is_valid if piece_rules is not None else None
-    ranked = sorted(((s, distinct[s] * len(s)) for s, n in occurrences.items()
-                     if n >= 2 and (valid is None or valid(s))), key=lambda kv: (-kv[1], kv[0]))
-    seeds = chars + ranked[: max(0, seed_size - len(chars))]
+    candidates: list[tuple[str, int]] = []
+    add = candidates.append
+    depths = [0]  # the open nodes of the trie (prefixes of the previous key), by length
+    sums = [0]  # the packed counts of the keys seen under each
+    previous = ""
+    for key in chain(sorted(counts), [""]):  # "" closes every node
+        limit = min(len(previous), len(key))
+        common = 0
+        while common < limit and previous[common] == key[common]:
+            common += 1
+        carry = 0
+        while depths[-1] > common:  # the nodes below the common prefix are complete
+            depth = depths.pop()
+            carry += sums.pop()
+            if carry >= 2 * scale and depth >= 2:
+                sub = previous[:depth]
+                if valid is None or valid(sub):
+                    add((sub, carry % scale * depth))
+        if depths[-1] < common:  # a node where the previous key and this one part
+            depths.append(common)
+            sums.append(carry)
+        else:
+            sums[-1] += carry
+        depths.append(len(key))
+        sums.append(counts.get(key, 0))
+        previous = key
+    del counts
+    chars = sorted(((c, n) for c, n in required.items() if n > 0), key=lambda kv: (-kv[1], kv[0]))
+    candidates.sort(key=lambda kv: (-kv[1], kv[0]))
+    seeds = chars + candidates[: max(0, seed_size - len(chars))]
     log_total = math.log(sum(score for _, score in seeds))
     return [(piece, math.log(score) - log_total) for piece, score in seeds]
 
@@ -549,10 +649,11 @@ class UnigramTrainer(Trainer):
     Options with Hugging Face ``UnigramTrainer``'s names and defaults: ``vocab_size`` (8000),
     ``show_progress`` (call ``progress``), ``special_tokens``, ``shrinking_factor`` (0.75),
     ``unk_token``, ``max_piece_length`` (16), ``n_sub_iterations`` (2), ``initial_alphabet``,
-    ``seed_size`` (1,000,000); and SentencePiece's ``character_coverage`` (1.0 keeps every character)
-    and its rules on pieces (:class:`PieceRules`): ``split_by_unicode_script`` (``False``, as Hugging
-    Face; SentencePiece's default is ``True``), ``split_by_number`` (``True``) and ``split_digits``
-    (``False``).
+    ``seed_size`` (1,000,000); and SentencePiece's ``character_coverage`` (1.0 keeps every character),
+    ``max_sentence_length`` (4192: longer words, in UTF-8 bytes, are left out of training with a
+    warning; with ``Metaspace(split=False)`` a word is a sentence) and its rules on pieces
+    (:class:`PieceRules`): ``split_by_unicode_script`` (``False``, as Hugging Face; SentencePiece's
+    default is ``True``), ``split_by_number`` (``True``) and ``split_digits`` (``False``).
     ``progress`` (a ``callback(stage, done, total)``, not serialized) hears ``"seed"``, ``"em"`` and
     ``"prune"``. The steps are in the module docstring.
 
@@ -571,6 +672,7 @@ class UnigramTrainer(Trainer):
         n_sub_iterations: StrictInt = Field(2, ge=1, le=1000)
         initial_alphabet: list[str] = []
         seed_size: StrictInt = Field(1_000_000, ge=1)
+        max_sentence_length: StrictInt = Field(4192, ge=1)
         character_coverage: float = Field(1.0, gt=0.0, le=1.0, allow_inf_nan=False)
         split_by_unicode_script: StrictBool = False
         split_by_number: StrictBool = True
@@ -613,7 +715,7 @@ class UnigramTrainer(Trainer):
         meta, unk_id = self._meta(model)
         # Sorted: the EM sums floats word by word, and their last bits (hence ties between scores)
         # must not depend on the order of the word counts.
-        items = sorted(checked_word_counts(word_counts))
+        items = self._short_words(sorted(checked_word_counts(word_counts)))
         size = self.vocab_size - len(meta)
         required = required_characters(items, self.character_coverage, self.initial_alphabet)
         if size < len(required):
@@ -638,6 +740,36 @@ class UnigramTrainer(Trainer):
             {**options, "unk_id": unk_id, "special_tokens": list(self.special_tokens)},
             validate=False, where="UnigramTrainer", vocab=vocab, check=False,
         )
+
+    def _short_words(self, items: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """``items`` without the words longer than ``max_sentence_length`` UTF-8 bytes, as SentencePiece
+        leaves out longer sentences (their seeding and EM take time and memory in proportion); a warning
+        says how many went, a :class:`TrainingError` when nothing is left."""
+        limit = self.max_sentence_length
+        short: list[tuple[str, int]] = []
+        dropped: list[tuple[int, int]] = []  # (UTF-8 bytes, count) of the words left out
+        for word, count in items:
+            size = len(word.encode("utf-8")) if 4 * len(word) > limit else 0  # at most 4 bytes a character
+            if size > limit:
+                dropped.append((size, count))
+            else:
+                short.append((word, count))
+        if not dropped:
+            return items
+        what = (f"{_plural(len(dropped), 'distinct word')} ({_plural(sum(c for _, c in dropped), 'occurrence')}; "
+                f"the longest is {max(dropped)[0]:,} bytes) longer than max_sentence_length={limit:,} UTF-8 bytes")
+        if not short:
+            raise TrainingError(
+                f"UnigramTrainer: every word of the corpus is too long to train on: {what}; split the text into "
+                "shorter words (a pre-tokenizer that splits on spaces), or raise max_sentence_length (seeding and EM "
+                "then take time and memory in proportion to the longest words)"
+            )
+        warnings.warn(
+            f"UnigramTrainer: {what} left out of training, as SentencePiece leaves out longer sentences; raise "
+            "max_sentence_length to keep them",
+            stacklevel=3,
+        )
+        return short
 
     def _em_and_prune(self, lattices: Lattices, size: int) -> Pieces:
         desired = int(size * 1.1)

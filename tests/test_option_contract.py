@@ -145,6 +145,7 @@ CASES: dict[Key, tuple[Any, Any]] = {
     ("model", "Unigram", "seed"): (7, "x"),
     ("model", "Unigram", "match_byte_pieces"): (False, "no"),
     ("trainer", "UnigramTrainer", "vocab_size"): (40, 0),
+    ("trainer", "UnigramTrainer", "max_sentence_length"): (5, 0),
     ("trainer", "UnigramTrainer", "show_progress"): (False, "x"),
     ("trainer", "UnigramTrainer", "special_tokens"): (["<s>"], 5),
     ("trainer", "UnigramTrainer", "shrinking_factor"): (0.5, 1.5),

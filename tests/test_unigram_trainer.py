@@ -353,3 +353,156 @@ def test_special_tokens_that_are_also_learned_pieces_leave_room_for_the_next_bes
         tokens = [t for t, _ in vocab]
         assert len(tokens) == 60 and len(set(tokens)) == 60, specials
         assert tokens[: 1 + len(specials)] == ["<unk>", *specials]
+
+
+# --------------------------------------------------------------------------- bounded seeding
+
+def _every_substring_seeds(items: list[tuple[str, int]], required: dict[str, int], max_len: int, seed_size: int,
+                           rules: object = None) -> list[tuple[str, float]]:
+    """The seeding before the suffix walk, kept as the oracle: a dict entry for every substring of every word."""
+    distinct: dict[str, int] = {}
+    occurrences: dict[str, int] = {}
+    for word, count in items:
+        ok = [c in required for c in word]
+        for s in range(len(word) - 1):
+            if not ok[s]:
+                continue
+            for e in range(s + 2, min(len(word), s + max_len) + 1):
+                if not ok[e - 1]:
+                    break
+                distinct[word[s:e]] = distinct.get(word[s:e], 0) + 1
+                occurrences[word[s:e]] = occurrences.get(word[s:e], 0) + count
+    for sub, n in list(occurrences.items()):
+        if len(sub) > 2 and occurrences.get(sub[:-1]) == n:
+            occurrences[sub[:-1]] = 0
+    chars = sorted(((c, n) for c, n in required.items() if n > 0), key=lambda kv: (-kv[1], kv[0]))
+    valid = rules.is_valid if rules is not None else None  # type: ignore[attr-defined]
+    ranked = sorted(((s, distinct[s] * len(s)) for s, n in occurrences.items()
+                     if n >= 2 and (valid is None or valid(s))), key=lambda kv: (-kv[1], kv[0]))
+    seeds = chars + ranked[: max(0, seed_size - len(chars))]
+    log_total = math.log(sum(score for _, score in seeds))
+    return [(piece, math.log(score) - log_total) for piece, score in seeds]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text("ab▁c1.日本", min_size=1, max_size=30), st.integers(1, 4), min_size=1, max_size=15),
+       st.sampled_from([1.0, 1.0, 0.8, 0.5]), st.sampled_from([1, 2, 3, 5, 16]), st.sampled_from([5, 30, 10**6]),
+       st.sampled_from(["none", "script", "digits"]))
+def test_the_suffix_walk_seeds_exactly_what_listing_every_substring_seeds(
+        words: dict[str, int], coverage: float, max_len: int, seed_size: int, rules: str) -> None:
+    from algorithms.unigram_trainer import PieceRules
+
+    items = sorted(words.items())
+    required = required_characters(items, coverage, [])
+    piece_rules = {"none": None, "script": PieceRules(split_by_unicode_script=True),
+                   "digits": PieceRules(split_digits=True)}[rules]
+    assert seed_pieces(items, required, max_len, seed_size, piece_rules=piece_rules) == _every_substring_seeds(
+        items, required, max_len, seed_size, piece_rules)
+
+
+def _hashes(n: int, length: int = 12, seed: int = 0) -> dict[str, int]:
+    rng = random.Random(seed)
+    return {"▁" + "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(length)): 1
+            for _ in range(n)}
+
+
+def test_the_seed_budget_changes_nothing_below_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import warnings
+
+    from algorithms import unigram_trainer
+
+    words = {**_CORPUS_WORDS, **_hashes(40)}
+    positions = sum(len(w) - 1 for w in words)
+    trained = []
+    for budget in (10**9, unigram_trainer.SEED_BUDGET, 2 * positions):  # the last: just enough for every suffix
+        monkeypatch.setattr(unigram_trainer, "SEED_BUDGET", budget)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no warning either
+            trained.append(UnigramTrainer(vocab_size=60, unk_token="<unk>", show_progress=False).train(words).vocab)
+    assert trained[0] == trained[1] == trained[2]
+
+
+_CORPUS_WORDS = {"▁" + w: n for w, n in {"the": 40, "lower": 5, "lowest": 4, "newer": 6, "newest": 7, "wider": 3,
+                                         "widest": 3, "low": 9, "new": 8, "tokenizer": 2, "tokens": 3}.items()}
+
+
+def test_the_seed_budget_bounds_the_suffix_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from algorithms import unigram_trainer
+    from algorithms.unigram_trainer import suffix_counts
+
+    items = sorted({**_hashes(300, length=20), "▁" + "x" * 500: 2}.items())  # and a word longer than the budget
+    required = required_characters(items, 1.0, [])
+    sizes: list[int] = []
+    drop = unigram_trainer._drop_lowest
+
+    def recording_drop(counts: dict[str, int], keep: int) -> None:
+        sizes.append(len(counts))  # the most the dict held since the last drop
+        drop(counts, keep)
+
+    monkeypatch.setattr(unigram_trainer, "_drop_lowest", recording_drop)
+    monkeypatch.setattr(unigram_trainer, "SEED_BUDGET", 64)
+    counts, scale, full = suffix_counts(items, required, 16)
+    assert full and len(sizes) > 10 and max([*sizes, len(counts)]) <= 64
+    # exact, the counting holds every position of the 301 words; with the budget, the most frequent
+    # suffixes are the ones kept (those of the word seen twice), with their exact counts
+    exact, _, full = suffix_counts(items, required, 16, budget=10**9)
+    assert not full and len(exact) > 5000
+    assert all(counts[k] == v for k, v in exact.items() if set(k) == {"x"})
+
+
+def test_a_tiny_seed_budget_still_trains_a_loadable_tokenizer(monkeypatch: pytest.MonkeyPatch) -> None:
+    from algorithms import unigram_trainer
+    from pretokenizers import Metaspace
+    from toolkit import Tokenizer
+
+    monkeypatch.setattr(unigram_trainer, "SEED_BUDGET", 100)
+    texts = [" ".join(_hashes(20, length=10, seed=i)).replace("▁", "") + " the lower newest widest" for i in range(5)]
+    tok = Tokenizer(Unigram(), pre_tokenizer=Metaspace())
+    with pytest.warns(UserWarning, match=r"SEED_BUDGET.*approximate"):
+        tok.train_from_iterator(texts, UnigramTrainer(vocab_size=40, unk_token="<unk>", show_progress=False))
+    loaded = Tokenizer.from_str(tok.to_str())
+    tokens = loaded.encode("the newest tokens").tokens
+    assert tokens == tok.encode("the newest tokens").tokens and "".join(tokens) == "▁the▁newest▁tokens"
+    assert len(loaded.get_vocab()) == 40
+
+
+def test_words_longer_than_max_sentence_length_are_left_out_with_a_warning() -> None:
+    import warnings
+
+    long_ascii = "▁" + "ab" * 2094  # 4191 bytes: kept
+    long_thai = "▁" + "ก" * 1397  # 1398 characters, 3 + 1397 x 3 = 4194 bytes: left out
+    base = {**WORDS, long_ascii: 1}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kept = UnigramTrainer(vocab_size=30, unk_token="<unk>", show_progress=False).train(base)
+    assert "ab" * 8 in kept.get_vocab()  # the long ASCII word was trained on
+    with pytest.warns(UserWarning, match=r"1 distinct word \(3 occurrences; the longest is 4,194 bytes\) longer than "
+                                         r"max_sentence_length=4,192 UTF-8 bytes left out of training"):
+        skipped = UnigramTrainer(vocab_size=30, unk_token="<unk>", show_progress=False).train({**base, long_thai: 3})
+    assert skipped == kept and "ก" not in skipped.get_vocab()
+    # an option like the others: set after construction, checked
+    trainer = UnigramTrainer(vocab_size=30, unk_token="<unk>", show_progress=False)
+    trainer.max_sentence_length = 10_000
+    assert "ก" in trainer.train({**base, long_thai: 3}).get_vocab()
+    assert trainer.to_dict()["max_sentence_length"] == 10_000
+    with pytest.raises(ConfigError):
+        trainer.max_sentence_length = 0
+    assert trainer.max_sentence_length == 10_000
+    with pytest.raises(TrainingError, match="every word of the corpus is too long.*max_sentence_length=10"):
+        UnigramTrainer(max_sentence_length=10, show_progress=False).train({"▁" + "a" * 20: 1, "▁bcdefghijk": 2})
+
+
+def test_a_one_line_megabyte_of_base64_is_left_out_not_a_memory_error() -> None:
+    import base64
+
+    from pretokenizers import Metaspace
+    from toolkit import Tokenizer
+
+    blob = base64.b64encode(random.Random(1).randbytes(750_000)).decode()  # one 1,000,000-character word
+    tok = Tokenizer(Unigram(), pre_tokenizer=Metaspace())
+    trainer = UnigramTrainer(vocab_size=40, unk_token="<unk>", show_progress=False)
+    with pytest.raises(TrainingError, match="max_sentence_length"):
+        tok.train_from_iterator([blob], trainer)
+    with pytest.warns(UserWarning, match="the longest is 1,000,003 bytes"):
+        tok.train_from_iterator([blob, "the lower the newest", "the widest lowest low"], trainer)
+    assert tok.encode("the lowest").ids
