@@ -502,10 +502,8 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
         """tiktoken's ``decode_bytes``: the bytes of the ids ``tokens`` (tiktoken's name), special tokens
         included; byte-level tokens give their exact bytes even when they end inside a UTF-8 character,
         special and added tokens the UTF-8 of their text (as tiktoken's special tokens)."""
-        if type(tokens) is not list:
-            check_id_sequence(tokens)
-            tokens = list(tokens)
-        ids = tokens
+        check_id_sequence(tokens)  # before list(): bytes would iterate as ids
+        ids = tokens if type(tokens) is list else list(tokens)
         strings = self._tokens_of(ids, False)
         if self._byte_level():
             literal = self._literal_ids()

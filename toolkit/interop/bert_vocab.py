@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import SerializationError, VocabularyError
 from toolkit.interop._io import PathLike, numbered_lines, read_text, rstrip_ws, write_text
-from toolkit.interop.pipelines import BERT_SPECIAL_TOKENS, bert_tokenizer, pipeline_difference
+from toolkit.interop.pipelines import BERT_SPECIAL_TOKENS, SAVE_AS_HF_JSON, bert_tokenizer, pipeline_difference
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
@@ -134,10 +134,6 @@ def save_bert_vocab(tok: Tokenizer, path: PathLike) -> None:
     write_bert_vocab(tok.model.get_vocab(), path)
 
 
-#: What a refusal of :func:`reader_options` suggests instead.
-_INSTEAD = "save it as tokenizer.json instead (to_hf_json; --to hf on the command line)"
-
-
 def reader_options(tok: Tokenizer) -> dict[str, Any]:
     """The options with which :func:`from_bert_vocab` reads the ``vocab.txt`` of ``tok`` back as ``tok``
     (``{"lowercase": False}`` for a cased BERT, else ``{}``).
@@ -168,7 +164,7 @@ def reader_options(tok: Tokenizer) -> dict[str, Any]:
             why = pipeline_difference(tok, reference, read_as="a vocab.txt is read with")
     if why is not None:
         raise SerializationError(f"save_bert_vocab: a vocab.txt holds only the tokens and is read as BERT's pipeline; "
-                                 f"{why}: {_INSTEAD}")
+                                 f"{why}: {SAVE_AS_HF_JSON}")
     return {} if lowercase else {"lowercase": False}
 
 

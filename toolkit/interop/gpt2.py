@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import ConfigError, SerializationError, VocabularyError
 from toolkit.interop._io import PathLike, numbered_lines, read_text, where, write_as_unit, write_text
-from toolkit.interop.pipelines import byte_level_tokenizer, pipeline_difference
+from toolkit.interop.pipelines import SAVE_AS_HF_JSON, byte_level_tokenizer, pipeline_difference
 from toolkit.serialization import parse_json
 
 if TYPE_CHECKING:
@@ -329,15 +329,14 @@ def reader_options(tok: Tokenizer) -> dict[str, Any]:
     """
     model = tok.model
     kind = type(model).__name__
-    instead = "save it as tokenizer.json instead (to_hf_json; --to hf on the command line)"
-    if kind in ("BPE", "ByteLevelBPE"):
-        _merge_lines(bpe_merges_of(model))  # first what the files cannot hold at all, as the writer says it
+    merges = bpe_merges_of(model) if kind in ("BPE", "ByteLevelBPE") else []
+    _merge_lines(merges)  # first what the files cannot hold at all, as the writer says it
     if kind == "BPE":
         raise SerializationError(
             "save_vocab_merges: the model is a character-level BPE, but vocab.json + merges.txt are read as "
             "GPT-2's byte-level BPE (the 256 byte characters, ByteLevel pre-tokenizer and decoder) and cannot "
             "record its unknown token, pre-tokenizer or normalizer (toolkit.interop.read_bpe_model reads the model "
-            f"alone): {instead}"
+            f"alone): {SAVE_AS_HF_JSON}"
         )
     if kind != "ByteLevelBPE":
         raise SerializationError(f"save_vocab_merges: the model is {kind}; vocab.json + merges.txt hold BPE models "
@@ -349,7 +348,7 @@ def reader_options(tok: Tokenizer) -> dict[str, Any]:
         why = (f"its special tokens are {sorted(model.special_tokens)!r:.80}, where these files are read with "
                f"{sorted(specials)!r} (<|endoftext|> when the vocabulary has it)")
     else:
-        reference = byte_level_tokenizer(vocab=vocab, merges=bpe_merges_of(model), special_tokens=specials)
+        reference = byte_level_tokenizer(vocab=vocab, merges=merges, special_tokens=specials)
         if tok.post_processor is None:  # the reader's ByteLevel(trim_offsets=False) adds no token, moves no offset
             reference.post_processor = None
         ours, theirs = _model_options(model), _model_options(reference.model)
@@ -363,7 +362,7 @@ def reader_options(tok: Tokenizer) -> dict[str, Any]:
             why = pipeline_difference(tok, reference, read_as="vocab.json + merges.txt are read with")
     if why is not None:
         raise SerializationError(f"save_vocab_merges: vocab.json + merges.txt hold only the vocabulary and merges and "
-                                 f"are read as GPT-2's byte-level pipeline; {why}: {instead}")
+                                 f"are read as GPT-2's byte-level pipeline; {why}: {SAVE_AS_HF_JSON}")
     return {}
 
 

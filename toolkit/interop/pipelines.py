@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "byte_level_tokenizer", "tiktoken_tokenizer", "chat_tokenizer", "bert_tokenizer", "BERT_SPECIAL_TOKENS",
-    "pipeline_difference",
+    "pipeline_difference", "SAVE_AS_HF_JSON",
 ]
 
 #: The special tokens of HF's BertWordPieceTokenizer (those present in a vocabulary are special).
@@ -182,6 +182,9 @@ def bert_tokenizer(
 
 
 # ---------------------------------------------------------------------------------------- comparing
+#: What a writer that refuses a pipeline its format cannot hold suggests instead.
+SAVE_AS_HF_JSON = "save it as tokenizer.json instead (to_hf_json; --to hf on the command line)"
+
 #: Texts (single and pair) on which two post-processors must mark the same tokens to count as one.
 _PROBES = (("Hello, world!", None), ("a", "b c"), ("", None))
 

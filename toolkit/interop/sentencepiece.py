@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit.decoders import SPACE
 from toolkit.errors import SerializationError, ToolkitError
 from toolkit.interop._io import PathLike, read_bytes
+from toolkit.interop.pipelines import SAVE_AS_HF_JSON
 from toolkit.interop.spm_proto import (
     BPE,
     BYTE,
@@ -402,8 +403,7 @@ def _check_piece(index: int, piece: str) -> None:
     """Refuse a piece that sentencepiece's model loader refuses (``ModelInterface::InitializePieces``:
     "piece must not be empty", "piece must not include null character", "piece is too long"), or that
     protobuf cannot hold (a string that is not UTF-8: a lone surrogate)."""
-    fix = ("remove it from the vocabulary (retrain on text without it), or save it as tokenizer.json instead "
-           "(to_hf_json; --to hf on the command line)")
+    fix = f"remove it from the vocabulary (retrain on text without it), or {SAVE_AS_HF_JSON}"
     if not piece:
         raise SerializationError(f"save_sentencepiece: piece {index} is empty, which sentencepiece refuses in a .model "
                                  "file (\"piece must not be empty\"); remove it from the vocabulary")
