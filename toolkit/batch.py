@@ -277,7 +277,7 @@ def _enlarge(connection: Any) -> None:
     try:
         import fcntl
 
-        fcntl.fcntl(connection.fileno(), 1031, PIPE_BYTES)  # F_SETPIPE_SZ (Python 3.10+ names it)
+        fcntl.fcntl(connection.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
     except (OSError, ValueError, AttributeError):
         pass
 
