@@ -390,10 +390,10 @@ class Model(Component):
 class Trainer(Component):
     """Learns a model from word counts: a pure function ``Mapping[str, int] -> Model``.
 
-    Every trainer's ``Params`` extends ``Trainer.Params``, so it has ``show_progress`` (Hugging Face's
-    name and default): a bar while training when stderr is a terminal or in a notebook, unless a
-    ``progress(stage, done, total)`` callback is set (see :mod:`toolkit.progress`, whose
-    ``training_progress(self)`` a trainer enters around its work).
+    Every trainer has ``show_progress`` (Hugging Face's name and default; declared here, and again by
+    the trainers whose ``Params`` list their fields in Hugging Face's order): a bar while training when
+    stderr is a terminal or in a notebook, unless a ``progress(stage, done, total)`` callback is set
+    (see :mod:`toolkit.progress`, whose ``training_progress(self)`` a trainer enters around its work).
     """
 
     kind = "trainer"

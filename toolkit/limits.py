@@ -75,6 +75,7 @@ __all__ = [
     "MAX_REGEX_REPEAT",
     "MAX_PINNED_LENGTH",
     "MAX_NESTING_DEPTH",
+    "MAX_DOCUMENT_BYTES",
     "snapshot",
     "restore",
     "check_input_size",

@@ -1,1 +1,2 @@
-"""Slow, readable reference implementations: the test oracles of every fast trainer and encoder."""
+"""Slow, readable reference implementations: the test oracles of the BPE (byte-level included), WordPiece
+and Unigram trainers and encoders (WordLevel has no fast path to check)."""

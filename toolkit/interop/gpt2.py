@@ -175,7 +175,7 @@ def from_gpt2(
     """The GPT-2 tokenizer from ``encoder.json`` + ``vocab.bpe`` (or HF ``vocab.json`` + ``merges.txt``).
 
     Pipeline: ``ByteLevel`` pre-tokenizer (GPT-2 regex, byte → ``Ġ``-alphabet), ``ByteLevelBPE`` with
-    the merges in file order, ``ByteLevel`` decoder. ``special_tokens`` defaults to ``<|endoftext|>``
+    the merges in file order, ``ByteLevel(trim_offsets=False)`` post-processor, ``ByteLevel`` decoder. ``special_tokens`` defaults to ``<|endoftext|>``
     when the vocabulary has it (id 50256 for GPT-2); they stay ordinary text unless ``allowed_special``
     names them, like tiktoken's ``encode_ordinary``.
 

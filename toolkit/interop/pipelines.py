@@ -72,7 +72,8 @@ def byte_level_tokenizer(
     add_prefix_space: bool = False,
     metadata: Mapping[str, Any] | None = None,
 ) -> Tokenizer:
-    """GPT-2 pipeline: ``ByteLevel`` pre-tokenizer + ``ByteLevelBPE(vocab, merges)`` + ``ByteLevel`` decoder.
+    """GPT-2 pipeline: ``ByteLevel`` pre-tokenizer + ``ByteLevelBPE(vocab, merges)`` + ``ByteLevel(trim_offsets=False)``
+    post-processor + ``ByteLevel`` decoder.
 
     Without ``vocab`` the model is untrained (the 256 bytes), ready for a ``ByteLevelBPETrainer``.
     """
@@ -107,7 +108,8 @@ def tiktoken_tokenizer(
 
 
 def chat_tokenizer() -> Tokenizer:
-    """The untrained chat pipeline: ``CHAT_PATTERN`` split, byte-level BPE, ``ByteLevel`` decoder."""
+    """The untrained chat pipeline: ``CHAT_PATTERN`` split, byte-level BPE, ``ByteLevel(trim_offsets=False)``
+    post-processor and ``ByteLevel`` decoder."""
     from algorithms import ByteLevelBPE
     from pretokenizers import CHAT_PATTERN
 
