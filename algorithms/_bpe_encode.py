@@ -145,8 +145,9 @@ def merge_long(syms: list[int], pair_rank: PairTable, rank_id: Sequence[int]) ->
         return syms, list(range(n))
     get = pair_rank.get
     sym = syms
-    # A huge piece (a file that is one word) links its symbols in machine integers: 8 bytes each instead
-    # of about 40 for a list of int objects, half the peak memory, at about a fifth more time.
+    # A huge piece (a file that is one word) links its symbols in machine integers: far less memory
+    # than lists of int objects, for a little more time (measured: docs/benchmarks.md, "Design
+    # measurements").
     links = list if n <= _HUGE_PIECE else partial(array, "q")
     nxt = links(range(1, n + 1))
     nxt[-1] = -1

@@ -105,7 +105,7 @@ class _Splits:
 
     Shared by the BPE engine below and the WordPiece trainer (:mod:`algorithms._wordpiece_runs`), which
     differ only in how they choose the next pair. ``words``, ``counts``, ``pair_counts`` and
-    ``where`` are described in the module docstring.
+    ``where`` are described in docs/algorithms.md, "The merge engine".
     """
 
     def __init__(
@@ -257,7 +257,7 @@ class _MergeState(_Splits):
         super().__init__(words, counts, first_occurrence=first_occurrence)
         #: first_occurrence only: the length of each symbol in initial symbols, for offsets.
         self.sym_len: dict[str, int] = dict.fromkeys("".join(self.words), 1) if first_occurrence else {}
-        #: Candidate pairs, best first (see the module docstring).
+        #: Candidate pairs, best first (the key layout is at the top of this module).
         self.heap: list[int] = [self._key(p, n) for p, n in self.pair_counts.items()]
         heapq.heapify(self.heap)
 

@@ -1,7 +1,8 @@
 """The vocabulary helpers every model and trainer of :mod:`algorithms` shares.
 
-* :func:`check_vocab` — one pass over a ``token -> id`` mapping (100 000+ entries are checked with a
-  plain loop, not pydantic); :func:`parse_merges`, :func:`check_special_tokens`;
+* :func:`check_vocab` — a ``token -> id`` mapping checked in bulk, not with pydantic (vocabularies
+  have 100 000+ entries), entry by entry only to name a problem; :func:`parse_merges`,
+  :func:`check_special_tokens`;
 * :func:`build_pair_table` — the ``(left_id, right_id) -> rank`` table both BPE models encode with;
 * :func:`checked_word_counts` — the trainers' input check; :func:`select_alphabet` — their alphabet;
 * :class:`VocabLookup` — the vocabulary accessors of a model.
@@ -257,7 +258,11 @@ def check_special_tokens(
 
 
 def ordered_vocab(vocab: Mapping[str, int]) -> dict[str, int]:
-    """The vocabulary sorted by id: the canonical (deterministic) order in files and ``get_vocab``."""
+    """The vocabulary sorted by id: the canonical (deterministic) order in files and ``get_vocab``.
+
+    >>> ordered_vocab({"b": 1, "a": 0})
+    {'a': 0, 'b': 1}
+    """
     ids = list(vocab.values())
     if set(map(type, ids)) <= {int} and all(map(int.__lt__, ids, ids[1:])):
         return dict(vocab)  # already in id order (the files we and HF write): no sort

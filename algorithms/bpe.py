@@ -193,8 +193,9 @@ class BPE(VocabLookup, Model):
 
     # ------------------------------------------------------------------ encoding
     def _initial(self, piece: str) -> tuple[list[int], list[int], list[int]] | None:
-        """Initial symbols ``(ids, starts, ends)`` (character spans), or ``None`` when every character
-        maps to exactly one vocabulary symbol (then ``ids`` come from :meth:`_initial_fast`)."""
+        """Initial symbols ``(ids, starts, ends)`` (character spans), unknown characters as
+        ``unk_token`` (a fused run with ``fuse_unk``) or byte-fallback tokens: the general path, taken
+        when :meth:`_initial_fast` and :meth:`_fill_unknown` cannot give one symbol per character."""
         ids: list[int] = []
         starts: list[int] = []
         ends: list[int] = []

@@ -43,7 +43,11 @@ def byte_piece(b: int) -> str:
 
 
 def check_scored_vocab(vocab: Any, *, where: str) -> list[tuple[str, float]]:
-    """``[(piece, score), ...]`` checked: unique non-empty pieces, finite scores, within the limits."""
+    """``[(piece, score), ...]`` checked: unique non-empty pieces, finite scores, within the limits.
+
+    >>> check_scored_vocab([["<unk>", 0], ("a", -1.5)], where="vocab")
+    [('<unk>', 0.0), ('a', -1.5)]
+    """
     if not isinstance(vocab, (list, tuple)):
         raise VocabularyError(f"{where}: the vocabulary must be a list of [piece, score] pairs, got {type(vocab).__name__}")
     limits.check_vocab_size(len(vocab), where=where)

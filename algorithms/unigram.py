@@ -47,7 +47,11 @@ def _f32(x: float) -> float:
 
 
 def check_unigram_vocab(vocab: Any, *, where: str) -> list[tuple[str, float]]:
-    """Check a ``[(piece, score), ...]`` list (lists or tuples of two); return it as tuples."""
+    """Check a ``[(piece, score), ...]`` list (lists or tuples of two); return it as tuples.
+
+    >>> check_unigram_vocab([["<unk>", 0], ("a", -1.5)], where="Unigram")
+    [('<unk>', 0.0), ('a', -1.5)]
+    """
     if isinstance(vocab, (str, bytes, Mapping)) or not isinstance(vocab, Sequence):
         raise ConfigError(
             f"{where}.vocab: must be a list of [piece, score] pairs (Unigram ids are positions), "
@@ -142,7 +146,7 @@ class Unigram(Model):
         alpha: float | None = Field(None, ge=0.0, allow_inf_nan=False)
         nbest_size: StrictInt | None = Field(None, ge=-1, le=10_000)
         seed: StrictInt | None = None
-        # SentencePiece sums path scores in float32; its ties depend on that rounding (spm helper).
+        # SentencePiece sums path scores in float32; its ties depend on that rounding.
         float32: StrictBool = False
         match_byte_pieces: StrictBool = True
         user_defined: list[str] = []

@@ -56,10 +56,9 @@ EXPECTED_FREQUENCY_THRESHOLD = 0.5
 KEEP_FROM = EXPECTED_FREQUENCY_THRESHOLD - 1e-9
 #: Words longer than this (characters) take the log-space forward-backward (no underflow).
 _PROB_SPACE_MAX = 48
-#: Most suffixes :func:`suffix_counts` holds at once (130 to 180 bytes each); past it the least frequent
-#: go. There is one per position of a distinct word at most, so only more than this many characters of
-#: distinct words reach it (55 MB of English books hold 1.5 million). Read at call time: raise it to
-#: count exactly on more.
+#: Most suffixes :func:`suffix_counts` holds at once; past it the least frequent go. There is one per
+#: position of a distinct word at most, so only text whose words rarely repeat reaches it (sizes:
+#: docs/benchmarks.md, "Design measurements"). Read at call time: raise it to count exactly on more.
 SEED_BUDGET = 4_000_000
 #: Most positions counted between two checks of the budget.
 _SEED_CHUNK = 1 << 16

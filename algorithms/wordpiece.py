@@ -88,8 +88,8 @@ class WordPiece(Model):
         # Continuation tokens keyed without their prefix: the inner loop then looks up plain slices of
         # the word instead of building prefix + slice strings.
         self._cont: dict[str, int] = {t[plen:]: i for t, i in self._words.items() if t.startswith(prefix) and len(t) > plen}
-        # No token is longer than this, so the longest-match search starts there instead of at the
-        # end of the word (a 20-letter word costs a handful of look-ups, not 20 per position).
+        # No token is longer than this: a longer word cannot be one token, so _encode_piece skips
+        # that look-up.
         self._max_first = max(map(len, vocab), default=0)
         # The token lengths that occur, longest first: the search tries only those, so one long token
         # (a 1,000-character "##aaa...") adds one look-up per position, not a thousand.

@@ -247,7 +247,8 @@ def pinned_classes(pattern: str) -> tuple[PinnedClass, ...]:
 
 def class_drift(pinned: PinnedClass) -> frozenset[str]:
     """Every character that drifts for ``pinned``, by comparing the whole tables: the slow,
-    obviously correct reference (tests; a few tenths of a second for ``\\p{L}``).
+    obviously correct reference (tests; it scans every code point, where :class:`DriftSwitch`
+    classifies only the characters it meets).
 
     >>> "\\U0003d000" in class_drift((r"\\p{L}", "L"))
     True

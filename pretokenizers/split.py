@@ -99,8 +99,9 @@ def _hf_spelling(value: Any) -> Any:
 #: :data:`BEHAVIORS`, HF's ``"MergedWithNext"`` spelling accepted.
 BehaviorOption = Annotated[Behavior, BeforeValidator(_hf_spelling)]
 
-# Patterns shipped with the toolkit: linear-time, so they run without the timeout guard (the guard
-# costs the ``regex`` module about half a microsecond per match), and a file may run them unguarded.
+# Patterns shipped with the toolkit: linear-time, so they run without the timeout guard (which costs
+# the ``regex`` module time per match: docs/benchmarks.md, "Design measurements"), and a file may
+# run them unguarded.
 _TRUSTED_PATTERNS = frozenset(NAMED_PATTERNS.values()) | {HF_GPT2_PATTERN} | PINNED_PATTERNS
 
 Span = tuple[int, int]

@@ -23,6 +23,9 @@ def script_spans(text: str) -> list[Span]:
 
     Characters of no script ("Any": the space, code points HF's table does not list) join the piece
     before them; Any characters before the first scripted one are dropped, as in HF.
+
+    >>> script_spans("Hi 世界!"), script_spans("  ab")
+    ([(0, 3), (3, 5), (5, 6)], [(2, 4)])
     """
     cuts: list[int] = []
     last = ANY

@@ -164,8 +164,9 @@ class Piece:
     def map_chars(self, fn: Callable[[str], str], *, prefix: str = "") -> Piece:
         """Replace each character by ``fn(char)`` and optionally prepend ``prefix``.
 
-        Prefix characters stand for the empty span at the piece start. Used by the byte-level and
-        Metaspace pre-tokenizers, whose output is not a slice of the input.
+        Prefix characters stand for the empty span at the piece start. Used by the byte-level
+        pre-tokenizer, whose output is not a slice of the input (:mod:`pretokenizers._pieces` gives the
+        same result faster for one-for-one rewrites and prefixes, as Metaspace's).
         """
         reps = [fn(c) for c in self.text]
         text = "".join(reps)

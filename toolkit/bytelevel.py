@@ -99,7 +99,11 @@ def byte_symbols(text: str) -> str | None:
 
 
 def is_byte_level(text: str) -> bool:
-    """True when every character of ``text`` is one of the 256 byte-level characters."""
+    """True when every character of ``text`` is one of the 256 byte-level characters.
+
+    >>> is_byte_level("Ġhi"), is_byte_level("h i")
+    (True, False)
+    """
     return all(c in CHAR_TO_BYTE for c in text)
 
 

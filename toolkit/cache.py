@@ -4,7 +4,8 @@ Models keep the ids of each piece, pipelines the tokens of each raw piece, pre-t
 respellings. Real text repeats a few thousand words, so a full cache is simply cleared: no eviction
 bookkeeping on the hot path (a hit is one C-level ``dict.get``), memory bounded by ``capacity``
 entries. Each dict operation is atomic in CPython, so a cache may be shared between threads; a cache
-never crosses a process boundary or a copy (it pickles and copies as empty). A cache of text pieces
+is never pickled or copied with its entries (it pickles and copies as empty: a spawned worker starts
+cold, a forked one inherits the parent's). A cache of text pieces
 keeps only keys up to ``longest`` characters: a long text is rarely repeated, and keeping it whole
 would bound the entries but not the memory.
 
@@ -59,7 +60,7 @@ class BoundedCache(dict):  # type: ignore[type-arg]
         return value
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_empty, (type(self), self.capacity, self.longest))  # pickles empty: workers start with a cold cache
+        return (_empty, (type(self), self.capacity, self.longest))  # pickles empty: a spawned worker starts cold
 
     def __copy__(self) -> BoundedCache:
         return type(self)(self.capacity, longest=self.longest)

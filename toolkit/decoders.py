@@ -360,8 +360,8 @@ class Replace(PatternReplacement, Decoder):
 @register("CTC", kind="decoder")
 class CTC(Decoder):
     """Decodes the output of a CTC speech model (wav2vec2): repeated tokens collapse to one, then
-    ``pad_token`` is removed and, with ``cleanup``, ``word_delimiter_token`` becomes a space and the
-    WordPiece clean-up runs on each token; empty tokens are dropped (as Hugging Face).
+    ``pad_token`` is removed and, with ``cleanup``, the WordPiece clean-up runs on each token and
+    ``word_delimiter_token`` becomes a space; empty tokens are dropped (as Hugging Face).
 
     >>> CTC().decode(["<pad>", "h", "h", "e", "l", "l", "<pad>", "l", "o", "|", "w", "o", "r", "l", "d"])
     'hello world'

@@ -6,8 +6,11 @@ from (``None`` for tokens a post-processor added). Like Hugging Face's ``Encodin
 tokens belong to which input sequence (``sequence_ids``, set by the post-processor, so RoBERTa-style
 pairs whose type ids are all 0 still count two sequences), the parts cut off by truncation
 (``overflowing``) and the alignment helpers (``token_to_chars``, ``char_to_token``, ``word_to_tokens``...).
-Truncating and padding one encoding are here; pairs, settings and the pipeline step in :mod:`toolkit.padding`. The two rarely used attributes cost
-nothing until set (``None``), so batches of millions of tokens stay compact.
+The two rarely used attributes (sequence ranges, overflowing parts) cost nothing until set (``None``),
+so batches of millions of tokens stay compact.
+
+Truncating and padding one encoding are here; pairs, settings and the pipeline step are in
+:mod:`toolkit.padding`.
 """
 
 from __future__ import annotations

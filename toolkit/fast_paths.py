@@ -116,7 +116,7 @@ class PipelineCaches:
         return len(self.raw) + len(self.chunks) + len(self.scanned) + sum(map(len, self.tokens.values()))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.model, self.pre_tokenizer))  # worker processes start with empty caches
+        return (type(self), (self.model, self.pre_tokenizer))  # pickled (a spawned worker): empty caches
 
 
 def piece_tokens(model: Model, raw: str, spell: Spell) -> PieceTokens:
@@ -165,7 +165,8 @@ def encode_slices(
     output: pieces, their starts, the respelling); return the next word index.
 
     One loop with everything in locals: this is the hot path of ``encode`` for BERT and GPT-2 style
-    pipelines, and a helper call per token would cost a third of its time.
+    pipelines, where a helper call per token is a large share of the time (measured: docs/benchmarks.md,
+    "Design measurements").
     """
     raws, starts, spell = sliced
     ids, tokens, offsets, words = out.ids, out.tokens, out.offsets, out.words

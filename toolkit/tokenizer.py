@@ -178,7 +178,8 @@ class Tokenizer(TruncationPadding, HFNames, TiktokenNames, VocabularyMixin, File
         self._renew_patterns()
 
     def clear_cache(self) -> None:
-        """Forget cached pieces; needed only after changing a model's vocabulary in place."""
+        """Forget cached pieces, to free their memory (caches never serve stale results: an option
+        change renews them, and a model's vocabulary cannot change in place)."""
         with _CACHES_LOCK:
             self._forget_caches()
         self.model.clear_cache()

@@ -78,7 +78,7 @@ class VocabularyMixin:
     def _model_size(self) -> int:
         """How many ids the model's vocabulary spans (its largest id + 1, at least its size). Kept per
         model and option generation, apart from :meth:`_derived`'s cache, which adding a token renews:
-        adding tokens one at a time read the whole vocabulary each time."""
+        else adding tokens one at a time would read the whole vocabulary each time."""
         model, generation = self.model, options.generation()
         found = self.__dict__.get("_model_size_of")
         if found is None or found[0] is not model or found[1] != generation:
@@ -207,8 +207,9 @@ class VocabularyMixin:
     def _skipped_ids(self) -> frozenset[int]:
         """The ids ``decode`` skips: special tokens whose decoded string is a special token's text (HF
         compares strings, so a special token whose normalized text differs is kept). Kept until a token
-        is added or an option changes: every ``decode`` needs it, and a model with hundreds of special
-        tokens (Llama 3) made it most of the time of decoding one id."""
+        is added or an option changes: every ``decode`` needs it, and with hundreds of special tokens
+        (Llama 3) building it dominates decoding one id (measured: docs/benchmarks.md, "Design
+        measurements")."""
         model = self.model
 
         def build() -> frozenset[int]:

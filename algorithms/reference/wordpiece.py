@@ -3,7 +3,8 @@
 :func:`reference_wordpiece_trainer` follows the Hugging Face course's WordPiece algorithm literally:
 at every step it recomputes the frequency of every token and every adjacent pair over all words,
 scores every pair with ``freq(pair) / (freq(first) * freq(second))`` as an exact
-:class:`fractions.Fraction`, merges the best pair in every word, and starts again. It is
+:class:`fractions.Fraction` (or, with ``criterion="likelihood"``, by the discounted likelihood gain
+of :func:`_gain`), merges the best pair in every word, and starts again. It is
 ``O(merges × corpus)``, so it is only for small corpora: the tests check that the fast incremental
 :class:`algorithms.wordpiece_trainer.WordPieceTrainer` learns exactly the same merges.
 

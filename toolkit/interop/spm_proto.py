@@ -245,7 +245,8 @@ _FLOAT = struct.Struct("<f")
 
 def _parse_piece(raw: bytes, index: int, source: str) -> Piece:
     # The layout every writer uses (piece < 128 bytes, score, optional type), read without the field
-    # loop: a third of the load time of a 32k model. Anything else takes the general path below.
+    # loop, which dominated loading (measured: docs/benchmarks.md, "SentencePiece `.model` files").
+    # Anything else takes the general path below.
     n = len(raw)
     if n >= 7 and raw[0] == 0x0A and raw[1] < 0x80:
         end = 2 + raw[1]

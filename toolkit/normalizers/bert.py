@@ -89,7 +89,8 @@ _BERT_CONTROL_RE = re.compile(f"[{_class(_BERT_CONTROL_SPEC)}]+")
 
 # Rust's ``char::is_whitespace`` (the Unicode White_Space property). Python's ``str.isspace`` also
 # accepts U+001C..U+001F, which Hugging Face does not strip, so the set is spelled out.
-# After clean_text removed the controls (\x0b, \x0c, \x85 among them), these become a plain space.
+# These become a plain space; the controls among them (\x0b, \x0c, \x85) are left to
+# _BERT_CONTROL_RE, which clean_text applies next and which removes them.
 _BERT_SPACE = str.maketrans({c: " " for c in WHITESPACE if c not in "\x0b\x0c\x85 "})
 
 # BertNormalizer's "Chinese characters": the CJK ideograph blocks it pads with spaces.

@@ -60,7 +60,7 @@ def _lowercase_aligned(ns: NormalizedString) -> NormalizedString:
         return NormalizedString(ns.original, lowered, ns.alignments)
     return ns.map_chars(_lower_char)  # İ → i + U+0307: both characters keep the İ's span
 
-# --------------------------------------------------------------------------- case and accents
+# --------------------------------------------------------------------------- Lowercase
 
 @register("Lowercase")
 class Lowercase(Normalizer):

@@ -1,6 +1,6 @@
 """``Nmt``: the NMT clean-up of SentencePiece and Hugging Face (control characters out, odd spaces in).
 
-ASCII control characters (U+0001-0008, U+000B, U+000E-001F, U+007F, U+008F, U+009F) are removed;
+Control characters (U+0001-0008, U+000B, U+000E-001F, U+007F, U+008F, U+009F) are removed;
 tab, newlines, form feed, U+1680, zero-width spaces and marks (U+200B-200F), line and paragraph
 separators, ``▁``, the BOM and U+FFFD become a space. Each kept character keeps its own span.
 
@@ -27,7 +27,7 @@ _ANY_RE = re.compile(f"[{_REMOVED}{_SPACES}]")
 
 @register("Nmt")
 class Nmt(Normalizer):
-    """Removes ASCII control characters and maps other spacing characters to a space (HF ``Nmt``).
+    """Removes control characters and maps other spacing characters to a space (HF ``Nmt``).
 
     >>> Nmt().normalize_str("a\x07b\u2028c")
     'ab c'

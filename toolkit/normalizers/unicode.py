@@ -101,11 +101,9 @@ for _form in ("NFKC", "NFKD"):
     _spec = _CANON_PROTECTED_SPEC + _COMPAT_EXTRA_SPEC
     _PROTECTED[_form] = (re.compile(f"[{_class(_spec)}]"), _chars(_spec))
 
-# Lowercase mappings Hugging Face (Rust's newer case tables) applies and Python 3.11 does not know.
-
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]+")
 #: A run of combining marks long enough for ``unicodedata``'s canonical ordering (an insertion sort:
-#: quadratic in the run when its classes alternate, 17 s for 100,000 marks) to matter.
+#: quadratic in the run when its classes alternate; measured: docs/robustness.md, "Found later") to matter.
 _LONG_MARK_RUN_RE = regex.compile(r"\p{M}{32}")
 #: Such a run with the starter before it, whose decomposition may end in marks of the run.
 _STARTER_AND_MARKS_RE = regex.compile(r"\P{M}?\p{M}{32,}")

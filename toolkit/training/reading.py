@@ -308,8 +308,9 @@ def _as_corpus(corpus: CorpusSource, options: dict[str, Any]) -> Corpus:
 
     A single ``str`` or path is a source (file, directory or glob); a list is a list of sources when it
     holds path objects, or when every string names an existing file or directory; a list some of whose
-    first 64 strings name one and others not is refused (a mistyped path); otherwise it is a list of
-    texts. Any other iterable is texts.
+    first 64 strings name one and others not is refused (a mistyped path), and so is one whose first 64
+    strings all read as corpus file paths (:func:`_looks_like_a_path`) yet name nothing; otherwise it is
+    a list of texts. Any other iterable is texts.
     """
     if isinstance(corpus, Corpus):
         if any(v is not None for v in options.values()):
