@@ -12,6 +12,7 @@ piece is ``unk_token`` (an error when the vocabulary has no ``unk_token``). The 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,7 +30,7 @@ from algorithms._vocab import (
 from toolkit import limits
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
 from toolkit.interfaces import Model, Params, Trainer
-from toolkit.registry import register
+from toolkit.registry import register, tool
 
 __all__ = ["WordLevel", "WordLevelTrainer"]
 
@@ -71,6 +72,24 @@ class WordLevel(VocabLookup, Model):
 
     def params(self) -> dict[str, Any]:
         return {"vocab": dict(self.vocab), "unk_token": self.unk_token, "special_tokens": list(self.special_tokens)}
+
+    @classmethod
+    def read_file(cls, vocab: str | os.PathLike[str]) -> dict[str, int]:
+        """Read a ``vocab.json`` (token → id), as HF's ``WordLevel.read_file`` (the reader is
+        :func:`toolkit.interop.read_vocab_json`).
+
+        >>> WordLevel.read_file("vocab.json")   # doctest: +SKIP
+        {'<unk>': 0, 'hello': 1, ...}
+        """
+        return tool("read_vocab_json")(vocab)  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_file(cls, vocab: str | os.PathLike[str], unk_token: str | None = None, **options: Any) -> WordLevel:
+        """A model from a ``vocab.json`` (HF's ``WordLevel.from_file(vocab, unk_token)``; ``None``: the
+        default ``"<unk>"``); ``options`` as the constructor."""
+        if unk_token is not None:
+            options["unk_token"] = unk_token
+        return cls(cls.read_file(vocab), **options)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, validate: bool = True, where: str | None = None) -> WordLevel:

@@ -133,6 +133,8 @@ class WordPiece(Model):
         """
         return tool("read_bert_vocab")(path)  # type: ignore[no-any-return]
 
+    read_file = read_vocab_file  # HF's name
+
     @classmethod
     def from_file(cls, path: str | Path, **options: Any) -> WordPiece:
         """A model from a BERT ``vocab.txt`` (see :meth:`read_vocab_file`); ``options`` as the constructor.

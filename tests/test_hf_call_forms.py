@@ -229,3 +229,76 @@ def test_a_path_given_as_the_vocabulary_names_the_file_readers(tmp_path: Path) -
 
     with pytest.raises(ConfigError, match="read_vocab_json"):
         BPE(str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt"))  # HF's deprecated file form
+
+
+# ------------------------------------------------------------------ names the API-surface audit found missing
+def test_async_variants_give_what_the_plain_methods_give() -> None:
+    import asyncio
+
+    tok = _tokenizer()
+    texts = ["hello world", ("hello", "world"), "world hello hello"]
+
+    async def run() -> tuple:
+        return (await tok.async_encode("hello world", "world"), await tok.async_encode_batch(texts),
+                await tok.async_encode_batch_fast(texts), await tok.async_decode_batch([[2, 4, 3], [5]], False))
+
+    one, batch, fast, decoded = asyncio.run(run())
+    assert one == tok.encode("hello world", "world")
+    assert batch == tok.encode_batch(texts) == fast
+    assert decoded == tok.decode_batch([[2, 4, 3], [5]], False) == ["[CLS] hello [SEP]", "world"]
+    with pytest.raises(InputError):
+        asyncio.run(tok.async_decode_batch([[99]]))  # errors reach the awaiting caller
+
+
+def test_from_buffer_reads_the_bytes_of_either_file() -> None:
+    from toolkit.errors import InputTypeError, SerializationError
+
+    tokenizers = require("tokenizers")
+    tok = _tokenizer()
+    hf_bytes = json.dumps(to_hf_dict(tok)).encode()
+    for data in (tok.to_str().encode(), bytearray(hf_bytes), hf_bytes):
+        loaded = Tokenizer.from_buffer(data)
+        assert loaded.encode("hello world").ids == tok.encode("hello world").ids
+    assert tokenizers.Tokenizer.from_buffer(hf_bytes).encode("hello world").ids == tok.encode("hello world").ids
+    with pytest.raises(InputTypeError, match="bytes"):
+        Tokenizer.from_buffer(tok.to_str())  # type: ignore[arg-type]
+    with pytest.raises(SerializationError, match="UTF-8"):
+        Tokenizer.from_buffer(b"\xff" + hf_bytes)
+
+
+def test_model_read_file_and_from_file_as_hf(tmp_path: Path) -> None:
+    from algorithms import WordLevel
+    from toolkit.interop import write_bert_vocab, write_vocab_json
+
+    tokenizers = require("tokenizers")
+    vocab = {"<unk>": 0, "[UNK]": 1, "hello": 2, "world": 3}
+    write_vocab_json(vocab, tmp_path / "vocab.json")
+    assert WordLevel.read_file(tmp_path / "vocab.json") == vocab == tokenizers.models.WordLevel.read_file(
+        str(tmp_path / "vocab.json"))
+    assert WordLevel.from_file(tmp_path / "vocab.json").unk_token == "<unk>"  # HF's None: the default
+    model = WordLevel.from_file(tmp_path / "vocab.json", unk_token="[UNK]")
+    assert model.unk_token == "[UNK]" and model.tokenize("nope") == [(1, 0, 4)]
+    write_bert_vocab(vocab, tmp_path / "vocab.txt")
+    assert WordPiece.read_file(tmp_path / "vocab.txt") == WordPiece.read_vocab_file(tmp_path / "vocab.txt") == vocab
+    assert tokenizers.models.WordPiece.read_file(str(tmp_path / "vocab.txt")) == vocab
+
+
+def test_adding_a_models_special_token_again_counts_as_hf() -> None:
+    tokenizers = require("tokenizers")
+    from toolkit import AddedToken
+
+    tok = _tokenizer()
+    hf = tok.to_hf()
+    calls = [
+        ("add_special_tokens", lambda m: ["[CLS]"]),  # already held so: no change (0)
+        ("add_special_tokens", lambda m: ["<x>", "[SEP]"]),
+        ("add_special_tokens", lambda m: [m.AddedToken("[PAD]", special=True, lstrip=True)]),  # other flags: 1
+        ("add_tokens", lambda m: ["[UNK]"]),  # as a non-special token: a change
+        ("add_special_tokens", lambda m: ["[UNK]"]),  # special again: a change back
+    ]
+    for method, tokens in calls:
+        ours = getattr(tok, method)(tokens(type("M", (), {"AddedToken": AddedToken})))
+        theirs = getattr(hf, method)(tokens(tokenizers))
+        assert ours == theirs, (method, ours, theirs)
+    assert {i: t.content for i, t in tok.get_added_tokens_decoder().items()} == {
+        i: t.content for i, t in hf.get_added_tokens_decoder().items()}

@@ -243,11 +243,14 @@ class AddedVocabulary:
         self._by_id[token_id] = token
         self._ids[token.content] = token_id
 
-    def add(self, tokens: Iterable[AddedToken], *, model_size: int, lookup: Callable[[str], int | None]) -> int:
+    def add(self, tokens: Iterable[AddedToken], *, model_size: int, lookup: Callable[[str], int | None],
+            implied: Mapping[str, int] | None = None) -> int:
         """Add ``tokens`` as HF does; return how many were added or changed.
 
         A token already known (``lookup``: the model's id of a content, or this vocabulary's) keeps its
         id; a new one gets the next id after the model's vocabulary (``model_size``) and the added ones.
+        ``implied``: the model's special tokens, held as added tokens with HF's flags for them
+        (``special=True``) unless this vocabulary holds them otherwise: adding one so is no change.
         """
         added = 0
         top = max(self._by_id, default=-1)  # then a running maximum: k tokens cost O(k), not O(k^2)
@@ -255,6 +258,10 @@ class AddedVocabulary:
         for token in tokens:
             # HF skips empty tokens too; a token held with the same flags is no change (contents are unique)
             if not token.content or by_id.get(ids.get(token.content, -1)) == token:
+                continue
+            if implied and token.content in implied and token.content not in ids and token == AddedToken(
+                token.content, special=True
+            ):
                 continue
             token_id = self._ids.get(token.content)
             if token_id is None:

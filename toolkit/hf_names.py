@@ -1,8 +1,8 @@
 """Hugging Face ``tokenizers``' names for what :class:`~toolkit.Tokenizer` already does.
 
-``from_file`` / ``from_str`` / ``to_str`` / ``get_vocab_size`` / ``train_from_iterator`` /
-``save_pretrained`` / ``encode_batch_fast``: each is one line over the toolkit's own method, so code written for HF runs
-unchanged. (``from_file`` and ``from_str`` read our tokenizer file *or* an HF ``tokenizer.json``.)
+``from_file`` / ``from_str`` / ``from_buffer`` / ``to_str`` / ``get_vocab_size`` / ``train_from_iterator`` /
+``save_pretrained`` / ``encode_batch_fast`` and the ``async_*`` variants: each is a line or two over the
+toolkit's own method, so code written for HF runs unchanged. (``from_file`` and ``from_str`` read our tokenizer file *or* an HF ``tokenizer.json``.)
 
 >>> from toolkit import Tokenizer
 >>> from algorithms import WordPiece
@@ -13,12 +13,13 @@ unchanged. (``from_file`` and ``from_str`` read our tokenizer file *or* an HF ``
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from collections.abc import Iterable
 from typing import Any
 
-from toolkit.errors import ConfigError, CorpusError, InputTypeError
+from toolkit.errors import ConfigError, CorpusError, InputTypeError, SerializationError
 from toolkit.registry import lookup, tool
 
 __all__ = ["HFNames", "PreTokenized", "batch_item"]
@@ -69,6 +70,57 @@ class HFNames:
         if isinstance(data, dict) and "format" not in data and "added_tokens" in data:
             return tool("from_hf_dict")(data, source="<string>")
         return cls._from_document(data, trusted=False, source="<string>")  # type: ignore[attr-defined]
+
+    @classmethod
+    def from_buffer(cls, buffer: bytes) -> Any:
+        """Load from the bytes of a tokenizer file (HF's ``from_buffer``): :meth:`from_str` of its UTF-8 text.
+
+        >>> from toolkit import Tokenizer
+        >>> from algorithms import WordLevel
+        >>> Tokenizer.from_buffer(Tokenizer(WordLevel({"<unk>": 0})).to_str().encode()).get_vocab_size()
+        1
+        """
+        if not isinstance(buffer, (bytes, bytearray, memoryview)):
+            raise InputTypeError(f"from_buffer takes the bytes of a tokenizer file, got {type(buffer).__name__}")
+        try:
+            text = bytes(buffer).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise SerializationError(
+                f"<buffer>: not UTF-8 text (invalid byte at offset {exc.start}); a tokenizer file is UTF-8 JSON"
+            ) from None
+        return cls.from_str(text)
+
+    # HF's coroutine variants (tokenizers 0.22): the same call in a worker thread, so an event loop
+    # (an async server) goes on serving while a long batch is encoded.
+    async def async_encode(self, text: Any, pair: Any = None, is_pretokenized: bool = False,
+                           add_special_tokens: bool = True, **options: Any) -> Any:
+        """:meth:`encode`, awaitable (HF's ``async_encode``)."""
+        encode = self.encode  # type: ignore[attr-defined]
+        return await asyncio.to_thread(encode, text, pair, is_pretokenized, add_special_tokens, **options)
+
+    async def async_encode_batch(self, inputs: Any, is_pretokenized: bool = False, add_special_tokens: bool = True,
+                                 **options: Any) -> Any:
+        """:meth:`encode_batch`, awaitable (HF's ``async_encode_batch``).
+
+        >>> import asyncio
+        >>> from toolkit import Tokenizer
+        >>> from algorithms import WordLevel
+        >>> tok = Tokenizer(WordLevel({"<unk>": 0, "hi": 1}))
+        >>> [e.ids for e in asyncio.run(tok.async_encode_batch(["hi", "yo"]))]
+        [[1], [0]]
+        """
+        encode_batch = self.encode_batch  # type: ignore[attr-defined]
+        return await asyncio.to_thread(encode_batch, inputs, is_pretokenized, add_special_tokens, **options)
+
+    async def async_encode_batch_fast(self, inputs: Any, is_pretokenized: bool = False,
+                                      add_special_tokens: bool = True, **options: Any) -> Any:
+        """:meth:`encode_batch_fast`, awaitable (HF's ``async_encode_batch_fast``)."""
+        fast = self.encode_batch_fast
+        return await asyncio.to_thread(fast, inputs, is_pretokenized, add_special_tokens, **options)
+
+    async def async_decode_batch(self, sequences: Any, skip_special_tokens: bool = True) -> Any:
+        """:meth:`decode_batch`, awaitable (HF's ``async_decode_batch``)."""
+        return await asyncio.to_thread(self.decode_batch, sequences, skip_special_tokens)  # type: ignore[attr-defined]
 
     def encode_batch_fast(self, inputs: Any, is_pretokenized: bool = False, add_special_tokens: bool = True,
                           **options: Any) -> Any:

@@ -188,6 +188,7 @@ TOOLS: dict[str, str] = {
     "save_tiktoken": "toolkit.interop.tiktoken_files:save_tiktoken",
     "from_bert_vocab": "toolkit.interop.bert_vocab:from_bert_vocab",
     "read_bert_vocab": "toolkit.interop.bert_vocab:read_bert_vocab",
+    "read_vocab_json": "toolkit.interop.gpt2:read_vocab_json",
     "save_bert_vocab": "toolkit.interop.bert_vocab:save_bert_vocab",
     "load_any": "toolkit.interop.files:load_tokenizer",
     "from_sentencepiece": "toolkit.interop.sentencepiece:from_sentencepiece",
