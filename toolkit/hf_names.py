@@ -2,7 +2,8 @@
 
 ``from_file`` / ``from_str`` / ``from_buffer`` / ``to_str`` / ``get_vocab_size`` / ``train_from_iterator`` /
 ``save_pretrained`` / ``encode_batch_fast`` and the ``async_*`` variants: each is a line or two over the
-toolkit's own method, so code written for HF runs unchanged. (``from_file`` and ``from_str`` read our tokenizer file *or* an HF ``tokenizer.json``.)
+toolkit's own method, so code written for HF runs unchanged. (``from_file`` and ``from_str`` read our
+tokenizer file *or* an HF ``tokenizer.json``.)
 
 >>> from toolkit import Tokenizer
 >>> from algorithms import WordPiece

@@ -73,7 +73,8 @@ class VocabularyMixin:
     def _id_rule(self) -> dict[str, Any]:
         """How :meth:`AddedVocabulary.add` numbers new tokens for the current model: the model's id of a
         token it holds, else the next id after its vocabulary."""
-        return {"model_size": self._model_size(), "lookup": self.model.token_to_id, "implied": self.model.special_tokens}
+        model = self.model
+        return {"model_size": self._model_size(), "lookup": model.token_to_id, "implied": model.special_tokens}
 
     def _model_size(self) -> int:
         """How many ids the model's vocabulary spans (its largest id + 1, at least its size). Kept per
