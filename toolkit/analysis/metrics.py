@@ -46,6 +46,7 @@ __all__ = [
     "renyi_alpha_of",
     "renyi_entropy",
     "check_alpha",
+    "check_bool",
 ]
 
 Texts = str | Iterable[str] | Mapping[str, str | Iterable[str]]
@@ -600,8 +601,25 @@ def as_tokenizer(tok: Any, where: str) -> Tokenizer:
 
         tok = load_tokenizer(tok)
     if not isinstance(tok, Tokenizer):
-        raise ConfigError(f"{where} must be a Tokenizer or a tokenizer file path, got {type(tok).__name__}")
+        raise ConfigError(f"{where} must be a Tokenizer or a tokenizer file path, got {_kind_of(tok)}")
     return tok
+
+
+def _kind_of(value: Any) -> str:
+    """What ``value`` is, with the fix for the look-alikes: a preset's untrained ``(tokenizer, trainer)``
+    pair, and Hugging Face's own ``Tokenizer`` (same class name, another package)."""
+    from toolkit.tokenizer import Tokenizer
+
+    kind = type(value)
+    module = kind.__module__.split(".")[0]
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Tokenizer):
+        return "a (tokenizer, trainer) pair: train it first, tok.train(corpus, trainer) (sweep() takes pairs)"
+    if module == "tokenizers":
+        return f"{module}.{kind.__name__} (Hugging Face): convert it with toolkit.Tokenizer.from_str(hf.to_str())"
+    if module == "transformers":
+        return (f"{module}.{kind.__name__} (Hugging Face): convert it with "
+                "toolkit.Tokenizer.from_str(hf.backend_tokenizer.to_str())")
+    return kind.__name__
 
 
 def _text_list(texts: Any, where: str) -> list[str]:
@@ -629,8 +647,32 @@ def _grouped_texts(texts: Texts) -> dict[str | None, list[str]]:
             if not isinstance(lang, str) or not lang:
                 raise InputError(f"compare: language names must be non-empty strings, got {lang!r}")
             groups[lang] = _text_list(items, f"texts[{lang!r}]")
-        return groups
-    return {None: _text_list(texts, "texts")}
+    else:
+        groups = {None: _text_list(texts, "texts")}
+    _refuse_file_names(groups)
+    return groups
+
+
+def _refuse_file_names(groups: Mapping[str | None, list[str]]) -> None:
+    """Texts that are all file names (``"held_out.txt"``) are a mistake: ``Tokenizer.train`` and
+    ``sweep`` read a ``str`` corpus as a path, but the texts measured are the strings themselves."""
+    from toolkit.training.reading import _looks_like_a_path
+
+    items = [t for group in groups.values() for t in group]
+    if items and all(map(_looks_like_a_path, items)):  # stops at the first text that is no file name
+        raise InputError(
+            f"compare: the texts ({items[0]!r}...) are file names, but texts are measured as given, not read "
+            f"from files: pass the file's lines, e.g. Path({items[0]!r}).read_text(encoding='utf-8')"
+            ".splitlines(keepends=True)"
+        )
+
+
+def check_bool(value: Any, where: str) -> bool:
+    """``value`` when it is ``True`` or ``False``; anything else (``"no"``, ``0``, ``None``) is a
+    :class:`ConfigError` naming ``where``: a truthy string would silently mean "yes"."""
+    if value is not True and value is not False:
+        raise ConfigError(f"{where} must be True or False, got {value!r:.60}")
+    return value
 
 
 def _text_stats(texts: Sequence[str]) -> tuple[TextStats, list[list[tuple[int, int]]]]:

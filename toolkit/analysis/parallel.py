@@ -38,9 +38,15 @@ def _data() -> dict[str, Any]:
 def parallel_sample(languages: Iterable[str] | None = None) -> dict[str, list[str]]:
     """``{language code: sentences}`` of the parallel sample (all of :data:`SAMPLE_LANGUAGES` by default).
 
-    An unknown code is a :class:`~toolkit.errors.ConfigError` listing the available ones.
+    ``languages`` is a list of codes, or one code (``"th"``, not its letters). An unknown code is a
+    :class:`~toolkit.errors.ConfigError` listing the available ones.
     """
     langs: dict[str, list[str]] = _data()["languages"]
+    if isinstance(languages, str):
+        languages = [languages]
+    elif languages is not None and not isinstance(languages, Iterable):
+        raise ConfigError(f"parallel_sample: languages must be a list of codes ({', '.join(langs)}), "
+                          f"got {type(languages).__name__}")
     wanted = list(langs) if languages is None else list(languages)
     unknown = [lang for lang in wanted if lang not in langs]
     if unknown:

@@ -44,17 +44,23 @@ __all__ = ["plot_token_lengths", "plot_sweep", "plot_languages", "save_plots", "
 COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 
 
-def _figure(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
-    """A new figure and axes (``pyplot``-free), or ``ax`` and its figure."""
+def _require_matplotlib() -> type[Figure]:
+    """matplotlib's ``Figure`` class; without matplotlib a :class:`ConfigError` saying how to install it."""
     try:
         from matplotlib.figure import Figure
     except ImportError:
         raise ConfigError(
             'plots need matplotlib: pip install "tokenizer-toolkit[compare]" (or pip install matplotlib)'
         ) from None
+    return Figure
+
+
+def _figure(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
+    """A new figure and axes (``pyplot``-free), or ``ax`` and its figure."""
+    figure_class = _require_matplotlib()
     if ax is not None:
         return ax.figure, ax  # type: ignore[return-value]
-    fig = Figure(figsize=size, dpi=100, layout="constrained")
+    fig = figure_class(figsize=size, dpi=100, layout="constrained")
     return fig, fig.add_subplot()
 
 
@@ -122,11 +128,14 @@ def plot_sweep(
     result: _Sweep, *, metric: str = "bytes_per_token", ax: Axes | None = None, log_x: bool = True,
     title: str | None = None,
 ) -> Figure:
-    """``metric`` against the vocabulary size reached, one line per pipeline of the sweep."""
-    _check_metric(metric)
+    """``metric`` against the vocabulary size reached, one line per pipeline of the sweep.
+
+    A metric a sweep never measures (``throughput``, ``parity``) is a :class:`ConfigError`, not an
+    empty plot."""
+    series = _sweep_series(result, metric)
     fig, ax = _figure(ax, (7.5, 4.5))
     sizes: set[int] = set()
-    for k, (name, points) in enumerate(result.series(metric).items()):
+    for k, (name, points) in enumerate(series.items()):
         xs = [x for x, y in points if y is not None]
         ys = [y for x, y in points if y is not None]
         sizes.update(xs)
@@ -144,6 +153,16 @@ def plot_sweep(
     ax.legend(frameon=False)
     _style(ax)
     return fig
+
+
+def _sweep_series(result: _Sweep, metric: str) -> dict[str, list[tuple[int, Any]]]:
+    """``result.series(metric)`` once the metric is known and was measured at some point of the sweep."""
+    _check_metric(metric)
+    series: dict[str, list[tuple[int, Any]]] = result.series(metric)
+    if series and all(y is None for points in series.values() for _, y in points):
+        raise ConfigError(f"plot_sweep: {metric!r} was not measured at any vocabulary size (a sweep measures no "
+                          "throughput nor parity; plot bytes_per_token, fertility, renyi_efficiency...)")
+    return series
 
 
 def plot_languages(
@@ -213,8 +232,17 @@ def save_plots(
     ``bytes_per_token_by_language.png``, ``renyi_efficiency_by_language.png`` and, with a reference
     language, ``parity_by_language.png`` (when the report has languages); and ``sweep_<metric>.png``
     for each of ``sweep_metrics`` (with a sweep; ``"renyi_efficiency"`` draws efficiency against
-    vocabulary size).
+    vocabulary size; one name alone may be a string). Every metric and matplotlib are checked before
+    the folder is made or anything is written.
     """
+    if isinstance(sweep_metrics, str):  # one metric, not its letters
+        sweep_metrics = (sweep_metrics,)
+    for metric in sweep_metrics:
+        if sweep is None:
+            _check_metric(metric)
+        else:
+            _sweep_series(sweep, metric)
+    _require_matplotlib()
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     plan = _plan(report=report is not None, languages=bool(report is not None and report.languages),

@@ -41,13 +41,14 @@ from toolkit.analysis.metrics import (
     _time_encoding,
     _training_seconds,
     check_alpha,
+    check_bool,
     metric_label,
     renyi_alpha_of,
     vocabulary_strings,
 )
 from toolkit.analysis.tables import _HTML_STYLE, _fmt_number, _Table
 from toolkit.analysis.vocabulary import UnreachableReport, never_used, unreachable_tokens
-from toolkit.errors import ConfigError, InputError
+from toolkit.errors import ConfigError, InputError, ToolkitError
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -106,8 +107,10 @@ def compare(
         raise InputError("compare: the texts hold only whitespace, so there is nothing to measure; "
                          "give texts with words")
     alpha = check_alpha(renyi_alpha, "compare: renyi_alpha")
+    check_bool(measure_speed, "compare: measure_speed")
+    check_bool(check_unreachable, "compare: check_unreachable")
     _check_parallel(groups, reference)
-    if not isinstance(timing_repeats, int) or timing_repeats < 1:
+    if not isinstance(timing_repeats, int) or isinstance(timing_repeats, bool) or timing_repeats < 1:
         raise ConfigError(f"compare: timing_repeats must be a positive integer, got {timing_repeats!r}")
     if training_seconds is not None and not isinstance(training_seconds, Mapping):
         raise ConfigError("compare: training_seconds must be a mapping of tokenizer names to seconds, got "
@@ -121,7 +124,8 @@ def compare(
     unknown = set(known) - set(toks)
     if unknown:
         raise ConfigError(f"compare: training_seconds names unknown tokenizers: {', '.join(sorted(unknown))}")
-    per_group = {lang: _measure_group(toks, items) for lang, items in groups.items()}
+    per_group = {lang: _measure_group(toks, items, "texts" if lang is None else f"texts[{lang!r}]")
+                 for lang, items in groups.items()}
     names = list(toks)
     vocab_sets = {name: vocabulary_strings(tok) for name, tok in toks.items()}
     overlap = {a: {b: _jaccard(vocab_sets[a], vocab_sets[b]) for b in names} for a in names}
@@ -180,15 +184,23 @@ class _GroupTally:
         return out
 
 
-def _measure_group(toks: Mapping[str, Tokenizer], items: list[str]) -> _GroupTally:
-    """Measure every tokenizer on one group of texts, and the words each pair cuts identically."""
+def _measure_group(toks: Mapping[str, Tokenizer], items: list[str], where: str = "texts") -> _GroupTally:
+    """Measure every tokenizer on one group of texts, and the words each pair cuts identically.
+
+    A tokenizer that cannot encode a text (an untrained model, a character outside a vocabulary
+    without an unknown token) raises its error prefixed with its name and the text's index."""
     probes = [_Probe(name, tok) for name, tok in toks.items()]
     names = [p.name for p in probes]
     stats, words = _text_stats(items)
     tallies = {name: _Tally() for name in names}
     same = {(a, b): 0 for i, a in enumerate(names) for b in names[i + 1:]}
-    for text, text_words in zip(items, words):
-        segs = {p.name: _measure_text(p, text, text_words, tallies[p.name]) for p in probes}
+    for i, (text, text_words) in enumerate(zip(items, words)):
+        segs = {}
+        for p in probes:
+            try:
+                segs[p.name] = _measure_text(p, text, text_words, tallies[p.name])
+            except ToolkitError as exc:  # which of the tokenizers, on which text: a notebook compares several
+                raise type(exc)(f"compare: {p.name!r} on {where}[{i}]: {exc}") from exc
         for a, b in same:
             same[(a, b)] += sum(x == y for x, y in zip(segs[a], segs[b]))
     return _GroupTally(stats, tallies, same)
@@ -307,6 +319,11 @@ def _matrix_table(title: str, matrix: Mapping[str, Mapping[str, float | None]], 
     return _Table(title, ["", *names], body, ["l", *("r" for _ in names)], note=note)
 
 
+def _copied(matrix: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A copy of a pairwise matrix (the report's own is shared with its per-language reports)."""
+    return {a: dict(row) for a, row in matrix.items()}
+
+
 @dataclass
 class ComparisonReport:
     """The result of :func:`compare`: one :class:`TokenizerMetrics` row per tokenizer, plus pairwise tables.
@@ -363,13 +380,15 @@ class ComparisonReport:
     # ---------------------------------------------------------------------------------- data
     def to_dict(self) -> dict[str, Any]:
         """Everything as plain JSON-compatible data: ``{"text", "tokenizers", "vocab_overlap",
-        "identical_words", "languages"}``; ``tokenizers`` is the list of rows (:meth:`TokenizerMetrics.to_dict`)."""
+        "identical_words", "languages"}``; ``tokenizers`` is the list of rows (:meth:`TokenizerMetrics.to_dict`).
+        The data is a copy: editing it (say, blanking the matrices' diagonal for display) leaves the
+        report as it was."""
         return {
             "text": self.text.to_dict(),
             "tokenizers": [r.to_dict() for r in self.rows],
-            "vocab_overlap": self.overlap,
-            "identical_words": self.identical_words,
-            "never_used": self.never_used,
+            "vocab_overlap": _copied(self.overlap),
+            "identical_words": _copied(self.identical_words),
+            "never_used": {name: list(tokens) for name, tokens in self.never_used.items()},
             "unreachable": {name: u.to_dict() for name, u in self.unreachable.items()},
             "reference": self.reference,
             "languages": {lang: sub._language_dict() for lang, sub in self.languages.items()},
@@ -377,7 +396,7 @@ class ComparisonReport:
 
     def _language_dict(self) -> dict[str, Any]:
         return {"text": self.text.to_dict(), "tokenizers": [r.to_dict() for r in self.rows],
-                "identical_words": self.identical_words}
+                "identical_words": _copied(self.identical_words)}
 
     def to_json(self, *, indent: int | None = 2) -> str:
         """:meth:`to_dict` as a JSON string."""

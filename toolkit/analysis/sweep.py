@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ from toolkit.analysis.metrics import (
     TokenizerMetrics,
     _grouped_texts,
     check_alpha,
+    check_bool,
     metric_label,
     renyi_alpha_of,
 )
@@ -186,6 +187,10 @@ def sweep(
 
     sizes = _checked_sizes(pipelines, vocab_sizes)
     alpha = check_alpha(renyi_alpha, "sweep: renyi_alpha")
+    check_bool(keep_tokenizers, "sweep: keep_tokenizers")
+    check_bool(check_unreachable, "sweep: check_unreachable")
+    if progress is not None and not callable(progress):  # else a TypeError after the first training
+        raise ConfigError(f"sweep: progress must be a function (stage, done, total), got {type(progress).__name__}")
     corpus = _reusable(corpus)
     groups = _grouped_texts(texts if texts is not None else list(iter_texts(corpus)))
     eval_texts: Texts = groups[None] if list(groups) == [None] else {str(k): v for k, v in groups.items()}
@@ -223,6 +228,9 @@ def _checked_sizes(pipelines: Any, vocab_sizes: Sequence[int]) -> list[int]:
     for name, pair in pipelines.items():
         if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], Tokenizer) and isinstance(pair[1], Trainer)):
             raise ConfigError(f"sweep: {name!r} must be a (Tokenizer, Trainer) pair, e.g. toolkit.training.presets.bert()")
+    if isinstance(vocab_sizes, (str, bytes)) or not isinstance(vocab_sizes, Iterable):
+        hint = f" (one size: vocab_sizes=[{vocab_sizes}])" if isinstance(vocab_sizes, int) else ""
+        raise ConfigError(f"sweep: vocab_sizes must be a list of positive integers, got {vocab_sizes!r:.60}{hint}")
     sizes = list(vocab_sizes)
     if not sizes or any(not isinstance(v, int) or isinstance(v, bool) or v < 1 for v in sizes):
         raise ConfigError(f"sweep: vocab_sizes must be a non-empty list of positive integers, got {vocab_sizes!r}")

@@ -33,6 +33,19 @@ def markdown_cell(text: str) -> str:
     return " ".join(text.splitlines()).replace("|", "\\|")
 
 
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_<"})
+
+
+def _markdown_text(text: str) -> str:
+    """A table cell of a report (a name, a value, token examples) as literal Markdown text: ``<unk>``
+    would be read as an HTML tag and vanish, ``'__init__'`` turn bold; a backslash escapes each.
+
+    >>> print(_markdown_text("'<unk>' '__init__'"))
+    '\\<unk>' '\\_\\_init\\_\\_'
+    """
+    return markdown_cell(text.translate(_MARKDOWN_SPECIAL))
+
+
 def _fmt_number(value: Any, kind: str) -> str:
     if value is None:
         return "–"
@@ -97,9 +110,10 @@ class _Table:
         return "\n".join(parts)
 
     def markdown(self) -> str:
-        head = "| " + " | ".join(markdown_cell(h) for h in self.header) + " |"
+        head = "| " + " | ".join(_markdown_text(h) for h in self.header) + " |"
         rule = "|" + "|".join("---:" if a == "r" else "---" for a in self.align) + "|"
-        body = ["| " + " | ".join(f"**{markdown_cell(c)}**" if i in self._best(r) else markdown_cell(c) for i, c in enumerate(row)) + " |"
+        body = ["| " + " | ".join(f"**{_markdown_text(c)}**" if i in self._best(r) else _markdown_text(c)
+                                 for i, c in enumerate(row)) + " |"
                 for r, row in enumerate(self.rows)]
         parts = [f"### {self.title}", "", head, rule, *body]
         bold = "Bold: the best value of a column" if self._marked() else ""

@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from toolkit.errors import ConfigError, InputError
+from toolkit.errors import ConfigError, InputError, ToolkitError
 
 if TYPE_CHECKING:
     from toolkit.tokenizer import Tokenizer
@@ -296,7 +296,7 @@ class TokenView:
 
 
 def visualize(
-    tokenizers: Tokenizer | Mapping[str, Tokenizer],
+    tokenizers: Tokenizer | Mapping[str, Tokenizer | str | os.PathLike[str]],
     texts: str | Sequence[str],
     *,
     add_special_tokens: bool = True,
@@ -304,7 +304,8 @@ def visualize(
 ) -> TokenView:
     """Show where each tokenizer cuts each text: a :class:`TokenView` (HTML + ``|`` plain text).
 
-    ``tokenizers`` is one tokenizer or a mapping ``{name: tokenizer}`` shown side by side.
+    ``tokenizers`` is one tokenizer or a mapping ``{name: tokenizer}`` shown side by side (a value may be
+    a tokenizer file, as in :func:`~toolkit.analysis.compare`).
     ``add_special_tokens`` lets post-processors add ``[CLS]``/``[SEP]`` (shown as grey pills);
     ``show_ids`` prints each token's id under it (hover shows it anyway). Truncation and padding are
     left out, as in :func:`~toolkit.analysis.compare`: the view shows each text's own tokens.
@@ -316,19 +317,20 @@ def visualize(
     bpe   2 tokens  ab|[UNK]
     same  2 tokens  ab|[UNK]
     """
-    from toolkit.analysis.metrics import for_measuring
+    from toolkit.analysis.metrics import as_tokenizer, check_bool, for_measuring
     from toolkit.tokenizer import Tokenizer
 
     if isinstance(tokenizers, Tokenizer):
         named: dict[str, Tokenizer] = {"": tokenizers}
-    elif isinstance(tokenizers, Mapping) and tokenizers:
-        named = {}
-        for name, tok in tokenizers.items():
-            if not isinstance(tok, Tokenizer):
-                raise ConfigError(f"visualize: {name!r} must be a Tokenizer, got {type(tok).__name__}")
-            named[str(name)] = tok
+    elif isinstance(tokenizers, Mapping) and tokenizers:  # the mapping compare() takes: files load the same way
+        named = {str(name): as_tokenizer(tok, f"visualize: {name!r}") for name, tok in tokenizers.items()}
     else:
         raise ConfigError("visualize: pass a Tokenizer or a non-empty mapping {name: Tokenizer}")
+    check_bool(add_special_tokens, "visualize: add_special_tokens")
+    check_bool(show_ids, "visualize: show_ids")
+    if isinstance(texts, Mapping):  # iterating it would show the keys ("en", "fr") instead of the texts
+        raise InputError("visualize: texts must be a str or a list of str, got a mapping (of languages?); pass "
+                         "its texts, e.g. [text for texts in sample.values() for text in texts]")
     if isinstance(texts, (bytes, bytearray)) or not (isinstance(texts, str) or hasattr(texts, "__iter__")):
         raise InputError(
             f"visualize: texts must be a str or a list of str, got {type(texts).__name__}"
@@ -341,10 +343,13 @@ def visualize(
         if not isinstance(t, str):
             raise InputError(f"visualize: texts[{i}] must be a str, got {type(t).__name__}")
     rows = []
-    for text in items:
+    for i, text in enumerate(items):
         row = []
         for name, tok in named.items():
-            r = _cells(for_measuring(tok), text, add_special_tokens=add_special_tokens)
+            try:
+                r = _cells(for_measuring(tok), text, add_special_tokens=add_special_tokens)
+            except ToolkitError as exc:  # which tokenizer (an untrained one...), on which text
+                raise type(exc)(f"visualize: {f'{name!r} on ' if name else ''}texts[{i}]: {exc}") from exc
             row.append(TokenRow(name, r.n_tokens, r.cells))
         rows.append(row)
     return TokenView(items, rows, show_ids=show_ids)

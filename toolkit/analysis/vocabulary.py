@@ -124,9 +124,9 @@ def unreachable_tokens(tokenizer: Tokenizer, ids: Iterable[int] | None = None) -
     anchor = encode(_ANCHOR)
     texts: dict[int, str] = {}
     partial = continuation = special = 0
+    wanted = None if ids is None else _token_ids(ids)
     vocab = sorted(tokenizer.get_vocab().items(), key=lambda item: item[1])
-    if ids is not None:
-        wanted = set(ids)
+    if wanted is not None:
         vocab = [(token, i) for token, i in vocab if i in wanted]
     for token, token_id in vocab:
         if token in specials:
@@ -146,6 +146,23 @@ def unreachable_tokens(tokenizer: Tokenizer, ids: Iterable[int] | None = None) -
         if encoded[text] != [token_id] and not (anchor and _reachable_after(tokenizer, encode, anchor, token_id))
     ]
     return UnreachableReport(len(texts), bad, partial, continuation, special)
+
+
+def _token_ids(ids: Any) -> set[int]:
+    """``ids`` (an iterable of integer token ids, e.g. a ``range``) as a set; anything else is a
+    :class:`ConfigError`: a string would be its characters, and no token id is a character."""
+    from toolkit.arguments import as_index
+
+    if isinstance(ids, (str, bytes)) or not isinstance(ids, Iterable):
+        raise ConfigError(f"unreachable_tokens: ids must be an iterable of token ids (e.g. range(0, n, 20)), "
+                          f"got {type(ids).__name__} {ids!r:.60}")
+    out = set()
+    for i in ids:
+        index = as_index(i)
+        if index is None:
+            raise ConfigError(f"unreachable_tokens: ids must hold integer token ids, got {type(i).__name__} {i!r:.60}")
+        out.add(index)
+    return out
 
 
 def _reachable_after(tokenizer: Tokenizer, encode: Any, anchor: list[int], token_id: int) -> bool:
