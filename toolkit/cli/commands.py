@@ -397,7 +397,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
     except BaseException as exc:
         remove_empty_folders(made)  # a failed convert leaves no folders behind either
         if isinstance(exc, ToolkitError) and exc.args and isinstance(exc.args[0], str):
-            exc.args = (_WRITER_NAME.sub(f"--to {dst_fmt}: ", exc.args[0], count=1), *exc.args[1:])
+            message = _WRITER_NAME.sub(f"--to {dst_fmt}: ", exc.args[0], count=1)
+            exc.args = (_WRITER_ADVICE.sub(lambda m: f"use --to {_WRITER_FORMAT[m.group(1)]}", message), *exc.args[1:])
         raise
     if not args.quiet:
         print(f"converted {source} ({src_fmt}) -> {' + '.join(map(str, written))} ({dst_fmt}): {tok.vocab_size:,} tokens")
@@ -414,6 +415,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 # The writers' errors name the Python function (save_tiktoken: ...); on the command line it is --to FMT.
 _WRITER_NAME = re.compile(r"^(?:save_[a-z_]+|to_hf_json|to_hf_dict): ")
+# Their advice names the Python writer of the format that fits ("use save_vocab_merges for BPE"): --to FMT here.
+_WRITER_FORMAT = {"save_vocab_merges": "vocab-merges", "save_bert_vocab": "vocab-txt", "to_hf_json": "hf"}
+_WRITER_ADVICE = re.compile(r"\buse (save_vocab_merges|save_bert_vocab|to_hf_json)\b")
 
 
 def _template(args: argparse.Namespace, source: Path, dst_fmt: str) -> Path | None:

@@ -215,7 +215,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="format of every -t file (default: from its name and content; "
                         "a config's tokenizers take from = FMT each)")
     parser.add_argument("--pattern", help="-t .tiktoken files: split pattern (GPT2_PATTERN, CL100K_PATTERN, "
-                        "O200K_PATTERN or a regex)")
+                        "O200K_PATTERN, CHAT_PATTERN, a short name such as cl100k, or a regex)")
     parser.add_argument("-c", "--train", action="append", default=[], metavar="[NAME=]CONFIG",
                         help="training config: train it in memory and compare the result; repeatable")
     parser.add_argument("--texts", action="append", default=[], metavar="PATH",

@@ -88,11 +88,15 @@ def _global_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     parser.add_argument("--debug", action="store_true", default=default, help="show the traceback of errors")
 
 
+_PATTERN_HELP = ("split pattern (GPT2_PATTERN, CL100K_PATTERN, O200K_PATTERN, CHAT_PATTERN, a short name such as "
+                 "cl100k, or a regex)")
+
+
 def _tokenizer_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("tokenizer", help="tokenizer file: ours, HF tokenizer.json, vocab.txt, vocab.json, .tiktoken, .model")
     p.add_argument("--from", dest="from_format", choices=TOKENIZER_FORMATS, default="auto",
                    help="format of the tokenizer file (default: from its name and content)")
-    p.add_argument("--pattern", help=".tiktoken files: split pattern (GPT2_PATTERN, CL100K_PATTERN, O200K_PATTERN or a regex)")
+    p.add_argument("--pattern", help=f".tiktoken files: {_PATTERN_HELP}")
     _case_options(p, "vocab.txt files")
 
 
@@ -150,7 +154,7 @@ def _add_convert(p: argparse.ArgumentParser) -> None:
     p.add_argument("--to", dest="to_format", choices=TOKENIZER_FORMATS, default="auto",
                    help="output format (default: from the name; our .json to .json means Hugging Face)")
     p.add_argument("--merges", help="merges.txt / vocab.bpe matching a vocab.json / encoder.json input")
-    p.add_argument("--pattern", help=".tiktoken input: split pattern (GPT2_PATTERN, CL100K_PATTERN, O200K_PATTERN or a regex)")
+    p.add_argument("--pattern", help=f".tiktoken input: {_PATTERN_HELP}")
     _case_options(p, "vocab.txt input")
     p.add_argument("--indent", type=integer(0, MAX_INDENT), default=None, help="indent JSON output")
     p.add_argument("--template", metavar="DIR", help="--to transformers: the model directory (or tokenizer_config.json) "

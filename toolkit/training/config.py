@@ -86,6 +86,7 @@ METADATA_KEY = "training"
 # without a ByteLevel pre-tokenizer) are reported with the config errors, in seconds, not after
 # counting a large corpus. It is kept minimal so that no data-dependent limit (alphabet size) trips.
 _PROBE_TEXT = "a b"
+_PROBE_FREQUENCY = 1_000_000_000
 
 
 # ---------------------------------------------------------------------------------------- schema
@@ -195,6 +196,7 @@ class TrainingConfig(_Strict):
         apply_overrides(data, [(k, v) for k, v in items if k == "preset"])
         data = _expand(data)
         problems: list[str] = []
+        model_keys = _written_model_options(data, items)  # before the preset adds its own
         data = _apply_preset(data, problems)
         apply_overrides(data, [(k, v) for k, v in items if k != "preset"])
         check_config_depth(data, source=source)  # a --set path or value may nest it deeper
@@ -206,7 +208,7 @@ class TrainingConfig(_Strict):
         except ValidationError as exc:
             problems.extend(_format_errors(exc, cls))
             raise ConfigError(_summary(source, problems)) from None
-        problems.extend(config._check())
+        problems.extend(config._check(model_keys))
         if problems:
             raise ConfigError(_summary(source, problems))
         config._source = source if source != "config" else None
@@ -218,8 +220,9 @@ class TrainingConfig(_Strict):
         return cls.from_dict(read_config_file(path), overrides=overrides, source=os.fspath(path))
 
     # ------------------------------------------------------------------ checks
-    def _check(self) -> list[str]:
-        """Every problem beyond the schema: components, corpus, output, the probe run."""
+    def _check(self, model_keys: frozenset[str] = frozenset()) -> list[str]:
+        """Every problem beyond the schema: components, corpus, output, the probe run (which checks
+        that the trainer keeps the ``model`` options of ``model_keys``, those the config wrote)."""
         problems: list[str] = []
         built: dict[str, Any] = {}
         for section, kind in PIPELINE_SECTIONS.items():
@@ -258,7 +261,7 @@ class TrainingConfig(_Strict):
             if (problem := scheduler_problem(self.scheduler)) is not None:
                 problems.append(problem)
         if not problems:
-            problems.extend(_probe(built))
+            problems.extend(_probe(built, model_keys))
         return problems
 
     # ------------------------------------------------------------------ use
@@ -371,8 +374,9 @@ def _toml_string(value: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _probe(built: Mapping[str, Any]) -> list[str]:
-    """Train on a two-word text; report configuration errors it reveals (see ``_PROBE_TEXT``)."""
+def _probe(built: Mapping[str, Any], model_keys: frozenset[str] = frozenset()) -> list[str]:
+    """Train on a two-word text; report configuration errors it reveals (see ``_PROBE_TEXT``): a
+    ``model`` option of ``model_keys`` the trainer does not keep, an ``unk_token`` the vocabulary lacks."""
     from toolkit.training.corpus import count_texts
 
     trainer = built.get("trainer")
@@ -382,7 +386,9 @@ def _probe(built: Mapping[str, Any]) -> list[str]:
     # the message may quote the probe's words, which the user's corpus need not hold
     found = f" (found by a trial run on the text {_PROBE_TEXT!r}, before the corpus is read)"
     try:
-        counts = count_texts([_PROBE_TEXT], normalizer=built.get("normalizer"), pre_tokenizer=built.get("pre_tokenizer"))
+        counted = count_texts([_PROBE_TEXT], normalizer=built.get("normalizer"), pre_tokenizer=built.get("pre_tokenizer"))
+        # As if the words were frequent: a min_frequency is a limit of the real corpus, not of the probe's.
+        counts = {word: n * _PROBE_FREQUENCY for word, n in counted.items()}
         trained = trainer.train(counts, model=model)
         if type(trained) is not type(model):  # a plugin trainer that does not check its template
             return [
@@ -397,7 +403,45 @@ def _probe(built: Mapping[str, Any]) -> list[str]:
         return [f"trainer: {_one_line(text)}{found}"]
     except ToolkitError as exc:
         return [f"trainer: {_one_line(str(exc))}{found}"]
-    return []
+    return _options_not_kept(model, trained, trainer, model_keys) + _unk_not_in_vocab(trained, trainer)
+
+
+#: The trainer option that decides a model option of another name.
+_DECIDED_BY = {"unk_id": "unk_token"}
+
+
+def _options_not_kept(model: Any, trained: Any, trainer: Any, model_keys: frozenset[str]) -> list[str]:
+    """The ``model`` options the config wrote that the trained model does not have: the trainer decides
+    them (``WordPieceTrainer`` its ``continuing_subword_prefix``, as in Hugging Face), so they would be
+    silently ignored. ``Tokenizer.train`` behaves the same; a config says so before the corpus is read."""
+    given, kept = model.params(), trained.params()
+    trainer_options = set(trainer.params())
+    problems = []
+    for key in sorted(model_keys & given.keys() & kept.keys()):
+        if given[key] == kept[key]:
+            continue
+        option = _DECIDED_BY.get(key, key)
+        # the value only where it reads the same there (a model's special_tokens is a table, a trainer's a list)
+        setting = f"trainer.{option}"
+        if option == key and isinstance(given[key], str):
+            setting += f" = {given[key]!r:.60}"
+        fix = (f"set {setting} instead (the trainer's option decides)" if option in trainer_options
+               else "remove it from the model section")
+        problems.append(f"model.{key}: {given[key]!r:.60} is not kept: {trainer.type_name} trains a model whose "
+                        f"{key} is {kept[key]!r:.60}; {fix}")
+    return problems
+
+
+def _unk_not_in_vocab(trained: Any, trainer: Any) -> list[str]:
+    """A model whose ``unk_token`` is no token (``WordLevel``'s default ``<unk>`` when the trainer's
+    special tokens lack it) fails on the first word outside its vocabulary: measuring the trained
+    tokenizer on the corpus would fail after the whole training."""
+    unk = getattr(trained, "unk_token", None)
+    if not isinstance(unk, str) or unk in trained.get_vocab():
+        return []
+    return [f"model.unk_token: {unk!r:.60} is not in the vocabulary {trainer.type_name} trains, so a word outside "
+            f"the vocabulary cannot be encoded; add {unk!r:.60} to trainer.special_tokens (or set model.unk_token "
+            "to one of them)"]
 
 
 def _one_line(text: str) -> str:
@@ -520,6 +564,19 @@ def _preset_sections(name: Any, problems: list[str]) -> dict[str, Any] | None:
     # The untrained model of a preset is only its type and encoding options: drop empty tables.
     sections["model"] = {k: v for k, v in (sections["model"] or {}).items() if v not in ({}, [], None)}
     return sections
+
+
+def _written_model_options(data: Mapping[str, Any], items: Sequence[tuple[str, Any]]) -> frozenset[str]:
+    """The ``model`` options the config itself (its file or a ``--set``) gives, not its preset."""
+    model = data.get("model")
+    keys = set(model) if isinstance(model, Mapping) else set()
+    for key, value in items:
+        parts = key.split(".")
+        if parts[0] == "model" and len(parts) > 1:
+            keys.add(parts[1])
+        elif key == "model" and isinstance(value, Mapping):
+            keys.update(value)
+    return frozenset(k for k in keys if isinstance(k, str) and k != "type")
 
 
 def _apply_preset(data: dict[str, Any], problems: list[str]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -78,7 +79,11 @@ def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
                 f"{p}: reading YAML configs needs PyYAML: pip install \"tokenizer-toolkit[yaml]\" (or use TOML/JSON)"
             ) from None
         try:
-            data = yaml.safe_load(text)
+            loader = _yaml_loader(yaml)(text)  # what yaml.safe_load does, with YAML 1.2's floats
+            try:
+                data = loader.get_single_data()
+            finally:
+                loader.dispose()
         except yaml.YAMLError as exc:
             raise ConfigError(f"{p}: invalid YAML: {' '.join(str(exc).split())}") from None
         except (RecursionError, ValueError):
@@ -94,6 +99,32 @@ def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise ConfigError(f"{p}: the config must be a table/mapping at the top level, got {type(data).__name__}")
     check_config_depth(data, source=str(p))
     return data
+
+
+# YAML 1.2's floats: PyYAML follows YAML 1.1, where `1e-3` and `1.0e5` (no dot, or no sign in the
+# exponent) are strings, so such a value meant another thing than in the same TOML or JSON config.
+_YAML_FLOAT = re.compile(r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+    |[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+
+    |\.[0-9_]+(?:[eE][-+]?[0-9]+)?
+    |[-+]?\.(?:inf|Inf|INF)
+    |\.(?:nan|NaN|NAN))$""", re.X)
+
+
+def _yaml_loader(yaml: Any) -> Any:
+    """PyYAML's ``SafeLoader`` reading floats as YAML 1.2 (and TOML and JSON) do: ``1e-3`` is a number.
+
+    >>> [bool(_YAML_FLOAT.match(text)) for text in ("1e-3", "1.0e5", "2.5", "1_000", "1.2.3")]
+    [True, True, True, False, False]
+    """
+    class Loader(yaml.SafeLoader):
+        pass
+
+    # The resolvers of each first character are tried in order: these come before the YAML 1.1 float's.
+    Loader.yaml_implicit_resolvers = {
+        first: ([("tag:yaml.org,2002:float", _YAML_FLOAT)] if first in "+-.0123456789" else []) + list(resolvers)
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    return Loader
 
 
 #: Values a YAML config may hold beyond one per character of its text: aliases (``*name``) repeat a
