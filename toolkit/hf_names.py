@@ -69,6 +69,9 @@ class HFNames:
         data = parse_json(json_text)
         # HF's document has top-level "added_tokens" and no "format" (tokens named "format" are elsewhere)
         if isinstance(data, dict) and "format" not in data and "added_tokens" in data:
+            model = data.get("model")
+            if isinstance(model, dict) and model.get("type") == "Unigram":  # its scores as HF reads them
+                data = parse_json(json_text, parse_float=tool("hf_float"))
             return tool("from_hf_dict")(data, source="<string>")
         return cls._from_document(data, trusted=False, source="<string>")  # type: ignore[attr-defined]
 

@@ -196,6 +196,7 @@ TOOLS: dict[str, str] = {
     "visualize": "toolkit.analysis.visualize:visualize",
     # HF names and the hand-off to transformers
     "from_hf_dict": "toolkit.interop.hf_json:from_hf_dict",
+    "hf_float": "toolkit.interop.hf_floats:hf_float",
     "save_pretrained": "toolkit.interop.transformers:save_pretrained",
 }
 

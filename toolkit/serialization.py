@@ -35,7 +35,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -71,14 +71,17 @@ VERSION = 2
 PIPELINE_FIELDS = ("normalizer", "pre_tokenizer", "model", "post_processor", "decoder")
 
 
-def parse_json(text: str, *, source: str = "<string>", decoded: bool = False) -> Any:
+def parse_json(text: str, *, source: str = "<string>", decoded: bool = False,
+               parse_float: Callable[[str], float] | None = None) -> Any:
     """Parse JSON text; malformed or truncated JSON is a :class:`SerializationError` with its position,
     and so is nesting deeper than ``toolkit.limits.MAX_NESTING_DEPTH``, and a lone surrogate in any
     string (:func:`refuse_lone_surrogates`). ``decoded``: ``text`` was decoded from UTF-8 bytes, so only a JSON
-    escape can make one (a C-speed search; a str from Python is checked by encoding it)."""
+    escape can make one (a C-speed search; a str from Python is checked by encoding it). ``parse_float``
+    reads each number with a point or an exponent (as ``json.loads``'s; a ``ValueError`` it raises
+    is a :class:`SerializationError`)."""
     try:
         with gc_paused():  # a large file is millions of cycle-free containers: collecting them is wasted time
-            data = json.loads(text)
+            data = json.loads(text, parse_float=parse_float)
     except json.JSONDecodeError as exc:
         raise SerializationError(
             f"{source}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "

@@ -35,7 +35,6 @@ tokens are matched in any text, as in HF.
 
 from __future__ import annotations
 
-import json
 import os
 import warnings
 from collections.abc import Callable, Mapping
@@ -64,6 +63,7 @@ from toolkit.interop.hf_components import (
     truncation_from_hf,
     truncation_to_hf,
 )
+from toolkit.interop.hf_floats import dumps_hf, hf_float
 from toolkit.serialization import parse_json
 from toolkit.runtime import gc_paused
 from toolkit.arguments import check_indent
@@ -82,7 +82,9 @@ _TOP_LEVEL = {"version", "truncation", "padding", "added_tokens", "normalizer", 
 
 # ============================================================================ import
 def from_hf_dict(data: Any, *, strict: bool = True, source: str = "<dict>") -> Tokenizer:
-    """Build a :class:`~toolkit.Tokenizer` from a parsed HF ``tokenizer.json`` document.
+    """Build a :class:`~toolkit.Tokenizer` from a parsed HF ``tokenizer.json`` document. Its floats are
+    taken as they are: parse the text with ``json.loads(text, parse_float=hf_float)``
+    (:mod:`toolkit.interop.hf_floats`) to get HF's reading of a Unigram's scores, as :func:`load_hf_json` does.
 
     >>> d = {"version": "1.0", "added_tokens": [], "normalizer": None, "pre_tokenizer": {"type": "Whitespace"},
     ...      "post_processor": None, "decoder": None, "truncation": None, "padding": None,
@@ -170,7 +172,8 @@ class _Converter:
 def load_hf_json(path: PathLike, *, strict: bool = True) -> Tokenizer:
     """Read a Hugging Face ``tokenizer.json`` file (see :func:`from_hf_dict`)."""
     source = os.fspath(path)
-    data = parse_json(read_text(path, what="tokenizer.json"), source=source, decoded=True)
+    # floats as HF reads them (a Unigram's scores decide its ties: toolkit.interop.hf_floats)
+    data = parse_json(read_text(path, what="tokenizer.json"), source=source, decoded=True, parse_float=hf_float)
     with gc_paused():  # a large model builds hundreds of thousands of cycle-free tuples and dicts
         return from_hf_dict(data, strict=strict, source=source)
 
@@ -255,7 +258,7 @@ def to_hf_tokenizer(tok: Tokenizer) -> Any:
         import tokenizers
     except ImportError:
         raise ConfigError('to_hf needs Hugging Face tokenizers: pip install tokenizers') from None
-    return tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(tok), ensure_ascii=False))
+    return tokenizers.Tokenizer.from_str(dumps_hf(to_hf_dict(tok)))
 
 
 def save_hf_json(tok: Tokenizer, path: PathLike, *, indent: int | None = None) -> None:
@@ -263,4 +266,4 @@ def save_hf_json(tok: Tokenizer, path: PathLike, *, indent: int | None = None) -
 
     ``tokenizers.Tokenizer.from_file`` loads the file and gives the same ids (see docs/interop.md).
     """
-    write_text(path, json.dumps(to_hf_dict(tok), ensure_ascii=False, indent=check_indent(indent)))
+    write_text(path, dumps_hf(to_hf_dict(tok), indent=check_indent(indent)))

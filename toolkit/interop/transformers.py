@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import ConfigError, SerializationError
 from toolkit.interop._io import read_bytes, write_as_unit
+from toolkit.interop.hf_floats import dumps_hf
 from toolkit.interop.hf_json import to_hf_dict
 from toolkit.serialization import parse_json, utf8
 
@@ -336,7 +337,8 @@ def save_pretrained(tok: Tokenizer, directory: str | os.PathLike[str], *,
     if target.exists() and not target.is_dir():
         raise SerializationError(f"{target}: exists and is not a directory; give a directory path")
     files = transformers_files(tok, template=template, **overrides)
-    data = {name: utf8(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", path=target / name)
+    data = {name: utf8((dumps_hf(doc, indent=2) if name == "tokenizer.json"
+                        else json.dumps(doc, ensure_ascii=False, indent=2)) + "\n", path=target / name)
             for name, doc in files.items()}
 
     def write(staging: Path) -> list[Path]:
