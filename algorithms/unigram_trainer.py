@@ -42,6 +42,7 @@ from algorithms.unigram import UNK_PENALTY, Unigram
 from toolkit import limits
 from toolkit.errors import ConfigError, TrainingError
 from toolkit.interfaces import Model, Params, Trainer
+from toolkit.progress import active_progress, training_progress
 from toolkit.registry import register
 from toolkit.unicode_scripts import ANY, SCRIPT_NAMES, script_of
 
@@ -691,8 +692,9 @@ class UnigramTrainer(Trainer):
                 f"{EXPECTED_FREQUENCY_THRESHOLD}")
 
     def _report(self, stage: str, done: int, total: int) -> None:
-        if self.show_progress and self.progress is not None:
-            self.progress(stage, done, total)
+        progress = active_progress(self)  # a bar (show_progress), the progress callback, or the command line's
+        if progress is not None:
+            progress(stage, done, total)
 
     def _meta(self, template: Model | None) -> tuple[list[str], int | None]:
         """The pieces before the learned ones (``unk_token`` first unless special) and the unknown id."""
@@ -709,6 +711,10 @@ class UnigramTrainer(Trainer):
     def train(self, word_counts: Mapping[str, int], *, model: Model | None = None) -> Unigram:
         """Learn a :class:`Unigram` model; ``model`` (a Unigram template) keeps its ``byte_fallback``
         and sampling options, and gives the unknown piece when ``unk_token`` is unset."""
+        with training_progress(self):
+            return self._train(word_counts, model)
+
+    def _train(self, word_counts: Mapping[str, int], model: Model | None) -> Unigram:
         if model is not None and not isinstance(model, Unigram):
             raise ConfigError(f"UnigramTrainer trains Unigram models; the tokenizer's model is a {type(model).__name__}")
         meta, unk_id = self._meta(model)

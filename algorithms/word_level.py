@@ -30,6 +30,7 @@ from algorithms._vocab import (
 from toolkit import limits
 from toolkit.errors import ConfigError, InputError, TrainingError, VocabularyError
 from toolkit.interfaces import Model, Params, Trainer
+from toolkit.progress import training_progress
 from toolkit.registry import register, tool
 
 __all__ = ["WordLevel", "WordLevelTrainer"]
@@ -165,8 +166,9 @@ class WordLevelTrainer(Trainer):
                 f"WordLevelTrainer: no word is seen at least min_frequency={self.min_frequency} times (words longer "
                 f"than {longest:,} characters left out) and there are no special tokens; lower min_frequency"
             )
-        if self.show_progress and self.progress is not None:
-            self.progress("words", len(tokens), len(tokens))
+        with training_progress(self) as progress:  # a bar (show_progress), the callback, or the command line's
+            if progress is not None:
+                progress("words", len(tokens), len(tokens))
         options = {"unk_token": model.unk_token if model is not None else "<unk>"}
         return WordLevel._assemble(  # type: ignore[no-any-return]
             {**options, "special_tokens": [t for t in specials if t in tokens]},

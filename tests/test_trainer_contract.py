@@ -160,3 +160,15 @@ def test_a_trainer_refuses_a_model_of_another_type_and_leaves_the_tokenizer_as_i
         tok.train_from_iterator(["ab cd ab"] * 5, trainer)
     assert tok.model is other
 
+
+
+@pytest.mark.parametrize("make", [BPETrainer, ByteLevelBPETrainer, WordPieceTrainer, UnigramTrainer, WordLevelTrainer])
+@pytest.mark.parametrize("show", [True, False])
+def test_a_progress_callback_hears_the_training_whatever_show_progress(make: type, show: bool) -> None:
+    """``show_progress`` decides the bar drawn when no callback is set; a callback (the command line's)
+    hears every trainer's stages either way (before, Unigram and WordLevel went quiet with ``False``)."""
+    heard: list[tuple[str, int, int]] = []
+    trainer = make(vocab_size=300 if make is ByteLevelBPETrainer else 40, show_progress=show,
+                   progress=lambda *event: heard.append(event))
+    trainer.train(COUNTS)
+    assert heard and all(0 <= done <= total for _, done, total in heard)

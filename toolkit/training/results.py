@@ -61,7 +61,7 @@ class TrainingResult:
         wanted = self.requested_vocab_size
         if wanted is None or self.tokenizer.vocab_size >= wanted:
             return ""
-        return f" (of {wanted:,} requested: the corpus has no more pairs to merge)"
+        return f" (of {wanted:,} requested: the corpus cannot fill it; the warning says why)"
 
 
 def _size(n: int) -> str:
