@@ -235,3 +235,25 @@ def test_without_matplotlib_save_plots_makes_no_folder(monkeypatch: pytest.Monke
     with pytest.raises(ConfigError, match="needs matplotlib|pip install"):
         report.plot_token_lengths()
     assert not (tmp_path / "plots").exists()
+
+
+def test_sweep_refuses_a_size_given_twice() -> None:
+    from toolkit.analysis.sweep import sweep
+    from toolkit.training.presets import gpt2_style
+
+    with pytest.raises(ConfigError, match="270 more than once"):
+        sweep({"bl": gpt2_style()}, ["low lower lowest"] * 5, vocab_sizes=[270, 260, 270])
+
+
+def test_the_cli_reports_table_keeps_a_tokenizer_name_as_written(tmp_path) -> None:
+    from toolkit.cli import main
+    from toolkit.training.presets import bert_pipeline
+
+    bert_pipeline({"[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3, "[MASK]": 4, "hug": 5}).save(tmp_path / "wp.json")
+    (tmp_path / "en.txt").write_text("hug hugs\n", encoding="utf-8")
+    out = tmp_path / "report"
+    code = main(["compare", "-t", f"<mine>={tmp_path / 'wp.json'}", "--texts", str(tmp_path / "en.txt"), "-o", str(out),
+                 "--no-plots"])
+    assert code == 0
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert f"| \\<mine> | `{tmp_path / 'wp.json'}` |" in md  # shown as written, not read as an HTML tag

@@ -234,6 +234,9 @@ def _checked_sizes(pipelines: Any, vocab_sizes: Sequence[int]) -> list[int]:
     sizes = list(vocab_sizes)
     if not sizes or any(not isinstance(v, int) or isinstance(v, bool) or v < 1 for v in sizes):
         raise ConfigError(f"sweep: vocab_sizes must be a non-empty list of positive integers, got {vocab_sizes!r}")
+    repeated = sorted({v for v in sizes if sizes.count(v) > 1})
+    if repeated:  # each size would be trained again and its results kept under the same key
+        raise ConfigError(f"sweep: vocab_sizes lists {', '.join(map(str, repeated))} more than once; give each size once")
     return sizes
 
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["markdown_cell"]
+__all__ = ["markdown_cell", "markdown_text"]
 
 BEST_NOTE = "* best value of a column"
 
@@ -36,11 +36,11 @@ def markdown_cell(text: str) -> str:
 _MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_<"})
 
 
-def _markdown_text(text: str) -> str:
+def markdown_text(text: str) -> str:
     """A table cell of a report (a name, a value, token examples) as literal Markdown text: ``<unk>``
     would be read as an HTML tag and vanish, ``'__init__'`` turn bold; a backslash escapes each.
 
-    >>> print(_markdown_text("'<unk>' '__init__'"))
+    >>> print(markdown_text("'<unk>' '__init__'"))
     '\\<unk>' '\\_\\_init\\_\\_'
     """
     return markdown_cell(text.translate(_MARKDOWN_SPECIAL))
@@ -110,9 +110,9 @@ class _Table:
         return "\n".join(parts)
 
     def markdown(self) -> str:
-        head = "| " + " | ".join(_markdown_text(h) for h in self.header) + " |"
+        head = "| " + " | ".join(markdown_text(h) for h in self.header) + " |"
         rule = "|" + "|".join("---:" if a == "r" else "---" for a in self.align) + "|"
-        body = ["| " + " | ".join(f"**{_markdown_text(c)}**" if i in self._best(r) else _markdown_text(c)
+        body = ["| " + " | ".join(f"**{markdown_text(c)}**" if i in self._best(r) else markdown_text(c)
                                  for i, c in enumerate(row)) + " |"
                 for r, row in enumerate(self.rows)]
         parts = [f"### {self.title}", "", head, rule, *body]

@@ -398,7 +398,7 @@ def _run_sweep(config: CompareConfig, texts: Any, progress: Any) -> SweepResult 
 
 def _markdown(config: CompareConfig, report: ComparisonReport, result: SweepResult | None, plots: list[Path],
               sources: Mapping[str, Sequence[str]]) -> str:
-    from toolkit.analysis.tables import markdown_cell
+    from toolkit.analysis.tables import markdown_cell, markdown_text
 
     lines = ["# Tokenizer comparison", ""]
     lines.append("| tokenizer | source |")
@@ -412,7 +412,7 @@ def _markdown(config: CompareConfig, report: ComparisonReport, result: SweepResu
                 changes.append(f"trainer.vocab_size={config.vocab_size}")
             changes += spec.set
             where = f"trained from `{spec.config}`" + (f" with {', '.join(changes)}" if changes else "")
-        lines.append(f"| {markdown_cell(name)} | {markdown_cell(where)} |")
+        lines.append(f"| {markdown_text(name)} | {markdown_cell(where)} |")  # where: code spans kept
     lines.append("")
     if config.parallel_sample:
         lines.append(f"- Texts: the parallel sample of tokenizer-toolkit ({', '.join(sources)}; 20 aligned sentences each)")
