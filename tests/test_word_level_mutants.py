@@ -40,7 +40,7 @@ def test_the_progress_callback_hears_the_words_stage_and_is_checked() -> None:
     assert heard == [("words", 3, 3)]
     heard.clear()
     WordLevelTrainer(progress=lambda *a: heard.append(a), show_progress=False).train({"a": 1})
-    assert heard == []  # show_progress=False: silent
+    assert heard == [("words", 1, 1)]  # show_progress only decides the bar drawn without a callback
     assert error_of(lambda: WordLevelTrainer(progress=5)) == (
         "ConfigError", "WordLevelTrainer.progress must be a callable progress(stage, done, total)"
     )
