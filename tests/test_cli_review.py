@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from toolkit import ConfigError, Tokenizer
-from toolkit.cli import main
 from toolkit.training.config import TrainingConfig, train_from_config
 
 from conftest import require
+from test_cli import one_line_error, run
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIGS = sorted((ROOT / "examples" / "configs").glob("*.toml"))
@@ -38,15 +38,11 @@ def pydoc_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run(argv, capsys)
 
 
 def _one_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    return lines[0]
+    return one_line_error(err)
 
 
 def _config(**extra: Any) -> dict[str, Any]:
