@@ -82,6 +82,31 @@ def test_a_preset_model_option_gives_way_to_the_trainer_the_config_sets() -> Non
     assert train_from_config(config).tokenizer.model.continuing_subword_prefix == "@@"
 
 
+def test_every_model_option_the_trainer_replaces_is_named_with_its_fix() -> None:
+    # Each option is checked (one kept between two that are not does not end the check); an option the trainer
+    # has too is moved there, its value quoted only when it reads the same there (a string); one the trainer
+    # has not (the vocabulary it learns) is removed.
+    with pytest.raises(ConfigError) as caught:
+        TrainingConfig.from_dict(_config(algorithm="word_level", trainer={"special_tokens": ["<unk>"]}, model={
+            "vocab": {"<unk>": 0, "<s>": 1}, "special_tokens": ["<s>"], "unk_token": "<unk>"}))
+    text = str(caught.value)
+    assert "model.special_tokens: ['<s>'] is not kept: WordLevelTrainer trains a model whose special_tokens is " \
+           "['<unk>']; set trainer.special_tokens instead (the trainer's option decides)" in text
+    assert "model.vocab: {'<unk>': 0, '<s>': 1} is not kept: WordLevelTrainer trains a model whose vocab is " in text
+    assert text.endswith("; remove it from the model section")
+    assert "unk_token" not in text  # kept
+
+
+def test_model_options_given_as_a_table_override_are_the_configs_own() -> None:
+    with pytest.raises(ConfigError, match=r"model\.continuing_subword_prefix: '@@' is not kept"):
+        TrainingConfig.from_dict(_config(algorithm="wordpiece"),
+                                 overrides={"model": {"continuing_subword_prefix": "@@"}})
+    # a table given to the trainer is the trainer's: the preset's model option gives way to it
+    config = TrainingConfig.from_dict({"preset": "bert", "corpus": _config()["corpus"]},
+                                      overrides={"trainer": {"vocab_size": 60, "continuing_subword_prefix": "@@"}})
+    assert train_from_config(config).tokenizer.model.continuing_subword_prefix == "@@"
+
+
 def test_word_level_without_its_unknown_token_is_refused_before_the_corpus_is_read(
     tmp_path: Path, pydoc_corpus: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -93,8 +118,9 @@ def test_word_level_without_its_unknown_token_is_refused_before_the_corpus_is_re
     out = tmp_path / "wl.json"
     code, _, err = _cli(["train", str(config), "-o", str(out)], capsys)
     assert code == 2 and not out.exists()
-    assert "model.unk_token: '<unk>' is not in the vocabulary WordLevelTrainer trains" in _one_line(err)
-    assert "add '<unk>' to trainer.special_tokens" in err
+    assert ("model.unk_token: '<unk>' is not in the vocabulary WordLevelTrainer trains, so a word outside the "
+            "vocabulary cannot be encoded; add '<unk>' to trainer.special_tokens (or set model.unk_token to one of "
+            "them)") in _one_line(err)
     code, stdout, err = _cli(["train", str(config), "-o", str(out), "--set", 'trainer.special_tokens=["<unk>"]'], capsys)
     assert code == 0, err
     assert "trained WordLevel" in stdout and Tokenizer.load(out).encode("zyzzyva").tokens == ["<unk>"]
@@ -110,6 +136,10 @@ def test_min_frequency_is_a_limit_of_the_corpus_not_of_the_trial_run() -> None:
     config = TrainingConfig.from_dict(_config(algorithm="word_level", corpus={"texts": ["to be or not to be"]},
                                               trainer={"min_frequency": 2, "special_tokens": ["<unk>"]}))
     assert train_from_config(config).tokenizer.get_vocab() == {"<unk>": 0, "be": 1, "to": 2}
+    # however large: the trial run's words stand for a corpus it has not read
+    with pytest.raises(ConfigError) as caught:
+        TrainingConfig.from_dict(_config(algorithm="word_level", trainer={"min_frequency": 10**8}))
+    assert "min_frequency" not in str(caught.value) and "model.unk_token: '<unk>'" in str(caught.value)
 
 
 # ---------------------------------------------------------------------------------------- formats

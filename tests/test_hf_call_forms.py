@@ -104,6 +104,20 @@ def test_from_str_reads_hf_documents_whatever_their_tokens() -> None:
     assert Tokenizer.from_str(ours.to_str()).encode_ids("a format version") == [2, 1, 3]
 
 
+def test_from_str_names_the_string_in_its_errors_and_checks_our_documents() -> None:
+    from toolkit.errors import SerializationError
+
+    for model, problem in ((None, "model: required field is missing"), ([1], "model: must be an object")):
+        with pytest.raises(SerializationError, match=f"^<string>: {problem}"):  # an HF document without a model object
+            Tokenizer.from_str(json.dumps({"version": "1.0", "added_tokens": [], "model": model}))
+    with pytest.raises(SerializationError, match=r"^from_str expects a str, got bytes \(the bytes of a file: from_buffer\)"):
+        Tokenizer.from_str(b"{}")  # type: ignore[arg-type]
+    ours = json.loads(_tokenizer().to_str())
+    ours["model"]["vocab"]["world"] = 4  # a string is not trusted as a file we wrote
+    with pytest.raises(SerializationError, match="^<string>: model.vocab: ids must be unique"):
+        Tokenizer.from_str(json.dumps(ours))
+
+
 def test_bpe_takes_hfs_cache_capacity_keyword() -> None:
     from algorithms import BPE
 
@@ -250,6 +264,26 @@ def test_async_variants_give_what_the_plain_methods_give() -> None:
         asyncio.run(tok.async_decode_batch([[99]]))  # errors reach the awaiting caller
 
 
+def test_async_variants_pass_on_every_option() -> None:
+    import asyncio
+
+    tok = _tokenizer()
+    text = "hello [SEP] world"
+
+    async def run() -> tuple:
+        return (await tok.async_encode(text, None, False, False), await tok.async_encode(text, allowed_special="all"),
+                await tok.async_encode_batch([text], add_special_tokens=False),
+                await tok.async_encode_batch([text], allowed_special="all"),
+                await tok.async_encode_batch_fast([text], False, False),
+                await tok.async_encode_batch_fast([text], allowed_special="all"),
+                await tok.async_decode_batch([[2, 4, 3]]))
+
+    plain, allowed, batch_plain, batch_allowed, fast_plain, fast_allowed, decoded = asyncio.run(run())
+    assert plain.ids == batch_plain[0].ids == fast_plain[0].ids == [4, 1, 1, 1, 5]  # no [CLS] ... [SEP] added
+    assert allowed.ids == batch_allowed[0].ids == fast_allowed[0].ids == [2, 4, 3, 5, 3]  # the typed [SEP] matched
+    assert decoded == tok.decode_batch([[2, 4, 3]]) == ["hello"]  # skip_special_tokens=True by default, as HF
+
+
 def test_from_buffer_reads_the_bytes_of_either_file() -> None:
     from toolkit.errors import InputTypeError, SerializationError
 
@@ -260,7 +294,7 @@ def test_from_buffer_reads_the_bytes_of_either_file() -> None:
         loaded = Tokenizer.from_buffer(data)
         assert loaded.encode("hello world").ids == tok.encode("hello world").ids
     assert tokenizers.Tokenizer.from_buffer(hf_bytes).encode("hello world").ids == tok.encode("hello world").ids
-    with pytest.raises(InputTypeError, match="bytes"):
+    with pytest.raises(InputTypeError, match="bytes of a tokenizer file, got str"):
         Tokenizer.from_buffer(tok.to_str())  # type: ignore[arg-type]
     with pytest.raises(SerializationError, match="UTF-8"):
         Tokenizer.from_buffer(b"\xff" + hf_bytes)
@@ -292,6 +326,7 @@ def test_adding_a_models_special_token_again_counts_as_hf() -> None:
     calls = [
         ("add_special_tokens", lambda m: ["[CLS]"]),  # already held so: no change (0)
         ("add_special_tokens", lambda m: ["<x>", "[SEP]"]),
+        ("add_special_tokens", lambda m: ["[SEP]", "<y>", "[CLS]", "<z>"]),  # the tokens after one held so: 2
         ("add_special_tokens", lambda m: [m.AddedToken("[PAD]", special=True, lstrip=True)]),  # other flags: 1
         ("add_tokens", lambda m: ["[UNK]"]),  # as a non-special token: a change
         ("add_special_tokens", lambda m: ["[UNK]"]),  # special again: a change back

@@ -161,6 +161,17 @@ def test_hf_float_reads_every_number_as_hugging_face() -> None:
 @example("184467440737095516150.5")  # an integer digit dropped, then the fraction appended
 @example("1e2147483648")
 @example("0e99999999999")
+@example("1.5e00")  # an exponent of zeros only
+@example("1e000000000001")  # leading zeros of an exponent count for nothing (12 characters, value 1)
+@example("1e+00000000001")
+@example("1.5e-000000000002")
+@example("1844674407370955161640e-74")  # the u64 edge between integer digits: one rounding apart
+@example("184467440737095516157.8268e82")
+@example("184467440737095516195678.99021e159")
+@example("0.0181107873742649791834")
+@example("1844674407370955161988750.03e-183")
+@example("184467440737095516.163042e-172")
+@example("184467440737095516165.5738478e-285")
 def test_hf_float_follows_the_parsers_steps(text: str) -> None:
     try:
         expected: float | type[ValueError] = reference_hf_float(text)
@@ -171,6 +182,38 @@ def test_hf_float_follows_the_parsers_steps(text: str) -> None:
             hf_float(text)
     else:
         assert repr(hf_float(text)) == repr(expected)
+
+
+# Numbers at the edges of serde_json's steps, each found to tell a small change of hf_float from HF:
+# an exponent with leading zeros or too many digits for an int, and long digits about the u64 edge
+# whose two readings (a digit kept or dropped) round to neighbouring floats.
+_EDGE_NUMBERS = [
+    "1e000000000001", "1e+00000000001", "-1.5e-000000000002", "-1.5e-1" + "0" * 5000, "1.5e00", "-2e-0",
+    "1844674407370955161640e-74", "184467440737095516175e-57", "184467440737095516157.8268e82",
+    "184467440737095516150.82898654e-244", "18446744073709551616.601e-306",
+    "184467440737095516195678.99021e159", "1844674407370955161.85671373e-164",
+    "17.540127116062307597273159002614e41", "0.0181107873742649791834", "1844674407370955161988750.03e-183",
+    "1844674407370955158.83515977e-156", "184467440737095516.163042e-172", "1844674407370955161763.6508e-95",
+    "184467440737095516165.5738478e-285", "184467440737095516162648.506e131",
+]
+
+
+def test_numbers_at_the_parsers_edges_read_as_hugging_face() -> None:
+    tokenizers = require("tokenizers")
+    mine = [hf_float(t) for t in _EDGE_NUMBERS]
+    assert [repr(x) for x in mine] == [repr(reference_hf_float(t)) for t in _EDGE_NUMBERS]
+    assert [repr(x) for x in mine] == [repr(x) for x in _hf_scores(tokenizers, _unigram_document(_EDGE_NUMBERS))]
+    assert mine[:6] == [10.0, 10.0, -0.015, -0.0, 1.5, -2.0]
+
+
+def test_hf_float_errors_say_what_is_wrong() -> None:
+    for text in ("abc", "1.", ".5", "1e", "--1", "1.5 "):
+        with pytest.raises(ValueError, match="not a JSON number"):
+            hf_float(text)
+    # the three ways out of range: an exponent beyond an i32, a product that overflows, a power beyond 1e308
+    for text in ("1.5e2147483648", "1.5e+99999999999", "10e308", "1e400"):
+        with pytest.raises(ValueError, match="number out of range"):
+            hf_float(text)
 
 
 def test_an_out_of_range_score_is_a_serialization_error(tmp_path: Path) -> None:
@@ -198,6 +241,37 @@ def test_hf_float_text_is_read_back_exactly_or_at_the_nearest(x: float) -> None:
     assert value == x or (text == repr(x) and abs(value - x) <= math.ulp(x))
 
 
+# Floats whose repr HF reads one ulp off, of every magnitude (the digits written for them take each
+# branch of the decimal writer: an integer, digits on both sides of the point, "0." and zeros), with
+# the digits hf_float_text gives: the fewest of its 16 to 20 that HF reads back exactly.
+_REWRITTEN = [
+    (3.7636886680767283, "3.76368866807672832"),
+    (0.10776643850782727, "0.1077664385078272768"),
+    (-0.47745187707061276, "-0.477451877070612736"),
+    (5.34023088807115e-09, "0.000000005340230888071150"),
+    (-6.993029826975581e-13, "-0.0000000000006993029826975580"),
+    (-1663.2315643272207, "-1663.2315643272206"),
+    (-1022805285143392.1, "-1022805285143392.16"),
+    (-9.681378248029389e17, "-968137824802938800.0"),
+    (-4.4542033023022317e17, "-445420330230223168.0"),  # the third scale, with no zeros added
+    (-4.1088999467105596e25, "-41088999467105600000000000.0"),  # 16 digits; truncating a near one reads too
+    (-2.9115733021026274e23, "-291157330210262720000000.0"),
+    (2.2961513518321568e39, "2296151351832156800000000000000000000000.0"),
+    (1.7976931348623155e308, "17976931348623154" + "0" * 292 + ".0"),  # candidates nearby overflow in HF
+]
+
+
+def test_hf_float_text_of_floats_hf_reads_otherwise() -> None:
+    tokenizers = require("tokenizers")
+    xs = [x for x, _ in _REWRITTEN]
+    assert all(hf_float(repr(x)) != x for x in xs)  # each needs other digits
+    assert [hf_float_text(x) for x in xs] == [text for _, text in _REWRITTEN]
+    assert [hf_float(text) for _, text in _REWRITTEN] == xs
+    assert _hf_scores(tokenizers, _unigram_document([text for _, text in _REWRITTEN])) == xs
+    assert [hf_float_text(x) for x in (float("nan"), float("inf"), float("-inf"), 0.0, -0.0, 0.5)] == [
+        "nan", "inf", "-inf", "0.0", "-0.0", "0.5"]
+
+
 def test_scores_written_for_hugging_face_are_read_exactly() -> None:
     tokenizers = require("tokenizers")
     rng = random.Random(2)
@@ -217,6 +291,19 @@ def test_dumps_hf_changes_only_the_digits_of_floats() -> None:
     assert text != json.dumps(doc, ensure_ascii=False, indent=2)  # the first score has other digits
     assert json.loads(text) == doc  # which a correct reader rounds to the same float
     assert dumps_hf({"a": [1, 2.5]}) == json.dumps({"a": [1, 2.5]})
+    expected = json.dumps(doc, ensure_ascii=False, indent=2).replace("-3.9038457749524076", "-3.90384577495240768")
+    assert text == expected  # json.dumps's layout, only those digits changed
+
+
+def test_dumps_hf_writes_text_and_layout_as_json_dumps_without_ascii_escapes() -> None:
+    doc = {"model": {"vocab": [["▁é", -3.9038457749524076], ["日本", -31.516236637832886]]}}
+    assert dumps_hf(doc) == '{"model": {"vocab": [["▁é", -3.90384577495240768], ["日本", -31.516236637832886]]}}'
+    assert dumps_hf({"s": -3.9038457749524076}) == '{"s": -3.90384577495240768}'  # every value of a dict changed
+    assert dumps_hf((1.5, -3.9038457749524076)) == "[1.5, -3.90384577495240768]"
+    for x in (float("nan"), float("inf")):  # not HF's JSON, but written as json.dumps writes them
+        assert dumps_hf({"a": [x, "é"]}) == json.dumps({"a": [x, "é"]}, ensure_ascii=False)
+    assert dumps_hf({"a": 0.5}, indent=1) == json.dumps({"a": 0.5}, indent=1)
+    assert dumps_hf({"a": -3.9038457749524076}, indent=1) == '{\n "a": -3.90384577495240768\n}'
 
 
 # ------------------------------------------------------------------------------------ a trained Unigram

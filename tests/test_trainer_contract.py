@@ -5,7 +5,9 @@ an error, and hostile counts give typed errors. Expected values by hand or from 
 
 from __future__ import annotations
 
+import io
 import random
+import sys
 import warnings
 from pathlib import Path
 
@@ -16,7 +18,9 @@ from algorithms import (
     BPETrainer,
     ByteLevelBPE,
     ByteLevelBPETrainer,
+    Unigram,
     UnigramTrainer,
+    WordLevel,
     WordLevelTrainer,
     WordPieceTrainer,
 )
@@ -93,12 +97,17 @@ def test_an_affix_with_a_lone_surrogate_is_refused(make: type, option: str) -> N
 
 
 def test_word_level_training_keeps_something_loadable(tmp_path: Path) -> None:
-    with pytest.raises(TrainingError, match="vocab_size=0 keeps no token"):
+    with pytest.raises(TrainingError,
+                       match="^WordLevelTrainer: vocab_size=0 keeps no token; ask for a vocab_size of at least 1$"):
         WordLevelTrainer(vocab_size=0, show_progress=False).train({"a": 1})
     with pytest.raises(TrainingError, match="no word is seen at least min_frequency=10 times"):
         WordLevelTrainer(min_frequency=10, show_progress=False).train({"a": 1, "b": 2})
     model = WordLevelTrainer(show_progress=False).train({"a" * 2000: 5, "b": 1})  # too long to be a token
     assert model.get_vocab() == {"b": 0}
+    from toolkit.limits import MAX_TOKEN_LENGTH
+
+    longest = "a" * MAX_TOKEN_LENGTH  # the longest a token may be: kept
+    assert WordLevelTrainer(show_progress=False).train({longest: 5, "b": 1}).get_vocab() == {longest: 0, "b": 1}
     Tokenizer(model).save(tmp_path / "wl.json")
     assert Tokenizer.load(tmp_path / "wl.json").encode("b").ids == [0]
 
@@ -172,3 +181,35 @@ def test_a_progress_callback_hears_the_training_whatever_show_progress(make: typ
                    progress=lambda *event: heard.append(event))
     trainer.train(COUNTS)
     assert heard and all(0 <= done <= total for _, done, total in heard)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+_LAST_STAGE = {UnigramTrainer: "em", WordLevelTrainer: "words"}  # the others merge
+
+
+@pytest.mark.parametrize("make", [BPETrainer, ByteLevelBPETrainer, WordPieceTrainer, UnigramTrainer, WordLevelTrainer])
+def test_show_progress_draws_the_training_on_a_terminal_whoever_starts_it(
+    make: type, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a callback, ``show_progress`` draws a bar of the trainer's stages: when the trainer is
+    called by itself, and inside ``Tokenizer.train``'s bar (which counting opened); ``False`` draws nothing."""
+    stage = _LAST_STAGE.get(make, "merges")
+    size = 300 if make is ByteLevelBPETrainer else 40
+    for show in (True, False):
+        err = _Terminal()
+        monkeypatch.setattr(sys, "stderr", err)
+        make(vocab_size=size, show_progress=show).train(COUNTS)
+        drawn = err.getvalue()
+        assert (f"\r{stage} " in drawn and drawn.endswith("\n")) if show else drawn == "", (show, drawn[-200:])
+    if make in (UnigramTrainer, WordLevelTrainer):
+        err = _Terminal()
+        monkeypatch.setattr(sys, "stderr", err)
+        model = Unigram() if make is UnigramTrainer else WordLevel()
+        Tokenizer(model, pre_tokenizer=Whitespace()).train_from_iterator(
+            [" ".join(COUNTS)] * 3, make(vocab_size=size, special_tokens=["<unk>"]))
+        drawn = err.getvalue()
+        assert "counting" in drawn and f"\r{stage} " in drawn, drawn[-200:]

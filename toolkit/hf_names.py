@@ -63,7 +63,8 @@ class HFNames:
     def from_str(cls, json_text: str) -> Any:
         """Load from a JSON string: our document, or a Hugging Face ``tokenizer.json`` document."""
         if not isinstance(json_text, str):
-            return cls.from_json(json_text)  # type: ignore[attr-defined]  # its error names the type
+            hint = " (the bytes of a file: from_buffer)" if isinstance(json_text, (bytes, bytearray)) else ""
+            raise SerializationError(f"from_str expects a str, got {type(json_text).__name__}{hint}")
         from toolkit.serialization import parse_json
 
         data = parse_json(json_text)
