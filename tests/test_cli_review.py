@@ -259,3 +259,12 @@ def test_the_yaml_example_of_the_docs_is_their_toml_example() -> None:
     toml_text, yaml_text = blocks[0][1], blocks[1][1]
     assert [kind for kind, _ in blocks[:2]] == ["toml", "yaml"]
     assert tomllib.loads(toml_text) == yaml.safe_load(yaml_text)
+
+
+def test_a_vocabulary_in_the_model_section_is_named_as_what_training_replaces() -> None:
+    with pytest.raises(ConfigError) as caught:
+        TrainingConfig.from_dict(_config(algorithm="bpe", model={"unk_token": "<unk>", "vocab": {"<unk>": 0, "q": 1}},
+                                         trainer={"special_tokens": ["<unk>"]}))
+    message = str(caught.value)
+    assert "model.vocab: training learns the vocab and replaces these; remove it from the model section" in message
+    assert "'a': 1" not in message  # not the trial run's own vocabulary

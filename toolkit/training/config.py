@@ -420,6 +420,10 @@ def _options_not_kept(model: Any, trained: Any, trainer: Any, model_keys: frozen
     for key in sorted(model_keys & given.keys() & kept.keys()):
         if given[key] == kept[key]:
             continue
+        if key in ("vocab", "merges"):  # what training learns: the trial run's own would only confuse
+            problems.append(f"model.{key}: training learns the {key} and replaces these; remove it from the model "
+                            "section (to encode with a given vocabulary, load that tokenizer instead of training one)")
+            continue
         option = _DECIDED_BY.get(key, key)
         # the value only where it reads the same there (a model's special_tokens is a table, a trainer's a list)
         setting = f"trainer.{option}"
