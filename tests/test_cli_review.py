@@ -92,8 +92,8 @@ def test_every_model_option_the_trainer_replaces_is_named_with_its_fix() -> None
     text = str(caught.value)
     assert "model.special_tokens: ['<s>'] is not kept: WordLevelTrainer trains a model whose special_tokens is " \
            "['<unk>']; set trainer.special_tokens instead (the trainer's option decides)" in text
-    assert "model.vocab: {'<unk>': 0, '<s>': 1} is not kept: WordLevelTrainer trains a model whose vocab is " in text
-    assert text.endswith("; remove it from the model section")
+    assert text.endswith("model.vocab: training learns the vocab and replaces these; remove it from the model section "
+                         "(to encode with a given vocabulary, load that tokenizer instead of training one)")
     assert "unk_token" not in text  # kept
 
 
