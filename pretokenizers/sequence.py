@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import accumulate
 from typing import Any
 
 from toolkit.alignment import Piece
@@ -99,6 +100,19 @@ class Sequence(Container, PreTokenizer):
             if children[-1].split_raw("")[1] is not to_byte_level:
                 return None
             cutters, spell = children[:-1], to_byte_level
+        if all(getattr(child, "_tiles", False) for child in cutters):
+            # Splits whose pieces come in order at C speed (DeepSeek-V3's three, GPT-4o's): the pieces
+            # alone, their starts counted once at the end when they tile the text (else the path below).
+            pieces = [text]
+            for child in cutters:
+                split = child.split_text
+                out = []
+                for piece in pieces:
+                    out += split(piece)
+                pieces = out
+            starts = list(accumulate(map(len, pieces), initial=0))
+            if starts.pop() == len(text):  # they tile the text (as Split.split_slices checks)
+                return pieces, starts, spell
         sliced = cutters[0].split_slices(text)
         if sliced is None or sliced[2] is not None:
             return None

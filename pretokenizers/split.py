@@ -317,6 +317,9 @@ class Split(PreTokenizer):
         self._timeout_kw: dict[str, float] = {} if self._timeout is None else {"timeout": self._timeout}
         # findall/split return only whole matches and gaps when the pattern has no groups.
         self._no_groups = self._regex.groups == 0
+        #: split_text gives the pieces at C speed (findall), in order, and they should tile the text: always
+        #: for "isolated", and for the matches kept by "removed" + invert when they cover it (GPT-4o's).
+        self._tiles = self._no_groups and (self.behavior == "isolated" or (self.behavior == "removed" and self.invert))
 
     def scanner(self) -> tuple[Any, None, bool] | None:
         """The pinned scanner when this Split keeps exactly the matches of a named pattern that tiles any text.
@@ -370,8 +373,8 @@ class Split(PreTokenizer):
         >>> Split(Regex(" "), "removed").split_slices("ab cd")
         (['ab', 'cd'], [0, 3], None)
         """
-        if self._no_groups and self.behavior == "isolated":
-            pieces = self.split_text(text)  # at C speed; "isolated" keeps every character
+        if self._tiles:
+            pieces = self.split_text(text)
             starts = list(accumulate(map(len, pieces), initial=0))
             if starts.pop() == len(text):  # the pieces tile the text, in order
                 return pieces, starts, None

@@ -3,8 +3,9 @@
 This module owns the built-in decoders: ``ByteLevel`` (byte-level alphabet → UTF-8 text),
 ``WordPiece`` (``##`` continuations and punctuation cleanup), ``Metaspace`` (``▁`` → space),
 ``BPEDecoder`` (end-of-word suffix → space), ``ByteFallback`` (``<0x41>`` byte tokens), ``Fuse``,
-``Strip``, ``Replace``, ``CTC`` (speech models' output) and ``Sequence``; and ``SentencePiece``
-(sentencepiece's own decoding, which no HF decoder chain reproduces). ``DecodeStream`` (HF's name
+``Strip``, ``Replace``, ``CTC`` (speech models' output) and ``Sequence`` (which runs SentencePiece
+files' ``Replace``, ``ByteFallback``, ``Fuse`` in one pass); and ``SentencePiece`` (sentencepiece's own
+decoding, which no HF decoder chain reproduces). ``DecodeStream`` (HF's name
 for streaming decode) is :class:`toolkit.streaming.DecodeStream`, re-exported here.
 
 Every decoder implements :meth:`~toolkit.interfaces.Decoder.decode_chain` with Hugging Face's
@@ -17,6 +18,8 @@ semantics: it receives the list of token strings and returns a list of strings, 
 
 from __future__ import annotations
 
+from itertools import compress, count, repeat
+from operator import is_not
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictBool, StrictStr, field_validator
@@ -410,6 +413,75 @@ class Sequence(Container, Decoder):
         _children = children_validator("decoders", "decoder")
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
-        for d in self.decoders:
+        decoders = self.decoders
+        done = 0
+        if len(decoders) >= 3 and _replace_fallback_fuse(decoders[0], decoders[1], decoders[2]):
+            # SentencePiece files' chain (Gemma, Llama 2): one pass over the joined text, not three
+            # over the tokens; the decoders after it (Llama 2's Strip) see the same one string.
+            tokens = [_replaced_bytes_fused(decoders[0].pattern, decoders[0].content, tokens)]
+            done = 3
+        for d in decoders[done:]:
             tokens = d.decode_chain(tokens)
         return tokens
+
+
+def _replace_fallback_fuse(first: Decoder, second: Decoder, third: Decoder) -> bool:
+    """True for ``Replace(c, s)``, ``ByteFallback()``, ``Fuse()`` with ``c`` one character and ``s`` at most
+    one (``▁`` → space): what :func:`_replaced_bytes_fused` does at once."""
+    return (
+        type(first) is Replace and type(second) is ByteFallback and type(third) is Fuse
+        and type(first.pattern) is str and len(first.pattern) == 1 and len(first.content) <= 1
+    )
+
+
+#: Every byte-fallback token and its byte (:func:`~toolkit.bytelevel.byte_piece_value`'s rule, listed).
+_BYTE_PIECES = {
+    token: value
+    for a in "0123456789abcdefABCDEF+"
+    for b in "0123456789abcdefABCDEF+"
+    if (value := byte_piece_value(token := f"<0x{a}{b}>")) is not None
+}
+
+#: The byte tokens of ASCII characters, and those characters.
+_ASCII_BYTE_PIECES = {token: chr(value) for token, value in _BYTE_PIECES.items() if value < 0x80}
+#: Every character a byte token may hold.
+_BYTE_TOKEN_CHARACTERS = frozenset("".join(_BYTE_PIECES))
+
+
+def _replaced_bytes_fused(pattern: str, content: str, tokens: list[str]) -> str:
+    """``Sequence([Replace(pattern, content), ByteFallback(), Fuse()]).decode(tokens)`` for a one-character
+    ``pattern`` and a ``content`` no longer (so ``replace_all`` is ``str.replace`` and never checks a size).
+
+    A one-character pattern never spans two tokens, so replacing in the joined text replaces in each
+    token. A text without ``<0x`` holds no byte token, so ``ByteFallback`` keeps every token. Nor does
+    it when the byte tokens all stand for ASCII characters (Llama 2's ``<0x0A>``), each run decoding to
+    its characters, and ``Replace`` neither changes nor makes a byte token (``pattern`` and ``content``
+    are no characters of one) nor meets those characters (``pattern`` is not ASCII): the tokens are
+    mapped at C speed. Else only the runs of byte tokens are visited, each decoded as ``ByteFallback``."""
+    text = "".join(tokens).replace(pattern, content)
+    if "<0x" not in text:
+        return text
+    if ord(pattern) >= 0x80 and content and content not in _BYTE_TOKEN_CHARACTERS:
+        text = "".join(map(_ASCII_BYTE_PIECES.get, tokens, tokens)).replace(pattern, content)
+        if "<0x" not in text:  # (a byte token left would still read <0x)
+            return text
+    tokens = [t.replace(pattern, content) for t in tokens]
+    values = [*map(_BYTE_PIECES.get, tokens)]
+    at = [*compress(count(), map(is_not, values, repeat(None)))]  # the byte tokens' indices, in C
+    parts: list[str] = []
+    done = k = 0
+    while k < len(at):
+        start = end = at[k]  # a run of byte tokens: start .. end
+        while k + 1 < len(at) and at[k + 1] == end + 1:
+            k += 1
+            end += 1
+        k += 1
+        parts.append("".join(tokens[done:start]))
+        data = bytes(values[start : end + 1])  # type: ignore[arg-type]
+        try:
+            parts.append(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            parts.append("\ufffd" * len(data))
+        done = end + 1
+    parts.append("".join(tokens[done:]))
+    return "".join(parts)

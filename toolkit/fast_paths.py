@@ -1,12 +1,14 @@
 """The encode fast paths of :class:`~toolkit.Tokenizer` and the caches they keep.
 
 ``encode`` caches the tokens of each piece with spans relative to the piece, so a repeated word costs
-one look-up instead of a model call, one ``id_to_token`` and two span mappings per token.
+one look-up instead of a model call, one ``id_to_token`` and two span mappings per token; a long piece
+that the model merges word by word (``BPE.cut_words``: Gemma 3's whole line) is assembled from its
+words' entries.
 ``encode_ids`` caches ids by *raw* piece (before a per-piece respelling such as byte-level ``Ġ``), so
 a repeated word costs one look-up and no respelling. :class:`PipelineCaches` holds both; the
 pipeline drops it whenever its model or pre-tokenizer is replaced or any component option changes
 (:func:`toolkit.options.generation`). ``tests/test_fast_paths.py`` checks every path against the
-slow, piece-by-piece pipeline.
+slow, piece-by-piece pipeline (``tests/test_llm_speed_paths.py`` the word-by-word one too).
 """
 
 from __future__ import annotations
@@ -124,8 +126,14 @@ def piece_tokens(model: Model, raw: str, spell: Spell) -> PieceTokens:
     maps them (``spell`` writes each character as one or more characters, on its own)."""
     text = raw if spell is None else spell(raw)
     found = model.tokenize(text)
+    if len(text) == len(raw) and found:  # one character for one: the spans hold as they are
+        if len(found) == 1:
+            token_id, s, e = found[0]
+            return token_id, model.id_to_token(token_id), s, e
+        ids, starts, ends = zip(*found)  # columns at C speed
+        return ids, tuple(map(model.id_to_token, ids)), tuple(zip(starts, ends))
     spans = tuple((s, e) for _, s, e in found)
-    if len(text) != len(raw):  # else one character for one: the spans hold as they are
+    if len(text) != len(raw):
         source = [i for i, c in enumerate(raw) for _ in range(len(spell(c)))]  # type: ignore[misc]
         end = len(raw)  # source[k]: the character of raw that spelled character k comes from
         spans = tuple(
@@ -173,8 +181,17 @@ def encode_slices(
     align = ns.alignments
     original_span = ns.original_span
     get = cache.get
+    # A model that merges a long piece word by word (BPE.cut_words) has each word's tokens kept instead.
+    cut_words = getattr(model, "cut_words", None) if spell is None else None
     for raw, start in zip(raws, starts):
-        entry = get(raw) or _cached_piece_tokens(cache, model, raw, spell)
+        entry = get(raw)
+        if entry is None:
+            cut = cut_words(raw) if cut_words is not None else None
+            if cut is not None and len(cut) > 1:
+                _encode_words(out, model, cache, ns, raw, cut, start, seg_start, word)
+                word += 1
+                continue
+            entry = _cached_piece_tokens(cache, model, raw, spell)
         if len(entry) == 4:  # one token: (id, token, start, end)
             token_id, token, s, e = entry
             ids.append(token_id)
@@ -190,11 +207,61 @@ def encode_slices(
             ids += piece_ids
             tokens += piece_tokens_
             words += [word] * len(piece_ids)
-            for s, e in spans:
-                s, e = (start + s, start + e) if align is None else original_span(start + s, start + e)
-                offsets.append((seg_start + s, seg_start + e))
+            if align is not None:
+                for s, e in spans:
+                    s, e = original_span(start + s, start + e)
+                    offsets.append((seg_start + s, seg_start + e))
+            elif seg_start + start:
+                base = seg_start + start
+                offsets += [(base + s, base + e) for s, e in spans]
+            else:  # the piece starts an unaligned text (Gemma 3's whole line): its spans are its offsets
+                offsets += spans
         word += 1
     return word
+
+
+def _encode_words(
+    out: Columns, model: Model, cache: BoundedCache, ns: NormalizedString, raw: str, words: list[str], start: int,
+    seg_start: int, word: int,
+) -> None:
+    """Append the tokens of ``raw``, a piece at ``start`` in ``ns.normalized`` that the model merges as the
+    ``words`` it cuts it into (``BPE.cut_words``); all are word ``word`` of the encoding.
+
+    The model's tokens of ``raw`` are each word's tokens, spans shifted by the word's start: each word's
+    entry comes from ``cache``, so a new line (Gemma 3: the whole line is one piece) costs a look-up per
+    word, where the model's ``tokenize`` and :func:`piece_tokens` built each token's span three times over.
+    ``raw`` gets its entry too when its offsets are its spans (a piece at the start of an unaligned text):
+    then it is three slices."""
+    ids, tokens, offsets = out.ids, out.tokens, out.offsets
+    first = len(ids)
+    align = ns.alignments
+    original_span = ns.original_span
+    get = cache.get
+    base = start if align is not None else start + seg_start  # where the word starts
+    for w in words:
+        entry = get(w) or _cached_piece_tokens(cache, model, w, None)
+        if len(entry) == 4:  # one token: (id, token, start, end)
+            token_id, token, s, e = entry
+            ids.append(token_id)
+            tokens.append(token)
+            if align is None:
+                offsets.append((base + s, base + e))
+            else:
+                s, e = original_span(base + s, base + e)
+                offsets.append((seg_start + s, seg_start + e))
+        else:
+            ids += entry[0]
+            tokens += entry[1]
+            for s, e in entry[2]:
+                if align is None:
+                    offsets.append((base + s, base + e))
+                else:
+                    s, e = original_span(base + s, base + e)
+                    offsets.append((seg_start + s, seg_start + e))
+        base += len(w)
+    out.words += [word] * (len(ids) - first)
+    if align is None and start + seg_start == 0:  # (two words give two tokens or more: the three-column form)
+        cache.put(raw, (tuple(ids[first:]), tuple(tokens[first:]), tuple(offsets[first:])))
 
 
 def encode_pieces(
