@@ -5,8 +5,8 @@ its digits in a ``u64`` (digits beyond that are dropped) and a power of ten: the
 (rounded once when there are more than 15-16 of them) and are then divided or multiplied by ``1eK``
 (rounded again). So ``-3.9038457749524076`` is ``-3.903845774952408`` in HF, one unit in the last place
 away from the correctly rounded value Python's ``json`` gives. A Unigram model's scores decide ties
-between segmentations, so reading them the other way cuts some words differently from HF (one
-segmentation in about 1,700 lines of a trained model's text). :func:`hf_float` reads a number as HF
+between segmentations, so reading them the other way cuts some words differently from HF
+(docs/interop.md, "The scores as HF reads them"). :func:`hf_float` reads a number as HF
 does (the HF readers use it for every float), and :func:`hf_float_text` writes a float as digits HF
 reads back exactly (the HF writers use it through :func:`dumps_hf`).
 
