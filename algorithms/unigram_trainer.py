@@ -786,11 +786,13 @@ class UnigramTrainer(Trainer):
                 expected, _ = lattices.e_step()
                 lattices.set_pieces(m_step(lattices.pieces, expected))
             done += 1
-            self._report("em", min(done, rounds), rounds)
             before = len(lattices.pieces)
             if before <= desired:
+                self._report("em", rounds, rounds)  # the estimate of rounds may be high: the bar ends full
                 return lattices.pieces
+            self._report("em", min(done, rounds), rounds)
             lattices.set_pieces(prune(lattices, desired, self.shrinking_factor))
-            self._report("prune", min(done, rounds), rounds)
             if len(lattices.pieces) >= before:  # nothing left to prune (every piece is always kept)
+                self._report("prune", rounds, rounds)
                 return lattices.pieces
+            self._report("prune", min(done, rounds), rounds)

@@ -27,7 +27,7 @@ from toolkit.alignment import NormalizedString
 from toolkit.errors import ConfigError, SerializationError
 from toolkit.unicode_tables import RANGES
 
-__all__ = ["FLAGS", "AddedToken", "AddedVocabulary", "Segment"]
+__all__ = ["FLAGS", "AddedToken", "AddedVocabulary", "Segment", "implied_token", "implied_tokens"]
 
 #: The boolean options of an added token, in HF's order.
 FLAGS = ("single_word", "lstrip", "rstrip", "normalized", "special")
@@ -137,6 +137,20 @@ def _rebuild(content: str, single_word: bool, lstrip: bool, rstrip: bool, normal
              special: bool) -> AddedToken:
     return AddedToken(content, single_word=single_word, lstrip=lstrip, rstrip=rstrip, normalized=normalized,
                       special=special)
+
+
+def implied_token(content: str) -> AddedToken:
+    """A model's special token as an added token, with HF's flags for it (``special=True``, so not normalized).
+
+    >>> implied_token("<s>")
+    AddedToken('<s>', special=True)
+    """
+    return AddedToken(content, special=True)
+
+
+def implied_tokens(specials: Mapping[str, int]) -> dict[int, AddedToken]:
+    """id → :func:`implied_token` of each of a model's special tokens (token → id)."""
+    return {i: implied_token(c) for c, i in specials.items()}
 
 
 def as_added_token(value: Any, *, special: bool) -> AddedToken:
@@ -259,8 +273,8 @@ class AddedVocabulary:
             # HF skips empty tokens too; a token held with the same flags is no change (contents are unique)
             if not token.content or by_id.get(ids.get(token.content, -1)) == token:
                 continue
-            if implied and token.content in implied and token.content not in ids and token == AddedToken(
-                token.content, special=True
+            if implied and token.content in implied and token.content not in ids and token == implied_token(
+                token.content
             ):
                 continue
             token_id = self._ids.get(token.content)
@@ -279,7 +293,7 @@ class AddedVocabulary:
     def cutter(self, specials: Mapping[str, int], normalize_str: Callable[[str], str] | None) -> Cutter:
         """The matcher over these tokens plus ``specials`` (the model's special tokens, HF's default
         flags), with the contents of ``normalized`` tokens normalized by ``normalize_str``."""
-        tokens: dict[int, AddedToken] = {i: AddedToken(c, special=True) for c, i in specials.items()}
+        tokens = implied_tokens(specials)
         tokens.update(self._by_id)
         return Cutter(tokens, normalize_str)
 

@@ -17,7 +17,7 @@ from typing import Any, Literal
 import regex
 
 from toolkit import options
-from toolkit.added_tokens import AddedToken, AddedVocabulary, Cutter, as_added_token, check_added_ids
+from toolkit.added_tokens import AddedToken, AddedVocabulary, Cutter, as_added_token, check_added_ids, implied_tokens
 from toolkit.arguments import as_index
 from toolkit.cache import BoundedCache
 from toolkit.errors import ConfigError, InputError, InputTypeError
@@ -99,7 +99,7 @@ class VocabularyMixin:
     def get_added_tokens_decoder(self) -> dict[int, AddedToken]:
         """id → :class:`AddedToken` of every added token, the model's special tokens included (HF's
         flags for them: ``special=True, normalized=False``)."""
-        out = {i: AddedToken(c, special=True) for c, i in self.model.special_tokens.items()}
+        out = implied_tokens(self.model.special_tokens)
         out.update(self._added.decoder)
         return dict(sorted(out.items()))
 
