@@ -83,6 +83,16 @@ def test_a_progress_callback_hears_every_stage_whatever_show_progress() -> None:
         assert {s for s, _, _ in seen} >= {"seed", "em"} and all(d <= t for _, d, t in seen)
 
 
+def test_the_bar_ends_full_when_em_stops_before_its_estimated_rounds() -> None:
+    """The number of EM rounds is an estimate from the seed size; training can reach the vocabulary
+    sooner, and the last report then still says done == total."""
+    words = {w: i % 7 + 1 for i, w in enumerate(__doc__.split() * 3 + [f"w{i}x{i * 7}" for i in range(300)])}
+    seen: list[tuple[str, int, int]] = []
+    UnigramTrainer(vocab_size=300, show_progress=False, progress=lambda *a: seen.append(a)).train(words)
+    em = [(d, t) for s, d, t in seen if s == "em"]
+    assert em[-1][0] == em[-1][1] and any(d < t for d, t in em[:-1] or [(0, 1)])
+
+
 def test_bad_input() -> None:
     with pytest.raises(TrainingError, match="required characters"):
         UnigramTrainer(vocab_size=5).train(WORDS)
