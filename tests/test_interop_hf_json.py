@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from algorithms import BPE, BPETrainer, WordPiece, WordPieceTrainer
+from algorithms import BPE, BPETrainer, WordLevel, WordPiece, WordPieceTrainer
 from conftest import require
 from pretokenizers import BertPreTokenizer, Digits, Metaspace, Punctuation, Split, Whitespace, WhitespaceSplit
 from pretokenizers import Sequence as PreSequence
@@ -28,6 +28,7 @@ from toolkit import decoders as D
 from toolkit import normalizers as N
 from toolkit import processors as P
 from toolkit.errors import SerializationError
+from toolkit.interop.hf_json import to_hf_dict
 from toolkit.normalizers import Regex
 
 tokenizers = require("tokenizers")
@@ -408,6 +409,27 @@ def test_a_special_token_a_merge_makes_stays_in_the_exported_vocabulary(
     hf = hf_tokenizers.Tokenizer.from_file(str(tmp_path / "t.json"))
     assert hf.encode(text).ids == tok.encode(text, allowed_special="all").ids
     assert Tokenizer.from_hf_json(tmp_path / "t.json").encode(text, allowed_special="all").ids == hf.encode(text).ids
+
+
+@pytest.mark.parametrize("model", [
+    WordPiece({"a": 0, "[UNK]": 1}, special_tokens=["[UNK]"]),
+    BPE({"a": 0, "[UNK]": 1}, [], unk_token="[UNK]", special_tokens=["[UNK]"]),
+    WordLevel({"a": 0, "<unk>": 1}, unk_token="<unk>", special_tokens=["<unk>"]),
+    WordLevel({"<unk>": 0}, unk_token="<unk>", special_tokens=["<unk>"]),
+], ids=["WordPiece", "BPE", "WordLevel", "WordLevel-only-unk"])
+def test_a_special_unknown_token_at_the_top_stays_in_the_exported_vocabulary(model: Any) -> None:
+    """The unknown token is looked up in HF's model vocabulary: the export dropped it there when it was
+    a special token with the last id (as the other top-of-range special tokens are), and HF then failed
+    at the first unknown word ("Missing [UNK] token from the vocabulary"). Found by
+    tests/test_pipeline_fuzz_hf.py."""
+    tok = Tokenizer(model, pre_tokenizer=WhitespaceSplit())
+    doc = to_hf_dict(tok)
+    assert model.unk_token in doc["model"]["vocab"]
+    hf = tokenizers.Tokenizer.from_str(json.dumps(doc))
+    vocab = tok.get_vocab()
+    expected = [vocab.get(word, vocab[model.unk_token]) for word in ("a", "b")]
+    assert hf.encode("a b").ids == tok.encode("a b").ids == expected
+    assert hf.get_vocab_size() == tok.get_vocab_size()
 
 
 def test_export_of_unrepresentable_component_names_it(tmp_path: Path) -> None:

@@ -202,6 +202,11 @@ def test_a_trimmed_unigram_unknown_token_keeps_its_span() -> None:
     assert mine.ids == theirs.ids == [1, 0, 2]
     assert (mine.tokens[1], mine.offsets[1]) == ("<unk>", (1, 2))
     assert (theirs.tokens[1], theirs.offsets[1]) == ("\u3000", (2, 2))
+    # an unknown run that ends in whitespace: HF trims the whitespace off its span (found by the pipeline fuzz)
+    mine, theirs = ours.encode("a€\u3000b"), hf.encode("a€\u3000b")
+    assert mine.ids == theirs.ids == [1, 0, 2]
+    assert (mine.tokens[1], mine.offsets[1]) == ("<unk>", (1, 3))
+    assert (theirs.tokens[1], theirs.offsets[1]) == ("€\u3000", (1, 2))
 
 
 def test_bpe_byte_fallback_spells_only_the_characters() -> None:
@@ -213,6 +218,58 @@ def test_bpe_byte_fallback_spells_only_the_characters() -> None:
     hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(ours)))
     assert ours.encode("ab").tokens == ["a", "<0x62>"] and ours.encode("ab").offsets == [(0, 1), (1, 2)]
     assert hf.encode("ab").tokens == ["a", "<0x62>", "<0x3C>", "<0x2F>", "<0x77>", "<0x3E>"]
+
+
+@pytest.mark.parametrize("fuse_unk", [False, True])
+def test_bpe_byte_fallback_keeps_the_unknown_token_where_the_character_is(fuse_unk: bool) -> None:
+    """Found by tests/test_pipeline_fuzz_hf.py: HF holds an unknown character's token back past the
+    byte tokens of the characters after it (and fuses the unknowns on both sides of them)."""
+    tokenizers = require("tokenizers")
+    from algorithms import BPE
+
+    vocab = {"[UNK]": 0, "a": 1, "<0x62>": 2}  # "b" falls back to its byte; "c" has no token at all
+    ours = Tokenizer(BPE(vocab, [], unk_token="[UNK]", byte_fallback=True, fuse_unk=fuse_unk))
+    hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(ours)))
+    mine, theirs = ours.encode("cbca"), hf.encode("cbca")
+    assert list(zip(mine.tokens, mine.offsets)) == [("[UNK]", (0, 1)), ("<0x62>", (1, 2)), ("[UNK]", (2, 3)), ("a", (3, 4))]
+    if fuse_unk:
+        assert list(zip(theirs.tokens, theirs.offsets)) == [("<0x62>", (0, 1)), ("[UNK]", (1, 3)), ("a", (3, 4))]
+    else:
+        assert list(zip(theirs.tokens, theirs.offsets)) == [
+            ("<0x62>", (0, 1)), ("[UNK]", (1, 2)), ("[UNK]", (2, 3)), ("a", (3, 4))]
+    assert ours.encode("ab").ids == hf.encode("ab").ids == [1, 2]  # no unknown character: the same
+
+
+def test_the_byte_tokens_of_a_prepended_metaspace_span_nothing() -> None:
+    tokenizers = require("tokenizers")
+    from algorithms import BPE
+    from pretokenizers import Metaspace
+
+    vocab = {"[UNK]": 0, "h": 1, "i": 2, **{f"<0x{b:02X}>": 3 + b for b in range(256)}}
+    ours = Tokenizer(BPE(vocab, [], unk_token="[UNK]", byte_fallback=True), pre_tokenizer=Metaspace())
+    hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(ours)))
+    mine, theirs = ours.encode("hi"), hf.encode("hi")
+    assert mine.tokens == theirs.tokens == ["<0xE2>", "<0x96>", "<0x81>", "h", "i"]  # the bytes of "▁"
+    assert mine.offsets == [(0, 0), (0, 0), (0, 0), (0, 1), (1, 2)]
+    assert theirs.offsets == [(0, 1), (0, 1), (0, 1), (0, 1), (1, 2)]
+
+
+@pytest.mark.parametrize("trim", [False, True])
+def test_a_prepended_metaspace_spelled_by_byte_level_and_a_trimmed_prepended_g_span_nothing(trim: bool) -> None:
+    tokenizers = require("tokenizers")
+    from algorithms import Unigram
+    from pretokenizers import ByteLevel, Metaspace, Sequence
+    from toolkit.processors import ByteLevel as ByteLevelProcessor
+
+    vocab = [("<unk>", 0.0), ("Ġ", -1.0), ("!", -1.0), ("âĸģ", -1.0)]
+    processor = ByteLevelProcessor(add_prefix_space=False) if trim else None
+    for pre, token in ((ByteLevel(), "Ġ"), (Sequence([Metaspace(), ByteLevel(add_prefix_space=False)]), "âĸģ")):
+        ours = Tokenizer(Unigram(vocab, 0), pre_tokenizer=pre, post_processor=processor)
+        hf = tokenizers.Tokenizer.from_str(json.dumps(to_hf_dict(ours)))
+        mine, theirs = ours.encode("!"), hf.encode("!")
+        assert mine.tokens == theirs.tokens == [token, "!"]
+        assert mine.offsets == [(0, 0), (0, 1)]
+        assert theirs.offsets == [(1, 1) if trim and token == "Ġ" else (0, 1), (0, 1)]
 
 
 def test_a_list_option_changed_in_place_is_refused_where_hf_ignores_it() -> None:

@@ -191,7 +191,7 @@ def to_hf_dict(tok: Tokenizer) -> Json:
     added = [{"id": token_id, **token.to_dict()} for token_id, token in decoder.items()]
     model = exp_model(tok.model)
     if isinstance(model.get("vocab"), dict):
-        model["vocab"] = _vocab_for_hf(model["vocab"], decoder, _merge_results(model))
+        model["vocab"] = _vocab_for_hf(model["vocab"], decoder, _tokens_the_model_needs(model))
     return {
         "version": HF_VERSION,
         "truncation": truncation_to_hf(tok.truncation),
@@ -205,11 +205,13 @@ def to_hf_dict(tok: Tokenizer) -> Json:
     }
 
 
-def _merge_results(model: Mapping[str, Any]) -> set[str]:
-    """The tokens the exported model's merges make (``a + b``, and ``a + b`` without ``b``'s
-    continuing-subword prefix): HF refuses a merge whose result is not in the model vocabulary."""
+def _tokens_the_model_needs(model: Mapping[str, Any]) -> set[str]:
+    """The tokens HF's model must find in its own vocabulary: the unknown token (HF's BPE, WordPiece
+    and WordLevel look it up there, and fail at the first unknown word without it) and the tokens the
+    merges make (``a + b``, and ``a + b`` without ``b``'s continuing-subword prefix: HF refuses a merge
+    whose result is not in the model vocabulary)."""
     prefix = model.get("continuing_subword_prefix") or ""
-    out: set[str] = set()
+    out: set[str] = {model["unk_token"]} if isinstance(model.get("unk_token"), str) else set()
     for merge in model.get("merges") or ():
         a, b = merge.split(" ", 1) if isinstance(merge, str) else merge
         out.add(a + b)
@@ -219,14 +221,14 @@ def _merge_results(model: Mapping[str, Any]) -> set[str]:
 
 
 def _vocab_for_hf(vocab: dict[str, int], added: Mapping[int, Any],
-                  merged: AbstractSet[str] = frozenset()) -> dict[str, int]:
+                  needed: AbstractSet[str] = frozenset()) -> dict[str, int]:
     """The model vocabulary to write so that HF gives every added token its id.
 
     HF ignores the ``id`` of an added token missing from the model vocabulary and numbers it after
     the vocabulary (in list order). So the special tokens at the top of the id range leave the
-    vocabulary when HF's numbering then gives every added token its id (Llama 3, DeepSeek), unless a
-    merge makes one (``merged``: HF then refuses the file); otherwise every added token is written
-    into the vocabulary, where its id is kept.
+    vocabulary when HF's numbering then gives every added token its id (Llama 3, DeepSeek), unless the
+    model needs one there (``needed``: the unknown token, or a merge's result, which HF refuses
+    otherwise); otherwise every added token is written into the vocabulary, where its id is kept.
     """
     out = dict(vocab)
     by_id = {i: t for t, i in out.items()}
@@ -235,7 +237,7 @@ def _vocab_for_hf(vocab: dict[str, int], added: Mapping[int, Any],
         if token.content not in out:
             continue
         if (token.special and ids and ids[-1] == token_id and by_id[token_id] == token.content
-                and token.content not in merged):
+                and token.content not in needed):
             del out[token.content]
             ids.pop()
             continue
