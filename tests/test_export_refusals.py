@@ -257,6 +257,29 @@ def test_a_lone_surrogate_and_a_too_long_piece_are_refused(tmp_path: Path, monke
     unigram("é" * 3999).save_sentencepiece(tmp_path / "ok.model")  # 7998 bytes: sentencepiece loads it
 
 
+def test_added_tokens_a_model_file_cannot_hold_are_refused_by_convert(saved, tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A ``.model`` holds only the model's pieces: ``convert`` (``exact=True``) refuses a pipeline whose added
+    tokens are not among them (written, ``[CLS]`` came back as ``<unk>`` and its id was gone), and writes
+    nothing; added tokens that are pieces of the model convert."""
+    def unigram(*added: str) -> Tokenizer:
+        tok = Tokenizer(Unigram([("<unk>", 0.0), ("▁a", -1.0), ("C", -2.0)], unk_id=0), pre_tokenizer=Metaspace(),
+                        decoder=decoders.Metaspace())
+        tok.add_special_tokens(list(added))
+        return tok
+
+    target = tmp_path / "out.model"
+    with pytest.raises(SerializationError, match=r"save_sentencepiece: the added token\(s\) '\[CLS\]' are not pieces "
+                                                 r"of the model.*tokenizer\.json instead"):
+        save_tokenizer(unigram("[CLS]"), target, format="sentencepiece", exact=True)
+    code, _, err = run(["convert", str(saved(unigram("[CLS]"), "cls.json")), str(target)], capsys)
+    assert code == 1 and "'[CLS]' are not pieces of the model" in one_line_error(err)
+    assert not target.exists()
+    tok = unigram("C")  # a piece of the model: the file gives it back
+    save_tokenizer(tok, target, format="sentencepiece", exact=True)
+    assert load_tokenizer(target).encode_ids("a C") == tok.encode_ids("a C")
+
+
 def test_sentencepiece_refuses_what_we_refuse_and_loads_what_we_write(tmp_path: Path) -> None:
     spm = require("sentencepiece")
     from toolkit.interop.spm_proto import NORMAL, UNIGRAM, UNKNOWN, ModelProto, Piece, serialize_model

@@ -351,6 +351,8 @@ def reader_options(tok: Tokenizer, format: str) -> dict[str, Any]:
         return bert_vocab.reader_options(tok)
     if format == "vocab-merges":
         return gpt2.reader_options(tok)
+    if format == "sentencepiece":
+        sentencepiece.check_added_tokens(tok)
     return {}
 
 

@@ -426,6 +426,18 @@ def _check_piece(index: int, piece: str) -> None:
         )
 
 
+def check_added_tokens(tok: Tokenizer) -> None:
+    """Refuse a pipeline with added tokens that are not pieces of its model: a ``.model`` file holds only
+    the model's pieces, so they (and their ids) would be lost (``save_tokenizer(..., exact=True)``)."""
+    pieces = tok.model.get_vocab()
+    lost = [t.content for t in tok.get_added_tokens_decoder().values() if t.content not in pieces]
+    if lost:
+        raise SerializationError(
+            f"save_sentencepiece: the added token(s) {', '.join(map(repr, lost[:5]))} are not pieces of the model, and "
+            f"a .model file holds only the model's pieces (they would be lost); {SAVE_AS_HF_JSON}"
+        )
+
+
 def save_sentencepiece(tok: Tokenizer, path: PathLike, *, bos_token: str | None = _INFER,
                        eos_token: str | None = _INFER, pad_token: str | None = _INFER) -> None:
     """Write ``tok`` as a ``.model`` file (atomic write) that ``sentencepiece`` loads; the role
