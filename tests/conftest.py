@@ -104,6 +104,14 @@ def _fail_importorskip(report: pytest.TestReport | pytest.CollectReport) -> None
         )
 
 
+#: For tests that fork worker processes on purpose (``"fork"`` forced, or ``batch._threads`` patched to 1)
+#: in a test process of pytest-xdist, which has execnet's thread: Python 3.12+ warns that such a child may
+#: deadlock. The library itself forks only a process with one thread (``toolkit.batch.start_method``).
+forks_with_threads = pytest.mark.filterwarnings(
+    r"ignore:This process \(pid=\d+\) is multi-threaded, use of fork\(\) may lead to deadlocks:DeprecationWarning"
+)
+
+
 def slow_params(values: Iterable[Any], *, default: Collection[Any] | None = None,
                 slow: Collection[Any] | None = None) -> list[Any]:
     """``values`` as ``parametrize`` values, those not in ``default`` (or those in ``slow``) marked

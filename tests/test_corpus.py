@@ -11,6 +11,7 @@ import gzip
 import hashlib
 import json
 import os
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import require, shared_path
+from conftest import forks_with_threads, require, shared_path
 from pretokenizers import ByteLevel, Whitespace
 from toolkit import ConfigError, CorpusError, Tokenizer
 from toolkit.training import corpus as corpus_mod
@@ -241,16 +242,78 @@ def test_parallel_counting_equals_serial_on_texts(small_chunks: None) -> None:
     _assert_identical(serial.counts, parallel.counts)
 
 
-def test_spawned_workers_count_the_same(tmp_path: Path, small_chunks: None, monkeypatch: pytest.MonkeyPatch) -> None:
+# forkserver: Python 3.14's default start method on Linux (never picked by the toolkit, but it must work).
+@pytest.mark.parametrize("start", ["spawn", "forkserver"])
+def test_spawned_workers_count_the_same(tmp_path: Path, small_chunks: None, monkeypatch: pytest.MonkeyPatch,
+                                        start: str) -> None:
     from toolkit.normalizers import Lowercase
 
     f = _write(tmp_path / "a.txt", "".join(f"Word{i % 13} OTHER\n" for i in range(200)))
     serial = count_words([f], normalizer=Lowercase(), pre_tokenizer=WS, num_workers=1)
-    monkeypatch.setattr(corpus_mod, "_MP_START_METHOD", "spawn")
+    monkeypatch.setattr(corpus_mod, "_MP_START_METHOD", start)
     _assert_identical(serial, count_words([f], normalizer=Lowercase(), pre_tokenizer=WS, num_workers=2))
 
 
-@pytest.mark.parametrize("start", ["fork", "spawn"])
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+@forks_with_threads
+def test_counting_workers_start_as_encode_batch_workers(tmp_path: Path, small_chunks: None,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never Python's default start method (fork even with threads up to 3.13, forkserver from 3.14):
+    forked from a process with one thread, spawned from one with threads, and counted in this process
+    where a spawned worker would re-run an unguarded script."""
+    import multiprocessing
+
+    from toolkit import batch
+
+    seen: list[str] = []
+    real = multiprocessing.get_context
+
+    def spy(method: str | None = None):  # noqa: ANN202
+        seen.append(str(method))
+        return real(method)
+
+    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    f = _write(tmp_path / "a.txt", "to be or not\n" * 200)
+    with monkeypatch.context() as m:
+        m.setattr(batch, "_threads", lambda: 1)
+        assert count_corpus([f], pre_tokenizer=WS, num_workers=2).workers == 2
+    with monkeypatch.context() as m:
+        m.setattr(batch, "_threads", lambda: 2)
+        assert count_corpus([f], pre_tokenizer=WS, num_workers=2).workers == 2
+        m.setattr(batch, "_main_is_guarded", lambda: False)
+        result = count_corpus([f], pre_tokenizer=WS, num_workers=2)
+        assert result.workers == 1 and result.counts["to"] == 200
+    assert seen == ["fork", "spawn"]
+
+
+def test_a_component_written_in_a_notebook_is_counted_in_this_process(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spawned worker cannot import a class written in a notebook cell (``__main__`` without a file):
+    with threads (Jupyter has them) counting then stays in this process rather than starting workers
+    whose start-up fails again and again."""
+    import types
+
+    from toolkit import batch
+    from toolkit.normalizers import Lowercase
+
+    class NotebookLowercase(Lowercase):
+        pass
+
+    NotebookLowercase.__module__ = "__main__"  # a local class: nothing to undo
+    NotebookLowercase.__qualname__ = "NotebookLowercase"
+    main = types.ModuleType("__main__")
+    main.NotebookLowercase = NotebookLowercase  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    monkeypatch.setattr(batch, "_threads", lambda: 2)
+    assert corpus_mod._start_method(Lowercase(), WS) == "spawn"
+    assert corpus_mod._start_method(NotebookLowercase(), WS) is None
+    script = tmp_path / "script.py"  # a guarded script as __main__: the worker imports it, class and all
+    script.write_text("import os\n", encoding="utf-8")
+    main.__file__ = str(script)
+    assert corpus_mod._start_method(NotebookLowercase(), WS) == "spawn"
+
+
+@pytest.mark.parametrize("start", [pytest.param("fork", marks=forks_with_threads), "spawn"])
 def test_a_document_longer_than_the_limit_is_a_corpus_error(tmp_path: Path, small_chunks: None,
                                                            monkeypatch: pytest.MonkeyPatch, start: str) -> None:
     """Counting holds a document at once: a file without line ends would take memory without bound.

@@ -18,13 +18,14 @@ import time
 import zlib
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import toolkit.limits as limits
-from conftest import slow_params
+from conftest import forks_with_threads, slow_params
 from test_robustness_support import ALL, SPECIALS, TRICKY, corpus_lines, pipelines
 from algorithms import Unigram
 from toolkit import Tokenizer
@@ -266,11 +267,16 @@ def workers_always(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("toolkit.batch.WARM_NEW_PER_1000", 0.0)
 
 
-# Both start methods, whatever this process would pick: under pytest-xdist a test process has execnet's
-# thread, so encode_batch would spawn; a single-threaded script on Linux forks.
+# Every start method, whatever this process would pick: under pytest-xdist a test process has execnet's
+# thread, so encode_batch would spawn; a single-threaded script on Linux forks. forkserver (Python 3.14's
+# default on Linux) is never picked, but a tokenizer's workers must work with it too.
+_ON_LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+
+
 @pytest.mark.parametrize("method", [
-    pytest.param("fork", marks=pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")),
+    pytest.param("fork", marks=[_ON_LINUX, forks_with_threads]),
     "spawn",
+    pytest.param("forkserver", marks=pytest.mark.skipif(sys.platform == "win32", reason="no forkserver on Windows")),
 ])
 @pytest.mark.parametrize("name", ["chat", "bert", *(pytest.param(n, marks=pytest.mark.slow)
                                                     for n in ("gpt2", "tiktoken", "bpe", "bpe_metaspace", "wordpiece"))])
@@ -330,6 +336,7 @@ def test_encode_batch_worker_errors_are_the_serial_ones(workers_always: None) ->
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+@forks_with_threads
 @pytest.mark.parametrize("part_chars", [1, 40, 10**6])
 def test_worker_parts_arrive_in_order_and_a_worker_error_waits_its_turn(
     part_chars: int, monkeypatch: pytest.MonkeyPatch
@@ -406,6 +413,43 @@ def test_encode_batch_workers_rebuild_plugin_components_and_get_the_limits(
         tok.encode_batch(texts, num_workers=2)
 
 
+def _notebook_main(monkeypatch: pytest.MonkeyPatch, cls: type) -> Any:
+    """Make ``cls`` a class of ``__main__``, and ``__main__`` a module without a file, as in a notebook or
+    an interactive session: a new process (spawn, forkserver) cannot import it."""
+    import types
+
+    main = types.ModuleType("__main__")
+    setattr(main, cls.__qualname__, cls)
+    monkeypatch.setattr(cls, "__module__", "__main__")
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    return main
+
+
+def test_a_component_written_in_a_notebook_keeps_encode_batch_in_this_process(
+    monkeypatch: pytest.MonkeyPatch, workers_always: None
+) -> None:
+    """Jupyter has threads, so workers would be spawned; a spawned worker cannot load a tokenizer whose
+    component class was written in a notebook cell (it died: "ended without a result"). This process
+    encodes alone instead; with a script as ``__main__`` (imported by the worker) workers start."""
+    from toolkit import batch
+
+    base = pipelines()["bpe"]
+    tok = Tokenizer(base.model, normalizer=Shout(), pre_tokenizer=base.pre_tokenizer)
+    texts = ["hello there", "the cat sat", "x" * 50] * 10
+    serial = tok.encode_batch(texts)
+    main = _notebook_main(monkeypatch, Shout)
+    monkeypatch.setattr(batch, "start_method", lambda: "spawn")
+    started: list[str] = []
+    real = multiprocessing.get_context
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: started.append(str(method)) or real(method))
+    assert not batch.loads_in_new_process(tok)
+    assert tok.encode_batch(texts, num_workers=2) == serial
+    assert started == []
+    main.__file__ = "notebook_as_a_script.py"
+    assert batch.loads_in_new_process(tok)
+    assert not batch.loads_in_new_process(tok, lambda: 0)  # and nothing that does not pickle
+
+
 def _batch_in_daemon(doc: str) -> list[list[int]]:
     tok = Tokenizer.from_json(doc)
     return [e.ids for e in tok.encode_batch(["a b", "c d", "e"], num_workers=2)]
@@ -420,6 +464,7 @@ def test_encode_batch_inside_a_daemonic_worker_falls_back_to_serial() -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+@forks_with_threads
 def test_workers_fork_in_a_process_with_one_thread_and_spawn_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
     """Forked workers inherit the tokenizer and its caches; with a second thread (which could hold a
     lock the child would inherit) they are spawned. Both give the serial encodings."""
@@ -461,6 +506,7 @@ class _Unpicklable(Exception):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+@forks_with_threads
 def test_worker_failures_are_clear_errors_and_leave_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker that dies sends nothing: the caller gets an error naming its exit code; an error that
     does not pickle still arrives, as its repr; either way no worker process is left behind."""

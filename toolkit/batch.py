@@ -16,9 +16,12 @@ the child), else spawned where that is safe (:func:`spawn_is_safe`), else this p
 from __future__ import annotations
 
 import ast
+import io
 import multiprocessing
 import os
+import pickle
 import sys
+import types
 from bisect import bisect_left
 from itertools import accumulate
 from typing import Any
@@ -30,7 +33,7 @@ from toolkit.runtime import gc_paused
 # The tokenizer is typed ``Any``: naming ``toolkit.tokenizer`` here would be an import cycle.
 Tokenizer = Any
 
-__all__ = ["MIN_PARALLEL_CHARS", "encode_in_processes", "spawn_is_safe", "start_method"]
+__all__ = ["MIN_PARALLEL_CHARS", "encode_in_processes", "loads_in_new_process", "spawn_is_safe", "start_method"]
 
 #: Below this many characters in all, starting workers costs more than it saves: one process encodes.
 MIN_PARALLEL_CHARS = 1_000_000
@@ -48,7 +51,8 @@ def _main_is_guarded() -> bool:
     if spec is not None and (spec.name == "__main__" or spec.name.endswith(".__main__")):
         return True  # multiprocessing does not re-run a package's __main__
     try:
-        tree = ast.parse(open(path, encoding="utf-8").read())  # noqa: SIM115
+        with open(path, encoding="utf-8") as script:  # closed at once: no ResourceWarning
+            tree = ast.parse(script.read())
     except (OSError, SyntaxError, ValueError):
         return False
     return _quiet(tree.body)
@@ -103,6 +107,47 @@ def start_method() -> str | None:
     if sys.platform.startswith("linux") and _threads() == 1:
         return "fork"
     return "spawn" if _main_is_guarded() else None
+
+
+class _NewProcessCheck(pickle.Pickler):
+    """Pickles to nowhere, noting any class or function that a new process would look up in a
+    ``__main__`` it cannot import (no file: an interactive session, a notebook, ``python -c``)."""
+
+    def __init__(self, main_has_file: bool) -> None:
+        super().__init__(_Discard(), protocol=pickle.HIGHEST_PROTOCOL)
+        self.main_has_file = main_has_file
+        self.from_main = False
+
+    def reducer_override(self, obj: Any) -> Any:
+        if not self.main_has_file and isinstance(obj, (type, types.FunctionType)) and obj.__module__ == "__main__":
+            self.from_main = True
+        return NotImplemented
+
+
+class _Discard(io.RawIOBase):
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        return len(data)
+
+
+def loads_in_new_process(*objects: Any) -> bool:
+    """Whether a spawned (or forkserver) worker could load ``objects``: they pickle, and no class or
+    function they need is defined in a ``__main__`` without a file (a component class written in a
+    notebook cell), which the worker could not import. A forked worker inherits them instead.
+
+    >>> from pretokenizers import Whitespace
+    >>> loads_in_new_process(Whitespace()), loads_in_new_process(lambda: 0)
+    (True, False)
+    """
+    main = sys.modules.get("__main__")
+    check = _NewProcessCheck(main_has_file=getattr(main, "__file__", None) is not None)
+    try:
+        check.dump(objects)
+    except Exception:  # noqa: BLE001 - any failure to pickle: a new process cannot get them
+        return False
+    return not check.from_main
 
 
 def _chars(item: Any) -> int:
@@ -169,6 +214,8 @@ def encode_in_processes(
     never repeats this process's draws."""
     sizes = [_chars(item) for item in items]
     method = start_method() if sum(sizes) >= MIN_PARALLEL_CHARS and not tokenizer.model.stochastic else None
+    if method not in (None, "fork") and not loads_in_new_process(tokenizer):
+        method = None  # a spawned worker could not load the tokenizer (a component defined in a notebook)
     if method is None:  # one process: faster, the only safe way, or the only way to draw as in one process
         return _encode_here(tokenizer, items, add_special_tokens, allowed)
     ends = list(accumulate(sizes))

@@ -1,8 +1,11 @@
 """Unicode normal forms (``NFC``, ``NFD``, ``NFKC``, ``NFKD``) and ``StripAccents``, aligned like HF.
 
-Hugging Face's Rust tables predate some characters that Python 3.11's :mod:`unicodedata` knows
-(U+32FF, combining marks of Unicode 11-14): HF leaves them untouched and treats them as starters
-(``_CANON_PROTECTED_SPEC``, ``_COMPAT_EXTRA_SPEC``). ``StripAccents`` removes the characters of HF's
+Hugging Face's Rust tables predate some characters that Python's :mod:`unicodedata` knows (U+32FF,
+combining marks of Unicode 11-15, the Cyrillic modifier letters of Unicode 15.0): HF leaves them
+untouched and treats them as starters (``_CANON_PROTECTED_SPEC``, ``_COMPAT_EXTRA_SPEC``), and so do
+we, whatever Unicode version the running Python has. The lists cover the ``unicodedata`` of Python 3.11
+(Unicode 14.0), 3.12 (15.0) and 3.13 (15.1) (:data:`UNICODE_VERSIONS`); characters a newer Python's
+tables add would be normalized as that Python says. ``StripAccents`` removes the characters of HF's
 older "combining mark" table, spacing (Mc) and enclosing (Me) marks included (``_HF_MARKS_SPEC``).
 The tables are checked code point by code point against ``tokenizers`` by the tests.
 
@@ -90,9 +93,16 @@ _CANON_PROTECTED_SPEC = (
     "1133B 1145E 11839-1183A 11930 11938 1193D-1193E 11943 119E0 11A34 "
     "11A47 11A99 11D42 11D44-11D45 11D97 16FF0-16FF1 1E130-1E136 1E2AE "
     "1E2EC-1E2EF "
+    # Unicode 15.0 (Python 3.12+; unassigned, so untouched, in 3.11's tables): marks with a combining class.
+    "10EFD-10EFF 11F41-11F42 1E08F 1E4EC-1E4EF "
 )
-# ...plus, for the compatibility forms, characters whose compatibility mapping it does not know.
-_COMPAT_EXTRA_SPEC = "32FF A7F2-A7F4 AB69 10781-10785 10787-107B0 107B2-107BA 1F16C 1FBF0-1FBF9 "
+# ...plus, for the compatibility forms, characters whose compatibility mapping it does not know
+# (1E030-1E06D: the Cyrillic modifier letters of Unicode 15.0, Python 3.12+).
+_COMPAT_EXTRA_SPEC = "32FF A7F2-A7F4 AB69 10781-10785 10787-107B0 107B2-107BA 1F16C 1FBF0-1FBF9 1E030-1E06D "
+#: The ``unicodedata.unidata_version`` values whose characters the two lists above account for: every
+#: character with a decomposition or a combining class in these tables and not in HF's is listed (Unicode
+#: 15.1 added none). Checked by tests/test_normalizers.py on Python 3.11, 3.12 and 3.13.
+UNICODE_VERSIONS = ("14.0.0", "15.0.0", "15.1.0")
 
 _PROTECTED: dict[str, tuple[re.Pattern[str], frozenset[str]]] = {}
 for _form in ("NFC", "NFD"):

@@ -69,7 +69,7 @@ __all__ = [
 Backend = Literal["local", "dask"]
 
 _PARALLEL_THRESHOLD = 4 << 20  # below this many bytes, processes cost more than they save
-_MP_START_METHOD: str | None = None  # None: the platform default (tests also run "spawn")
+_MP_START_METHOD: str | None = None  # None: chosen by _start_method (tests also force "fork" and "spawn")
 
 
 # ---------------------------------------------------------------------------------------- counting
@@ -190,6 +190,9 @@ def _count_local(
         workers = 1
     if workers > 1 and _in_daemon_process():
         workers = 1  # a daemonic process (a Pool worker) may not start processes of its own
+    method = _start_method(normalizer, pre_tokenizer) if workers > 1 else None
+    if method is None:
+        workers = 1  # no safe way to start workers from here (see _start_method)
     tasks: Iterable[_Task] = ()
     if workers > 1 and c.texts is None:
         planned = list(_plan(c, _chunk_size(total, workers)))
@@ -223,19 +226,36 @@ def _count_local(
         if progress is not None:
             progress("counting", max(done, total), max(done, total))
         return merger, 1
-    _run_pool(c, tasks, normalizer, pre_tokenizer, workers, total, progress, merger)
+    assert method is not None  # workers > 1
+    _run_pool(c, tasks, normalizer, pre_tokenizer, workers, total, progress, merger, method)
     return merger, workers
+
+
+def _start_method(normalizer: Any, pre_tokenizer: Any) -> str | None:
+    """How counting workers start: as ``encode_batch``'s (:func:`toolkit.batch.start_method`), forked on
+    Linux from a process with one thread (they start fast and inherit registered plugins), else spawned
+    when the main script (if any) is guarded and a new process can load the components (not a class
+    written in a notebook: :func:`toolkit.batch.loads_in_new_process`), else ``None``: this process
+    counts alone. Never the platform default, which forks a process that has threads (Jupyter,
+    pytest-xdist; Python 3.12+ warns that the child may deadlock) and from Python 3.14 on Linux is
+    ``forkserver``, which, like spawn, re-runs an unguarded script in every worker."""
+    if _MP_START_METHOD is not None:
+        return _MP_START_METHOD
+    from toolkit.batch import loads_in_new_process, start_method
+
+    method = start_method()
+    if method not in (None, "fork") and not loads_in_new_process(normalizer, pre_tokenizer):
+        return None
+    return method
 
 
 def _run_pool(
     c: Corpus, tasks: Iterable[_Task], normalizer: Any, pre_tokenizer: Any, workers: int, total: int,
-    progress: Progress | None, merger: _Merger,
+    progress: Progress | None, merger: _Merger, method: str,
 ) -> None:
     import multiprocessing
 
-    # The platform default (fork on Linux up to Python 3.13): workers start fast and inherit
-    # registered plugins. Everything sent to workers is picklable, so spawn/forkserver work too.
-    ctx = multiprocessing.get_context(_MP_START_METHOD)
+    ctx = multiprocessing.get_context(method)
     shared = ctx.Value("q", 0)
     pool = ctx.Pool(workers, initializer=_init_worker,
                     initargs=(_reading_options(c), normalizer, pre_tokenizer, shared, limits.snapshot()))
