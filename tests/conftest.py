@@ -112,6 +112,21 @@ forks_with_threads = pytest.mark.filterwarnings(
 )
 
 
+def record_start_methods(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Spy on ``multiprocessing.get_context`` for one test: the list of the start methods asked for, in order."""
+    import multiprocessing
+
+    seen: list[str] = []
+    real = multiprocessing.get_context
+
+    def spy(method: str | None = None) -> Any:
+        seen.append(str(method))
+        return real(method)
+
+    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    return seen
+
+
 def slow_params(values: Iterable[Any], *, default: Collection[Any] | None = None,
                 slow: Collection[Any] | None = None) -> list[Any]:
     """``values`` as ``parametrize`` values, those not in ``default`` (or those in ``slow``) marked

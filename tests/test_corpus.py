@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import forks_with_threads, require, shared_path
+from conftest import forks_with_threads, record_start_methods, require, shared_path
 from pretokenizers import ByteLevel, Whitespace
 from toolkit import ConfigError, CorpusError, Tokenizer
 from toolkit.training import corpus as corpus_mod
@@ -261,18 +261,9 @@ def test_counting_workers_start_as_encode_batch_workers(tmp_path: Path, small_ch
     """Never Python's default start method (fork even with threads up to 3.13, forkserver from 3.14):
     forked from a process with one thread, spawned from one with threads, and counted in this process
     where a spawned worker would re-run an unguarded script."""
-    import multiprocessing
-
     from toolkit import batch
 
-    seen: list[str] = []
-    real = multiprocessing.get_context
-
-    def spy(method: str | None = None):  # noqa: ANN202
-        seen.append(str(method))
-        return real(method)
-
-    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    seen = record_start_methods(monkeypatch)
     f = _write(tmp_path / "a.txt", "to be or not\n" * 200)
     with monkeypatch.context() as m:
         m.setattr(batch, "_threads", lambda: 1)

@@ -25,7 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolkit.limits as limits
-from conftest import forks_with_threads, slow_params
+from conftest import forks_with_threads, record_start_methods, slow_params
 from test_robustness_support import ALL, SPECIALS, TRICKY, corpus_lines, pipelines
 from algorithms import Unigram
 from toolkit import Tokenizer
@@ -439,9 +439,7 @@ def test_a_component_written_in_a_notebook_keeps_encode_batch_in_this_process(
     serial = tok.encode_batch(texts)
     main = _notebook_main(monkeypatch, Shout)
     monkeypatch.setattr(batch, "start_method", lambda: "spawn")
-    started: list[str] = []
-    real = multiprocessing.get_context
-    monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: started.append(str(method)) or real(method))
+    started = record_start_methods(monkeypatch)
     assert not batch.loads_in_new_process(tok)
     assert tok.encode_batch(texts, num_workers=2) == serial
     assert started == []
@@ -470,14 +468,7 @@ def test_workers_fork_in_a_process_with_one_thread_and_spawn_otherwise(monkeypat
     lock the child would inherit) they are spawned. Both give the serial encodings."""
     from toolkit import batch
 
-    seen: list[str] = []
-    real = multiprocessing.get_context
-
-    def spy(method: str | None = None):  # noqa: ANN202
-        seen.append(str(method))
-        return real(method)
-
-    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    seen = record_start_methods(monkeypatch)
     monkeypatch.setattr("toolkit.batch.MIN_PARALLEL_CHARS", 0)  # small batches stay in one process otherwise
     tok = pipelines()["bpe"]
     texts = ["a b", "c", "d e f"]
@@ -486,7 +477,7 @@ def test_workers_fork_in_a_process_with_one_thread_and_spawn_otherwise(monkeypat
     assert batch.start_method() == "fork"
     assert tok.encode_batch(texts, num_workers=2) == serial
     monkeypatch.undo()
-    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    spawned = record_start_methods(monkeypatch)  # a new spy on the restored get_context
     monkeypatch.setattr("toolkit.batch.MIN_PARALLEL_CHARS", 0)
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
@@ -497,7 +488,7 @@ def test_workers_fork_in_a_process_with_one_thread_and_spawn_otherwise(monkeypat
     finally:
         stop.set()
         other.join()
-    assert seen == ["fork", "spawn"]
+    assert seen + spawned == ["fork", "spawn"]
 
 
 class _Unpicklable(Exception):
